@@ -1,0 +1,3 @@
+export default defineBackground(() => {
+  // Wiring only; the reading lives in utils/.
+});

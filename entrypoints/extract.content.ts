@@ -1,0 +1,7 @@
+export default defineContentScript({
+  matches: ['<all_urls>'],
+  registration: 'runtime',
+  main() {
+    return { text: document.body?.innerText ?? '' };
+  },
+});

@@ -1,0 +1,1 @@
+// The player: filled in by the reading work.

@@ -1,0 +1,33 @@
+import preact from '@preact/preset-vite';
+import { defineConfig } from 'wxt';
+
+// The API origin every install may reach; other https origins are asked for at
+// run time (optional_host_permissions), loopback is granted for the local service.
+export const DEFAULT_API_ORIGIN = 'https://api.trysasha.ru';
+
+export default defineConfig({
+  modules: ['@wxt-dev/webextension-polyfill'],
+  vite: () => ({ plugins: [preact()] }),
+  manifest: ({ browser }) => ({
+    name: '__MSG_extName__',
+    description: '__MSG_extDescription__',
+    default_locale: 'en',
+    permissions: ['storage', 'offscreen', 'contextMenus', 'activeTab', 'scripting'].filter(
+      (p) => browser !== 'firefox' || p !== 'offscreen',
+    ),
+    host_permissions: [`${DEFAULT_API_ORIGIN}/*`, 'http://127.0.0.1/*', 'http://localhost/*'],
+    optional_host_permissions: ['https://*/*'],
+    action: { default_title: '__MSG_actionTitle__' },
+    content_security_policy: {
+      extension_pages: "script-src 'self'; object-src 'self'",
+    },
+  }),
+  hooks: {
+    'build:manifestGenerated': (_wxt, manifest) => {
+      // The extract script is injected on demand (activeTab + scripting): it must
+      // not turn into a standing host permission for every site.
+      manifest.host_permissions = manifest.host_permissions?.filter((p) => p !== '<all_urls>');
+      if (manifest.action) manifest.action.default_title = '__MSG_actionTitle__';
+    },
+  },
+});
