@@ -15,6 +15,7 @@ export default tseslint.config(
   },
   {
     files: ['tests/**', 'scripts/**', 'bench/**'],
-    rules: { 'no-console': 'off' },
+    // Playwright fixtures that use no other fixture are written `async ({}, use)`.
+    rules: { 'no-console': 'off', 'no-empty-pattern': 'off' },
   },
 );

@@ -1,0 +1,60 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { chromium, type BrowserContext } from 'playwright-core';
+
+export const EXTENSION_DIR = resolve(import.meta.dirname, '../../.output/chrome-mv3');
+
+/** Debian's binary without its wrapper script (the wrapper prints harmless shell warnings). */
+export function chromiumPath(): string {
+  const candidates = [process.env.CHROMIUM_PATH, '/usr/lib/chromium/chromium', '/usr/bin/chromium'];
+  const found = candidates.find((p): p is string => !!p && existsSync(p));
+  if (!found) throw new Error('Chromium not found: apt-get install -y chromium');
+  return found;
+}
+
+export interface LaunchedBrowser {
+  context: BrowserContext;
+  profileDir: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Launches Chromium with the built extension in a fresh profile.
+ * `--mute-audio` must stay off: Chrome treats a muted offscreen document as silent
+ * and closes it about 30 s into playback (CHROMIUM-TESTING.md).
+ */
+export async function launchWithExtension(opts: { headless?: boolean; extensionDir?: string } = {}): Promise<LaunchedBrowser> {
+  const ext = opts.extensionDir ?? EXTENSION_DIR;
+  if (!existsSync(join(ext, 'manifest.json'))) throw new Error(`No built extension at ${ext}: run npm run build`);
+  const profileDir = mkdtempSync(join(tmpdir(), 'tts-profile-'));
+  const context = await chromium.launchPersistentContext(profileDir, {
+    executablePath: chromiumPath(),
+    headless: opts.headless ?? true,
+    ignoreDefaultArgs: ['--mute-audio'],
+    args: [
+      `--disable-extensions-except=${ext}`,
+      `--load-extension=${ext}`,
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-quic',
+      '--autoplay-policy=no-user-gesture-required',
+    ],
+  });
+  return {
+    context,
+    profileDir,
+    async close() {
+      await context.close().catch(() => undefined);
+      rmSync(profileDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function serviceWorkerOf(context: BrowserContext) {
+  return context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
+}

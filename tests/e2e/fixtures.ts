@@ -1,0 +1,109 @@
+import { test as base, expect, type BrowserContext, type Page, type Worker } from '@playwright/test';
+import { startFakeService, type FakeService, type FakeServiceOptions } from '../fake-service/server.ts';
+import { launchWithExtension, serviceWorkerOf } from './chromium.ts';
+import { startPagesServer, type PagesServer } from './pages-server.ts';
+
+export const TEST_KEY = 'vk_live_test_key';
+
+export interface ExtensionFixtures {
+  /** Options for the fake service of this test (override with test.use). */
+  serviceOptions: FakeServiceOptions;
+  service: FakeService;
+  pages: PagesServer;
+  context: BrowserContext;
+  sw: Worker;
+  extensionId: string;
+  ext: ExtensionHelpers;
+}
+
+export interface ExtensionHelpers {
+  url(path: string): string;
+  openOptions(): Promise<Page>;
+  /** Saves key and base URL through the options page and waits for the account check. */
+  configure(opts?: { key?: string; baseUrl?: string; voice?: string; threshold?: string }): Promise<void>;
+  /** Opens a page (a fixture path on the pages server, or a full URL) and returns it with its tab id. */
+  openTab(pathOrUrl: string): Promise<{ page: Page; tabId: number }>;
+  openPopup(tabId: number): Promise<Page>;
+  /** Calls the context menu's click handler as Chrome would for a selection (the native menu cannot be clicked). */
+  menuClick(tabId: number, selectionText: string, menuItemId?: string): Promise<void>;
+}
+
+export const test = base.extend<ExtensionFixtures>({
+  serviceOptions: [{}, { option: true }],
+  service: async ({ serviceOptions }, use) => {
+    const service = await startFakeService(serviceOptions);
+    await use(service);
+    await service.close();
+  },
+  pages: async ({}, use) => {
+    const pages = await startPagesServer();
+    await use(pages);
+    await pages.close();
+  },
+  // A fresh profile for every test: nothing leaks from one test to the next.
+  context: async ({}, use) => {
+    const launched = await launchWithExtension();
+    await use(launched.context);
+    await launched.close();
+  },
+  sw: async ({ context }, use) => {
+    await use(await serviceWorkerOf(context));
+  },
+  extensionId: async ({ sw }, use) => {
+    await use(new URL(sw.url()).host);
+  },
+  ext: async ({ context, sw, extensionId, service, pages }, use) => {
+    const url = (path: string) => `chrome-extension://${extensionId}/${path.replace(/^\//, '')}`;
+    const helpers: ExtensionHelpers = {
+      url,
+      async openOptions() {
+        const page = await context.newPage();
+        await page.goto(url('options.html'));
+        return page;
+      },
+      async configure(opts = {}) {
+        const page = await helpers.openOptions();
+        await page.getByTestId('api-key').fill(opts.key ?? TEST_KEY);
+        await page.getByTestId('base-url').fill(opts.baseUrl ?? service.url);
+        if (opts.voice !== undefined) await page.getByTestId('voice').fill(opts.voice);
+        if (opts.threshold !== undefined) await page.getByTestId('confirm-threshold').fill(opts.threshold);
+        await page.getByTestId('save').click();
+        await expect(page.getByTestId('account')).toBeVisible();
+        await page.close();
+      },
+      async openTab(pathOrUrl) {
+        const target = /^[a-z-]+:/.test(pathOrUrl) ? pathOrUrl : `${pages.url}/${pathOrUrl.replace(/^\//, '')}`;
+        const page = await context.newPage();
+        await page.goto(target);
+        const tabId = await sw.evaluate(async (u) => {
+          const tabs = await chrome.tabs.query({});
+          // Without the "tabs" permission a browser page's URL is hidden: it is then the newest tab.
+          return tabs.find((t) => t.url === u)?.id ?? Math.max(...tabs.map((t) => t.id ?? -1));
+        }, page.url());
+        expect(tabId).toBeGreaterThan(0);
+        return { page, tabId };
+      },
+      async openPopup(tabId) {
+        const page = await context.newPage();
+        await page.goto(url(`popup.html?tabId=${tabId}`));
+        return page;
+      },
+      async menuClick(tabId, selectionText, menuItemId = 'read-selection') {
+        await sw.evaluate(
+          async ({ tabId, selectionText, menuItemId }) => {
+            const tab = await chrome.tabs.get(tabId);
+            const hook = (globalThis as unknown as { contextMenuClick: (i: object, t: object) => void }).contextMenuClick;
+            hook({ menuItemId, selectionText, editable: false, pageUrl: tab.url }, tab);
+          },
+          { tabId, selectionText, menuItemId },
+        );
+      },
+    };
+    await use(helpers);
+  },
+});
+
+export { expect };
+
+/** The popup's player element, whose data-* attributes are the test surface. */
+export const player = (popup: Page) => popup.getByTestId('player');

@@ -1,0 +1,56 @@
+import { readFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { extname, join, normalize, resolve } from 'node:path';
+
+export const PAGES_DIR = resolve(import.meta.dirname, '../fixtures/pages');
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.txt': 'text/plain; charset=utf-8',
+  '.css': 'text/css',
+};
+
+export interface PagesServer {
+  url: string;
+  /** Serves `html` at `path` (e.g. a page made by a test). */
+  put(path: string, html: string): void;
+  close(): Promise<void>;
+}
+
+/** Serves the fixture pages on loopback, where the extension has host access. */
+export async function startPagesServer(dir = PAGES_DIR): Promise<PagesServer> {
+  const extra = new Map<string, string>();
+  const server: Server = createServer(async (req, res) => {
+    const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+    const made = extra.get(path);
+    if (made !== undefined) {
+      res.writeHead(200, { 'Content-Type': TYPES['.html'] });
+      res.end(made);
+      return;
+    }
+    const file = normalize(join(dir, path));
+    if (!file.startsWith(dir)) {
+      res.writeHead(403).end();
+      return;
+    }
+    try {
+      const body = await readFile(file);
+      res.writeHead(200, { 'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream' });
+      res.end(body);
+    } catch {
+      res.writeHead(404).end('not found');
+    }
+  });
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    put: (path, html) => extra.set(path, html),
+    close: () =>
+      new Promise<void>((ok) => {
+        server.closeAllConnections();
+        server.close(() => ok());
+      }),
+  };
+}
