@@ -1,0 +1,390 @@
+/**
+ * Splits a reading into the parts sent to the speech service, one request each.
+ *
+ * All blocks' sentences, whitespace-normalized, joined by " " inside a block and "\n" between
+ * blocks, make one reading text; every part is a slice of it, and the parts follow each other
+ * with at most one separator character left out between them (the space or newline where a cut
+ * fell). So nothing is lost or read twice, and `previousText` / `nextText` are the neighbouring
+ * slices of the same text.
+ */
+
+export type BlockKind = 'title' | 'heading' | 'paragraph';
+
+export interface TextBlock {
+  text: string;
+  kind: BlockKind;
+}
+
+export interface PartSentence {
+  /** Code-unit offsets into `Part.text`. A sentence cut between two parts appears in both, each with its piece. */
+  start: number;
+  end: number;
+  /** Index of the source block in the input array. */
+  block: number;
+}
+
+export interface Part {
+  index: number;
+  text: string;
+  previousText: string;
+  nextText: string;
+  /** Code points of `text`: what the service bills. */
+  chars: number;
+  sentences: PartSentence[];
+}
+
+export interface SplitOptions {
+  /** Code points of the first part, kept short so the first audio comes quickly. */
+  firstPartMax?: number;
+  partMax?: number;
+  /** The service's limit per request; no part is ever longer. */
+  hardMax?: number;
+  /** Code points of `previousText` / `nextText` at most. */
+  contextChars?: number;
+  /** Locale of the sentence and word segmenters. */
+  locale?: string;
+}
+
+export const DEFAULT_SPLIT_OPTIONS: Readonly<Required<SplitOptions>> = {
+  firstPartMax: 200,
+  partMax: 2_000,
+  hardMax: 10_000,
+  contextChars: 300,
+  locale: 'ru',
+};
+
+/** Number of code points (what the service counts as characters). */
+export function countChars(s: string): number {
+  return codePointsBetween(s, 0, s.length);
+}
+
+export function splitIntoParts(blocks: readonly TextBlock[], options: SplitOptions = {}): Part[] {
+  const limits = resolveOptions(options);
+  const segmenters = new Segmenters(limits.locale);
+  const { whole, sentences } = readingText(blocks, segmenters);
+  if (sentences.length === 0) return [];
+  const ranges = partRanges(whole, sentences, limits, segmenters);
+  return buildParts(whole, sentences, ranges, limits.contextChars);
+}
+
+interface Limits {
+  firstPartMax: number;
+  partMax: number;
+  contextChars: number;
+  locale: string;
+}
+
+function resolveOptions(options: SplitOptions): Limits {
+  const hardMax = positiveInteger('hardMax', options.hardMax ?? DEFAULT_SPLIT_OPTIONS.hardMax);
+  const partMax = Math.min(positiveInteger('partMax', options.partMax ?? DEFAULT_SPLIT_OPTIONS.partMax), hardMax);
+  const firstPartMax = Math.min(
+    positiveInteger('firstPartMax', options.firstPartMax ?? DEFAULT_SPLIT_OPTIONS.firstPartMax),
+    partMax,
+  );
+  const contextChars = options.contextChars ?? DEFAULT_SPLIT_OPTIONS.contextChars;
+  if (!Number.isSafeInteger(contextChars) || contextChars < 0) throw new RangeError(`contextChars: ${contextChars}`);
+  return { firstPartMax, partMax, contextChars, locale: options.locale ?? DEFAULT_SPLIT_OPTIONS.locale };
+}
+
+function positiveInteger(name: string, value: number): number {
+  if (!Number.isSafeInteger(value) || value < 1) throw new RangeError(`${name}: ${value}`);
+  return value;
+}
+
+class Segmenters {
+  readonly sentence: Intl.Segmenter;
+  private readonly locale: string;
+  private wordSegmenter: Intl.Segmenter | undefined;
+  private graphemeSegmenter: Intl.Segmenter | undefined;
+
+  constructor(locale: string) {
+    let sentence: Intl.Segmenter;
+    try {
+      sentence = new Intl.Segmenter(locale, { granularity: 'sentence' });
+    } catch {
+      // An invalid tag (from a setting or a page's lang attribute) must not stop the reading.
+      locale = DEFAULT_SPLIT_OPTIONS.locale;
+      sentence = new Intl.Segmenter(locale, { granularity: 'sentence' });
+    }
+    this.sentence = sentence;
+    this.locale = locale;
+  }
+
+  get word(): Intl.Segmenter {
+    return (this.wordSegmenter ??= new Intl.Segmenter(this.locale, { granularity: 'word' }));
+  }
+
+  get grapheme(): Intl.Segmenter {
+    return (this.graphemeSegmenter ??= new Intl.Segmenter(this.locale, { granularity: 'grapheme' }));
+  }
+}
+
+/** A sentence (or the rest of one) in the reading text. */
+interface Sentence {
+  start: number;
+  end: number;
+  block: number;
+  chars: number;
+}
+
+function readingText(blocks: readonly TextBlock[], segmenters: Segmenters): { whole: string; sentences: Sentence[] } {
+  const pieces: string[] = [];
+  const sentences: Sentence[] = [];
+  let offset = 0;
+  blocks.forEach((block, index) => {
+    const source = block.kind === 'paragraph' ? block.text : asOwnSentence(block.text);
+    for (const [start, end] of sentenceRanges(source, segmenters.sentence)) {
+      const text = source.slice(start, end).replace(/\s+/g, ' ').trim();
+      if (text === '') continue;
+      const previous = sentences.at(-1);
+      if (previous) {
+        pieces.push(previous.block === index ? ' ' : '\n');
+        offset += 1;
+      }
+      pieces.push(text);
+      sentences.push({ start: offset, end: offset + text.length, block: index, chars: countChars(text) });
+      offset += text.length;
+    }
+  });
+  return { whole: pieces.join(''), sentences };
+}
+
+/** A title or heading is read as a sentence of its own: it gets a full stop unless it already ends like one. */
+function asOwnSentence(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  if (line === '' || /[.!?…:;][)\]}»”’"'›」』]*$/.test(line)) return line;
+  return `${line}.`;
+}
+
+// V8's segmenters slow down quadratically on long strings, so long texts are segmented in windows.
+// Boundaries within LOOKAHEAD_MARGIN of a window's end are not trusted: the rules look ahead.
+const SENTENCE_WINDOW = 4_000;
+const LOOKAHEAD_MARGIN = 200;
+
+/** [start, end) code-unit ranges of the sentences of `text`, as Intl.Segmenter finds them. */
+function* sentenceRanges(text: string, segmenter: Intl.Segmenter): Generator<[number, number]> {
+  let sentenceStart = 0;
+  let pos = 0;
+  while (pos < text.length) {
+    const end = Math.min(text.length, pos + SENTENCE_WINDOW);
+    const limit = end === text.length ? end : end - LOOKAHEAD_MARGIN;
+    let accepted = pos;
+    for (const { index } of segmenter.segment(text.slice(pos, end))) {
+      const boundary = pos + index;
+      if (boundary === pos) continue;
+      if (boundary > limit) break;
+      yield [sentenceStart, boundary];
+      sentenceStart = boundary;
+      accepted = boundary;
+    }
+    if (end === text.length) break;
+    pos = accepted > pos ? accepted : resumePoint(text, pos, limit);
+  }
+  if (sentenceStart < text.length) yield [sentenceStart, text.length];
+}
+
+/**
+ * Where to go on segmenting a sentence that runs past a window: between two letters or digits,
+ * so that no run of closing punctuation and spaces, which the sentence rules look back on, is cut.
+ */
+function resumePoint(text: string, pos: number, limit: number): number {
+  for (let q = limit; q > Math.max(pos + 1, limit - 100); q--) {
+    if (/^[\p{L}\p{N}]{2}$/u.test(text.slice(q - 1, q + 1))) return q;
+  }
+  return isLowSurrogate(text.charCodeAt(limit)) ? limit - 1 : limit;
+}
+
+interface Range {
+  start: number;
+  end: number;
+}
+
+function partRanges(whole: string, sentences: readonly Sentence[], limits: Limits, segmenters: Segmenters): Range[] {
+  const ranges: Range[] = [];
+  const items: Sentence[] = [];
+  const [first, ...rest] = sentences;
+  if (!first) return ranges;
+  if (first.chars <= limits.firstPartMax) {
+    ranges.push({ start: first.start, end: first.end });
+  } else {
+    const cut = cutPoint(whole, first.start, first.end, limits.firstPartMax, segmenters);
+    ranges.push({ start: first.start, end: cut.end });
+    items.push({ ...first, start: cut.next, chars: first.chars - codePointsBetween(whole, first.start, cut.next) });
+  }
+
+  let current: (Range & { chars: number }) | null = null;
+  const flush = (): void => {
+    if (current) ranges.push({ start: current.start, end: current.end });
+    current = null;
+  };
+  const pack = (item: Sentence): void => {
+    if (item.chars > limits.partMax) {
+      flush();
+      let start = item.start;
+      let chars = item.chars;
+      while (chars > limits.partMax) {
+        const cut = cutPoint(whole, start, item.end, limits.partMax, segmenters);
+        ranges.push({ start, end: cut.end });
+        chars -= codePointsBetween(whole, start, cut.next);
+        start = cut.next;
+      }
+      current = { start, end: item.end, chars };
+    } else if (current && current.chars + 1 + item.chars <= limits.partMax) {
+      current.end = item.end;
+      current.chars += 1 + item.chars; // one separator, " " or "\n"
+    } else {
+      flush();
+      current = { start: item.start, end: item.end, chars: item.chars };
+    }
+  };
+  items.forEach(pack);
+  rest.forEach(pack);
+  flush();
+  return ranges;
+}
+
+interface Cut {
+  /** End of the piece before the cut. */
+  end: number;
+  /** Start of what follows: `end`, or `end + 1` when a space was cut out. */
+  next: number;
+}
+
+const WORD_LOOKBACK = 256;
+const GRAPHEME_LOOKBACK = 32;
+
+/**
+ * Where to cut [start, end), which is longer than `max` code points, so the piece before has at most `max`:
+ * at a space after punctuation in the second half, else at the last space, else at a word boundary,
+ * else at a grapheme boundary, else at a code-point boundary (never inside a surrogate pair).
+ */
+function cutPoint(whole: string, start: number, end: number, max: number, segmenters: Segmenters): Cut {
+  const limit = advance(whole, start, max, end);
+  const half = start + Math.floor((limit - start) / 2);
+  let lastSpace = -1;
+  for (let i = limit; i > start; i--) {
+    if (whole.charCodeAt(i) !== 0x20) continue;
+    if (i > half && /[,;:—–)»”]/.test(whole.charAt(i - 1))) return { end: i, next: i + 1 };
+    if (lastSpace < 0) lastSpace = i;
+    if (i <= half) break;
+  }
+  if (lastSpace > start) return { end: lastSpace, next: lastSpace + 1 };
+  const word = lastBoundary(whole, start, limit, end, WORD_LOOKBACK, segmenters.word);
+  if (word !== null) return { end: word, next: word };
+  const grapheme = lastBoundary(whole, start, limit, end, GRAPHEME_LOOKBACK, segmenters.grapheme);
+  return grapheme !== null ? { end: grapheme, next: grapheme } : { end: limit, next: limit };
+}
+
+/** The last segment boundary b with start < b ≤ limit, looking back at most `lookback` units; null if none. */
+function lastBoundary(
+  whole: string,
+  start: number,
+  limit: number,
+  end: number,
+  lookback: number,
+  segmenter: Intl.Segmenter,
+): number | null {
+  const from = Math.max(start, limit - lookback);
+  const to = Math.min(end, limit + GRAPHEME_LOOKBACK);
+  let found: number | null = null;
+  for (const { index } of segmenter.segment(whole.slice(from, to))) {
+    const boundary = from + index;
+    if (boundary > limit) break;
+    // `from` is a true boundary only when it is the piece's own start, which is no cut.
+    if (boundary > from && !isLowSurrogate(whole.charCodeAt(boundary))) found = boundary;
+  }
+  return found;
+}
+
+function buildParts(whole: string, sentences: readonly Sentence[], ranges: readonly Range[], contextChars: number): Part[] {
+  let first = 0;
+  return ranges.map((range, index) => {
+    while (first < sentences.length && sentences[first]!.end <= range.start) first++;
+    const inPart: PartSentence[] = [];
+    for (let k = first; k < sentences.length && sentences[k]!.start < range.end; k++) {
+      const s = sentences[k]!;
+      inPart.push({
+        start: Math.max(s.start, range.start) - range.start,
+        end: Math.min(s.end, range.end) - range.start,
+        block: s.block,
+      });
+    }
+    const text = whole.slice(range.start, range.end);
+    return {
+      index,
+      text,
+      previousText: contextBefore(whole, range.start, contextChars),
+      nextText: contextAfter(whole, range.end, contextChars),
+      chars: countChars(text),
+      sentences: inPart,
+    };
+  });
+}
+
+/** Up to `n` code points before `at`, starting at a word start. */
+function contextBefore(whole: string, at: number, n: number): string {
+  let end = at;
+  while (end > 0 && isSeparator(whole.charCodeAt(end - 1))) end--;
+  if (end === 0 || n === 0) return '';
+  let start = retreat(whole, end, n);
+  if (start > 0 && !isSeparator(whole.charCodeAt(start - 1))) {
+    while (start < end && !isSeparator(whole.charCodeAt(start))) start++;
+    while (start < end && isSeparator(whole.charCodeAt(start))) start++;
+  }
+  return whole.slice(start, end);
+}
+
+/** Up to `n` code points after `at`, ending at a word end. */
+function contextAfter(whole: string, at: number, n: number): string {
+  let start = at;
+  while (start < whole.length && isSeparator(whole.charCodeAt(start))) start++;
+  if (start === whole.length || n === 0) return '';
+  let end = advance(whole, start, n, whole.length);
+  if (end < whole.length && !isSeparator(whole.charCodeAt(end))) {
+    while (end > start && !isSeparator(whole.charCodeAt(end - 1))) end--;
+    while (end > start && isSeparator(whole.charCodeAt(end - 1))) end--;
+  }
+  return whole.slice(start, end);
+}
+
+/** In the reading text, whitespace is only ever " " or "\n". */
+function isSeparator(code: number): boolean {
+  return code === 0x20 || code === 0x0a;
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
+}
+
+function isLowSurrogate(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff;
+}
+
+/** Code-unit index `n` code points after `from`, at most `end`. */
+function advance(s: string, from: number, n: number, end: number): number {
+  let i = from;
+  for (let k = 0; k < n && i < end; k++) {
+    i += isHighSurrogate(s.charCodeAt(i)) && isLowSurrogate(s.charCodeAt(i + 1)) && i + 1 < end ? 2 : 1;
+  }
+  return i;
+}
+
+/** Code-unit index `n` code points before `from`, at least 0. */
+function retreat(s: string, from: number, n: number): number {
+  let i = from;
+  for (let k = 0; k < n && i > 0; k++) {
+    i -= i >= 2 && isLowSurrogate(s.charCodeAt(i - 1)) && isHighSurrogate(s.charCodeAt(i - 2)) ? 2 : 1;
+  }
+  return i;
+}
+
+function codePointsBetween(s: string, from: number, to: number): number {
+  let count = to - from;
+  for (let i = from; i < to - 1; i++) {
+    if (isHighSurrogate(s.charCodeAt(i)) && isLowSurrogate(s.charCodeAt(i + 1))) {
+      count--;
+      i++;
+    }
+  }
+  return count;
+}
