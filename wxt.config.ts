@@ -26,7 +26,7 @@ export default defineConfig({
     'build:manifestGenerated': (_wxt, manifest) => {
       // The extract script is injected on demand (activeTab + scripting): it must
       // not turn into a standing host permission for every site.
-      manifest.host_permissions = manifest.host_permissions?.filter((p) => p !== '<all_urls>');
+      manifest.host_permissions = manifest.host_permissions?.filter((p: string) => p !== '<all_urls>');
       if (manifest.action) manifest.action.default_title = '__MSG_actionTitle__';
     },
   },

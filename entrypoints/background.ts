@@ -1,3 +1,79 @@
+import { browser, type Browser } from 'wxt/browser';
+import { saveAndCheck, settingsView } from '@/utils/account-check';
+import { onMessage } from '@/utils/messages';
+import { createReader, uiLocale } from '@/utils/reader-service';
+import { clearApiKey } from '@/utils/secret-store';
+import { extractFromTab } from '@/utils/tab-text';
+import { accountStorage } from '@/utils/settings';
+
+const MENU_READ_SELECTION = 'read-selection';
+
+/** Only the extension's own pages may drive it: never a content script or a web page. */
+function fromExtensionPage(sender: Browser.runtime.MessageSender): boolean {
+  return sender.id === browser.runtime.id && !!sender.url?.startsWith(browser.runtime.getURL('/'));
+}
+
 export default defineBackground(() => {
-  // Wiring only; the reading lives in utils/.
+  const reader = createReader();
+
+  browser.runtime.onInstalled.addListener(() => {
+    browser.contextMenus.create({
+      id: MENU_READ_SELECTION,
+      title: browser.i18n.getMessage('menuReadSelection'),
+      contexts: ['selection'],
+    });
+  });
+
+  const onMenuClick = (info: Browser.contextMenus.OnClickData, tab?: Browser.tabs.Tab) => {
+    if (info.menuItemId !== MENU_READ_SELECTION || tab?.id === undefined) return;
+    const tabId = tab.id;
+    void reader.start({ tabId, source: 'selection', extract: () => extractFromTab(tabId, info.selectionText ?? '') });
+  };
+  browser.contextMenus.onClicked.addListener(onMenuClick);
+  // The native menu cannot be clicked by tests; they call this from the worker's own console.
+  Object.assign(globalThis, { contextMenuClick: onMenuClick });
+
+  onMessage('getSettings', ({ sender }) => {
+    if (!fromExtensionPage(sender)) throw new Error('refused');
+    return settingsView();
+  });
+  onMessage('saveSettings', ({ sender, data }) => {
+    if (!fromExtensionPage(sender)) throw new Error('refused');
+    return saveAndCheck(data, uiLocale());
+  });
+  onMessage('removeKey', async ({ sender }) => {
+    if (!fromExtensionPage(sender)) throw new Error('refused');
+    await reader.stop();
+    await clearApiKey();
+    await accountStorage.setValue(null);
+    return settingsView();
+  });
+  onMessage('startReading', ({ sender, data }) => {
+    if (!fromExtensionPage(sender)) throw new Error('refused');
+    if (reader.active && !data.force) return;
+    void reader.start({ tabId: data.tabId, source: '', extract: () => extractFromTab(data.tabId) });
+  });
+  onMessage('command', async ({ sender, data }) => {
+    if (!fromExtensionPage(sender)) throw new Error('refused');
+    switch (data.command) {
+      case 'pause':
+        return reader.pause();
+      case 'resume':
+        return reader.resume();
+      case 'toggle':
+        return reader.toggle();
+      case 'stop':
+        return reader.stop();
+      case 'next':
+        return reader.jump(1);
+      case 'prev':
+        return reader.jump(-1);
+      case 'confirm':
+        return reader.confirm();
+    }
+  });
+  onMessage('playerEvent', ({ sender, data }) => {
+    if (!fromExtensionPage(sender)) return;
+    void reader.onPlayerEvent(data);
+  });
 });

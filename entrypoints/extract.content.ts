@@ -1,7 +1,10 @@
+import { extractFromPage } from '@/utils/extract-page';
+
+// Injected on demand (activeTab + scripting); its result is executeScript's result.
 export default defineContentScript({
   matches: ['<all_urls>'],
   registration: 'runtime',
   main() {
-    return { text: document.body?.innerText ?? '' };
+    return extractFromPage();
   },
 });

@@ -1,1 +1,13 @@
-// The player: filled in by the reading work.
+import { sendMessage } from '@/utils/messages';
+import { MsePlayer } from '@/utils/mse-player';
+import type { PlayerCommand } from '@/utils/player-protocol';
+
+const player = new MsePlayer((event) => {
+  sendMessage('playerEvent', event).catch(() => undefined);
+});
+
+// The background posts commands with the audio bytes transferred, not copied.
+navigator.serviceWorker.onmessage = (event: MessageEvent<PlayerCommand>) => {
+  if (event.origin && event.origin !== location.origin) return;
+  player.handle(event.data);
+};

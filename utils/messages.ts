@@ -1,0 +1,39 @@
+import { defineExtensionMessaging } from '@webext-core/messaging';
+import type { AccountInfo, AudioFormat, Settings } from './settings';
+import type { PlayerEvent } from './player-protocol';
+
+export interface SettingsView {
+  settings: Settings;
+  /** The saved key, masked; null when none is saved. The key itself never leaves the background. */
+  keyMask: string | null;
+  account: AccountInfo | null;
+}
+
+export interface SaveSettingsInput {
+  /** Empty: keep the saved key. */
+  key: string;
+  baseUrl: string;
+  voice: string;
+  format: AudioFormat;
+  confirmThresholdRub: string;
+}
+
+export type CheckResult =
+  | { ok: true; account: AccountInfo }
+  | { ok: false; code: string; message: string; requestId?: string };
+
+export type ReadingCommand = 'pause' | 'resume' | 'toggle' | 'stop' | 'next' | 'prev' | 'confirm';
+
+/** The one protocol between the extension's pages and its background. */
+interface ProtocolMap {
+  getSettings(): SettingsView;
+  saveSettings(input: SaveSettingsInput): CheckResult;
+  removeKey(): SettingsView;
+  /** Starts reading tab `tabId` unless a reading is active (then it is left alone). */
+  startReading(data: { tabId: number; force?: boolean }): void;
+  command(data: { command: ReadingCommand }): void;
+  /** From the offscreen player. */
+  playerEvent(event: PlayerEvent): void;
+}
+
+export const { sendMessage, onMessage } = defineExtensionMessaging<ProtocolMap>();

@@ -1,0 +1,218 @@
+import type { PlayerCommand, PlayerEvent } from './player-protocol';
+
+const MIME = 'audio/mpeg';
+/** Seconds of already played audio kept behind the playhead; the rest is removed so memory stays flat. */
+const KEEP_BEHIND = 10;
+const EVICT_AFTER = 30;
+
+/**
+ * Plays one reading progressively: every part's bytes go into one SourceBuffer
+ * in `sequence` mode, so parts play back to back, and playback starts on the
+ * first appended bytes. It reports where it is; it decides nothing else.
+ */
+export class MsePlayer {
+  private readingId = '';
+  private media: MediaSource | null = null;
+  private buffer: SourceBuffer | null = null;
+  private queue: Array<{ part: number; bytes: ArrayBuffer }> = [];
+  private partStarts = new Map<number, number>();
+  private pendingSeek: number | null = null;
+  private positionBase = 0;
+  private ending = false;
+  private started = false;
+  private userPaused = false;
+  private objectUrl = '';
+
+  constructor(
+    private readonly emit: (event: PlayerEvent) => void,
+    readonly audio: HTMLAudioElement = new Audio(),
+  ) {
+    audio.addEventListener('playing', () => this.emit({ type: 'playing', readingId: this.readingId }));
+    audio.addEventListener('waiting', () => this.emit({ type: 'waiting', readingId: this.readingId }));
+    audio.addEventListener('timeupdate', () => this.onTime());
+    audio.addEventListener('ended', () =>
+      this.emit({ type: 'ended', readingId: this.readingId, position: this.position() }),
+    );
+    audio.addEventListener('error', () => {
+      if (!this.readingId) return;
+      this.emit({ type: 'error', readingId: this.readingId, message: audio.error?.message || 'The audio could not be played.' });
+    });
+  }
+
+  handle(cmd: PlayerCommand): void {
+    if (cmd.type === 'load') {
+      this.load(cmd.readingId, cmd.seekInPart, cmd.positionBase, cmd.startPart);
+      return;
+    }
+    if (cmd.readingId !== this.readingId) return;
+    switch (cmd.type) {
+      case 'append':
+        this.queue.push({ part: cmd.part, bytes: cmd.bytes });
+        this.pump();
+        break;
+      case 'end-of-stream':
+        this.ending = true;
+        this.pump();
+        break;
+      case 'pause':
+        this.userPaused = true;
+        this.audio.pause();
+        this.emit({ type: 'paused', readingId: this.readingId });
+        break;
+      case 'resume':
+        this.userPaused = false;
+        if (this.started) void this.play();
+        break;
+      case 'stop':
+        this.reset();
+        break;
+    }
+  }
+
+  /** Seconds played in this reading (the background's base plus this buffer's time). */
+  position(): number {
+    const first = this.partStarts.get(this.firstPart) ?? 0;
+    return this.positionBase + Math.max(0, this.audio.currentTime - first - this.seekBase);
+  }
+
+  private firstPart = 0;
+  private seekBase = 0;
+
+  private load(readingId: string, seekInPart: number, positionBase: number, startPart: number): void {
+    this.reset();
+    this.readingId = readingId;
+    this.positionBase = positionBase;
+    this.firstPart = startPart;
+    this.seekBase = seekInPart;
+    this.pendingSeek = seekInPart > 0 ? seekInPart : null;
+    const media = new MediaSource();
+    this.media = media;
+    this.objectUrl = URL.createObjectURL(media);
+    media.addEventListener(
+      'sourceopen',
+      () => {
+        if (this.media !== media) return;
+        const buffer = media.addSourceBuffer(MIME);
+        buffer.mode = 'sequence';
+        buffer.addEventListener('updateend', () => this.onUpdateEnd());
+        this.buffer = buffer;
+        this.pump();
+      },
+      { once: true },
+    );
+    this.audio.src = this.objectUrl;
+  }
+
+  private reset(): void {
+    this.audio.pause();
+    if (this.objectUrl) {
+      this.audio.removeAttribute('src');
+      this.audio.load();
+      URL.revokeObjectURL(this.objectUrl);
+    }
+    this.objectUrl = '';
+    this.media = null;
+    this.buffer = null;
+    this.queue = [];
+    this.partStarts.clear();
+    this.pendingSeek = null;
+    this.ending = false;
+    this.started = false;
+    this.userPaused = false;
+    this.readingId = '';
+  }
+
+  private bufferedEnd(): number {
+    const b = this.buffer?.buffered;
+    return b && b.length ? b.end(b.length - 1) : 0;
+  }
+
+  private pump(): void {
+    const { buffer, media } = this;
+    if (!buffer || !media || buffer.updating || media.readyState !== 'open') return;
+    const next = this.queue[0];
+    if (next) {
+      if (!this.partStarts.has(next.part)) this.partStarts.set(next.part, this.bufferedEnd());
+      try {
+        buffer.appendBuffer(next.bytes);
+        this.queue.shift();
+      } catch (err) {
+        if (err instanceof DOMException && err.name === 'QuotaExceededError' && this.evict(true)) return;
+        this.emit({ type: 'error', readingId: this.readingId, message: 'The audio could not be buffered.' });
+      }
+      return;
+    }
+    if (this.ending) {
+      media.endOfStream();
+      if (!this.started) void this.startPlayback();
+      return;
+    }
+    this.evict(false);
+  }
+
+  private onUpdateEnd(): void {
+    if (!this.started) void this.startPlayback();
+    this.pump();
+  }
+
+  private async startPlayback(): Promise<void> {
+    const end = this.bufferedEnd();
+    if (end <= 0) {
+      if (this.ending && this.queue.length === 0) {
+        this.emit({ type: 'ended', readingId: this.readingId, position: this.positionBase });
+        this.started = true;
+      }
+      return;
+    }
+    if (this.pendingSeek !== null) {
+      const target = (this.partStarts.get(this.firstPart) ?? 0) + this.pendingSeek;
+      if (end <= target && !this.ending) return; // wait for the bytes that hold the position
+      this.audio.currentTime = Math.min(target, end);
+      this.pendingSeek = null;
+    }
+    this.started = true;
+    if (!this.userPaused) await this.play();
+  }
+
+  private async play(): Promise<void> {
+    const id = this.readingId;
+    try {
+      await this.audio.play();
+    } catch (err) {
+      if (id !== this.readingId || (err instanceof DOMException && err.name === 'AbortError')) return;
+      this.emit({ type: 'error', readingId: id, message: 'Playback was refused by the browser.' });
+    }
+  }
+
+  private currentPart(): number {
+    const t = this.audio.currentTime + 0.01;
+    let part = this.firstPart;
+    for (const [p, start] of this.partStarts) if (start <= t && p > part) part = p;
+    return part;
+  }
+
+  private onTime(): void {
+    if (!this.readingId || !this.started) return;
+    const part = this.currentPart();
+    const partTime = Math.max(0, this.audio.currentTime - (this.partStarts.get(part) ?? 0));
+    this.emit({ type: 'progress', readingId: this.readingId, part, partTime, position: this.position() });
+    this.pump();
+  }
+
+  /** Removes played audio well behind the playhead; true when a removal started. */
+  private evict(force: boolean): boolean {
+    const buffer = this.buffer;
+    if (!buffer || buffer.updating || !buffer.buffered.length) return false;
+    const start = buffer.buffered.start(0);
+    const upTo = this.audio.currentTime - KEEP_BEHIND;
+    if (upTo - start < (force ? 1 : EVICT_AFTER)) return false;
+    buffer.remove(start, upTo);
+    return true;
+  }
+
+  /** Bytes held by the SourceBuffer, for the memory benchmark. */
+  bufferedSeconds(): number {
+    const b = this.buffer?.buffered;
+    return b && b.length ? b.end(b.length - 1) - b.start(0) : 0;
+  }
+}

@@ -1,0 +1,49 @@
+import { browser } from 'wxt/browser';
+import { AudioCache } from './audio-cache';
+import { offscreenPlayerSink, type PlayerSink } from './offscreen-player';
+import { Reader } from './reading-session';
+import { readingViewStorage } from './reading-state';
+import { getApiKey } from './secret-store';
+import { accountStorage, settingsStorage } from './settings';
+import { fetchAccount, openSpeechStream } from './speech-client';
+
+export const uiLocale = (): 'ru' | 'en' => (browser.i18n.getUILanguage().toLowerCase().startsWith('ru') ? 'ru' : 'en');
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const t = setTimeout(resolve, ms);
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(t);
+        reject(signal.reason);
+      },
+      { once: true },
+    );
+  });
+}
+
+/** The background's one reader, wired to the real browser, storage and service. */
+export function createReader(player: PlayerSink = offscreenPlayerSink()): Reader {
+  return new Reader({
+    async getAuth() {
+      const key = await getApiKey();
+      if (!key) return null;
+      return { key, baseUrl: (await settingsStorage.getValue()).baseUrl };
+    },
+    getSettings: () => settingsStorage.getValue(),
+    getAccount: () => accountStorage.getValue(),
+    async refreshAccount(auth) {
+      const account = await fetchAccount(auth, AbortSignal.timeout(15_000));
+      await accountStorage.setValue(account);
+      return account;
+    },
+    openStream: (auth, body, signal) => openSpeechStream(auth, body, { signal }),
+    player,
+    cache: new AudioCache(),
+    saveView: (view) => readingViewStorage.setValue(view),
+    sleep,
+    locale: uiLocale,
+    newId: () => crypto.randomUUID(),
+  });
+}

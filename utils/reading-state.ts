@@ -1,0 +1,65 @@
+import { storage } from '#imports';
+
+export type ReadingStateName =
+  | 'idle'
+  | 'extracting'
+  | 'confirm'
+  | 'loading'
+  | 'playing'
+  | 'paused'
+  | 'finished'
+  | 'stopped'
+  | 'error';
+
+export const ACTIVE_STATES: readonly ReadingStateName[] = ['extracting', 'confirm', 'loading', 'playing', 'paused'];
+export const isActive = (s: ReadingStateName) => ACTIVE_STATES.includes(s);
+
+export type NoticeCode = '' | 'skipped-words' | 'content-rejected';
+
+/**
+ * What the popup shows: small, written on every change that matters, kept in
+ * storage.session so a restarted service worker and a reopened popup see the same.
+ * Money is kept as plain 4-digit decimal strings (never floats).
+ */
+export interface ReadingView {
+  id: string;
+  state: ReadingStateName;
+  tabId: number | null;
+  title: string;
+  source: 'selection' | 'article' | 'menu' | '';
+  part: number;
+  parts: number;
+  /** Seconds of audio played in this reading. */
+  position: number;
+  costRub: string;
+  chars: number;
+  balanceRub: string;
+  estimateChars: number;
+  estimateRub: string;
+  estimateAboveBalance: boolean;
+  notice: { code: NoticeCode; count: number };
+  error: { code: string; message: string; requestId: string } | null;
+  updatedAt: number;
+}
+
+export const IDLE_VIEW: ReadingView = {
+  id: '',
+  state: 'idle',
+  tabId: null,
+  title: '',
+  source: '',
+  part: 0,
+  parts: 0,
+  position: 0,
+  costRub: '',
+  chars: 0,
+  balanceRub: '',
+  estimateChars: 0,
+  estimateRub: '',
+  estimateAboveBalance: false,
+  notice: { code: '', count: 0 },
+  error: null,
+  updatedAt: 0,
+};
+
+export const readingViewStorage = storage.defineItem<ReadingView>('session:reading-view', { fallback: IDLE_VIEW });
