@@ -1,7 +1,6 @@
 import { render } from 'preact';
-
-function Options() {
-  return <main><input data-testid="api-key" type="password" /></main>;
-}
+import { Options } from './Options';
+import '../popup/popup.css';
+import './options.css';
 
 render(<Options />, document.getElementById('app')!);

@@ -1,7 +1,5 @@
 import { render } from 'preact';
-
-function Popup() {
-  return <main data-testid="player" data-state="idle" />;
-}
+import { Popup } from './Popup';
+import './popup.css';
 
 render(<Popup />, document.getElementById('app')!);

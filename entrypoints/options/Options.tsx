@@ -1,0 +1,189 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { browser } from 'wxt/browser';
+import { Money } from '@/components/Money';
+import { checkBaseUrl, originPattern } from '@/utils/base-url';
+import { strings, uiLanguage } from '@/utils/i18n';
+import { sendMessage, type SettingsView } from '@/utils/messages';
+import { humanMessage } from '@/utils/service-errors';
+import { AUDIO_FORMATS, type AccountInfo, type AudioFormat, DEFAULT_SETTINGS } from '@/utils/settings';
+
+const lang = uiLanguage();
+const t = strings(lang);
+const locale = lang === 'ru' ? 'ru-RU' : 'en-US';
+
+interface ShownError {
+  code: string;
+  message: string;
+}
+
+/** Asks for the service's origin when it is neither the default nor loopback (needs the click's user gesture). */
+async function allowOrigin(baseUrl: string): Promise<boolean> {
+  const url = checkBaseUrl(baseUrl);
+  if (!url.ok || url.isDefault || url.loopback) return true;
+  const origins = [originPattern(url.origin)];
+  if (await browser.permissions.contains({ origins })) return true;
+  return browser.permissions.request({ origins });
+}
+
+export function Options() {
+  const [view, setView] = useState<SettingsView | null>(null);
+  const [key, setKey] = useState('');
+  const [baseUrl, setBaseUrl] = useState(DEFAULT_SETTINGS.baseUrl);
+  const [voice, setVoice] = useState('');
+  const [format, setFormat] = useState<AudioFormat>('mp3');
+  const [threshold, setThreshold] = useState(DEFAULT_SETTINGS.confirmThresholdRub);
+  const [account, setAccount] = useState<AccountInfo | null>(null);
+  const [error, setError] = useState<ShownError | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [saved, setSaved] = useState(false);
+
+  // Fields typed into before the saved settings arrive keep what was typed.
+  const edited = useRef(new Set<string>());
+  const edit = (field: string, set: (value: string) => void) => (e: { currentTarget: { value: string } }) => {
+    edited.current.add(field);
+    set(e.currentTarget.value);
+  };
+
+  const show = (v: SettingsView) => {
+    const keep = edited.current;
+    setView(v);
+    if (!keep.has('baseUrl')) setBaseUrl(v.settings.baseUrl);
+    if (!keep.has('voice')) setVoice(v.settings.voice);
+    if (!keep.has('format')) setFormat(v.settings.format);
+    if (!keep.has('threshold')) setThreshold(v.settings.confirmThresholdRub);
+    setAccount(v.keyMask ? v.account : null);
+  };
+
+  useEffect(() => {
+    void sendMessage('getSettings').then(show);
+  }, []);
+
+  async function save(e: Event) {
+    e.preventDefault();
+    setError(null);
+    setSaved(false);
+    const url = checkBaseUrl(baseUrl);
+    if (!url.ok) {
+      setError({ code: 'bad-url', message: humanMessage('bad-url', lang) });
+      return;
+    }
+    if (!(await allowOrigin(url.baseUrl).catch(() => false))) {
+      setError({ code: 'permission-denied', message: humanMessage('permission-denied', lang) });
+      return;
+    }
+    setBusy(true);
+    try {
+      const result = await sendMessage('saveSettings', { key, baseUrl, voice, format, confirmThresholdRub: threshold });
+      setKey('');
+      edited.current.clear();
+      show(await sendMessage('getSettings'));
+      if (result.ok) {
+        setAccount(result.account);
+        setSaved(true);
+      } else {
+        setAccount(null);
+        setError({ code: result.code, message: result.message });
+      }
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function removeKey() {
+    setError(null);
+    setSaved(false);
+    show(await sendMessage('removeKey'));
+  }
+
+  return (
+    <main class="options">
+      <h1>{t.optionsTitle}</h1>
+      <form onSubmit={save} noValidate>
+        <label for="api-key">{t.apiKey}</label>
+        <input
+          id="api-key"
+          data-testid="api-key"
+          type="password"
+          autocomplete="off"
+          spellcheck={false}
+          value={key}
+          placeholder={view?.keyMask ? t.apiKeyPlaceholderSaved : t.apiKeyPlaceholder}
+          onInput={edit('key', setKey)}
+        />
+        {view?.keyMask && (
+          <p class="hint row">
+            <span>
+              {t.apiKeySaved} <code data-testid="key-mask">{view.keyMask}</code>
+            </span>
+            <button type="button" data-testid="remove-key" onClick={() => void removeKey()}>
+              {t.removeKey}
+            </button>
+          </p>
+        )}
+
+        <label for="base-url">{t.baseUrl}</label>
+        <input id="base-url" data-testid="base-url" type="url" value={baseUrl} onInput={edit('baseUrl', setBaseUrl)} />
+
+        <label for="voice">{t.voice}</label>
+        <input id="voice" data-testid="voice" value={voice} placeholder={t.voicePlaceholder} onInput={edit('voice', setVoice)} />
+
+        <label for="format">{t.format}</label>
+        <select id="format" data-testid="format" value={format} onChange={edit('format', (f) => setFormat(f as AudioFormat))}>
+          {AUDIO_FORMATS.map((f) => (
+            <option value={f} key={f}>
+              {f}
+            </option>
+          ))}
+        </select>
+
+        <label for="confirm-threshold">{t.threshold}</label>
+        <input
+          id="confirm-threshold"
+          data-testid="confirm-threshold"
+          inputMode="decimal"
+          value={threshold}
+          onInput={edit('threshold', setThreshold)}
+        />
+
+        <div class="actions">
+          <button class="save" type="submit" data-testid="save" disabled={busy}>
+            {busy ? t.saving : t.save}
+          </button>
+          {saved && <span class="ok">{t.saved}</span>}
+        </div>
+      </form>
+
+      <p class="error" role="alert" data-testid="options-error" data-code={error?.code ?? ''} hidden={!error}>
+        {error?.message}
+      </p>
+
+      {account && (
+        <section
+          class="account"
+          data-testid="account"
+          data-balance={account.balanceRub}
+          data-price={account.pricePerMillionRub}
+          data-concurrency={String(account.maxConcurrency)}
+        >
+          <h2>{t.account}</h2>
+          <dl>
+            <dt>{t.accountName}</dt>
+            <dd>{account.name}</dd>
+            <dt>{t.provider}</dt>
+            <dd>{account.provider}</dd>
+            <dt>{t.balance}</dt>
+            <dd>
+              <Money value={account.balanceRub} locale={locale} />
+            </dd>
+            <dt>{t.price}</dt>
+            <dd>
+              <Money value={account.pricePerMillionRub} locale={locale} />
+            </dd>
+            <dt>{t.concurrency}</dt>
+            <dd>{account.maxConcurrency}</dd>
+          </dl>
+        </section>
+      )}
+    </main>
+  );
+}

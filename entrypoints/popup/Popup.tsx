@@ -1,0 +1,155 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { browser } from 'wxt/browser';
+import { Money } from '@/components/Money';
+import { strings, uiLanguage } from '@/utils/i18n';
+import { type ReadingCommand, sendMessage } from '@/utils/messages';
+import { IDLE_VIEW, isActive, readingViewStorage, type ReadingView } from '@/utils/reading-state';
+
+const lang = uiLanguage();
+const t = strings(lang);
+const locale = lang === 'ru' ? 'ru-RU' : 'en-US';
+
+/** `popup.html?tabId=N` acts on tab N; opened from the toolbar it acts on the active tab. */
+async function targetTabId(): Promise<number | null> {
+  const fromQuery = Number(new URLSearchParams(location.search).get('tabId'));
+  if (Number.isInteger(fromQuery) && fromQuery > 0) return fromQuery;
+  const [tab] = await browser.tabs.query({ active: true, currentWindow: true });
+  return tab?.id ?? null;
+}
+
+function useReadingView(): ReadingView | null {
+  const [view, setView] = useState<ReadingView | null>(null);
+  useEffect(() => {
+    void readingViewStorage.getValue().then(setView);
+    return readingViewStorage.watch((v) => setView(v ?? IDLE_VIEW));
+  }, []);
+  return view;
+}
+
+const command = (c: ReadingCommand) => void sendMessage('command', { command: c });
+
+export function Popup() {
+  const view = useReadingView();
+  const [tabId, setTabId] = useState<number | null>(null);
+  const opened = useRef(false);
+
+  // Opening the popup starts reading its tab unless a reading is already active.
+  useEffect(() => {
+    if (!view || opened.current) return;
+    opened.current = true;
+    void targetTabId().then((id) => {
+      setTabId(id ?? -1);
+      if (id !== null && !isActive(view.state)) void sendMessage('startReading', { tabId: id });
+    });
+  }, [view]);
+
+  const v = view ?? IDLE_VIEW;
+  const active = isActive(v.state);
+  const error = v.state === 'error' ? v.error : null;
+
+  return (
+    <main class="popup" data-theme-root>
+      <header>
+        <h1>{t.title}</h1>
+      </header>
+      <section
+        class="player"
+        data-testid="player"
+        data-state={v.state}
+        data-position={String(v.position)}
+        data-part={v.parts ? String(v.part) : ''}
+        data-parts={v.parts ? String(v.parts) : ''}
+        aria-live="polite"
+      >
+        <div class="state">{t[`state_${v.state}`]}</div>
+        {v.title && <div class="title">{v.title}</div>}
+        {v.parts > 0 && (
+          <div class="progress">
+            <span>
+              {t.part} {v.part + 1} {t.of} {v.parts}
+            </span>
+            <span>
+              {t.played}: {v.position.toFixed(1)} {t.seconds}
+            </span>
+            <progress max={v.parts} value={v.state === 'finished' ? v.parts : v.part} />
+          </div>
+        )}
+      </section>
+
+      <section class="confirm" hidden={v.state !== 'confirm'}>
+        <p>{t.confirmQuestion}</p>
+        <button type="button" data-testid="confirm-read" onClick={() => command('confirm')}>
+          {t.confirmRead}
+        </button>
+      </section>
+
+      <dl class="figures">
+        <dt>{t.cost}</dt>
+        <dd data-testid="cost" data-value={v.costRub}>
+          <Money value={v.costRub} locale={locale} />
+        </dd>
+        <dt>{t.chars}</dt>
+        <dd data-testid="chars" data-value={v.id ? String(v.chars) : ''}>
+          {v.chars.toLocaleString(locale)}
+        </dd>
+        <dt>{t.balance}</dt>
+        <dd data-testid="balance" data-value={v.balanceRub}>
+          <Money value={v.balanceRub} locale={locale} />
+        </dd>
+        <dt>{t.estimate}</dt>
+        <dd data-testid="estimate" data-chars={v.estimateChars ? String(v.estimateChars) : ''} data-value={v.estimateRub}>
+          <Money value={v.estimateRub} locale={locale} />
+          {v.estimateChars > 0 && ` · ${v.estimateChars.toLocaleString(locale)}`}
+        </dd>
+      </dl>
+      {v.estimateAboveBalance && <p class="warning">{t.estimateAboveBalance}</p>}
+
+      <p class="notice" data-testid="notice" data-code={v.notice.code} data-count={String(v.notice.count)} hidden={!v.notice.code}>
+        {v.notice.code === 'skipped-words' ? t.noticeSkippedWords : t.noticeContentRejected} {v.notice.count}
+      </p>
+
+      <div class="error" role="alert" data-testid="error" data-code={error?.code ?? ''} hidden={!error}>
+        {error && (
+          <>
+            <p>{error.message}</p>
+            {error.requestId && (
+              <p class="request-id">
+                {t.requestId}: <code>{error.requestId}</code>
+              </p>
+            )}
+            {['unauthorized', 'no-key', 'unknown_voice', 'unknown_format', 'unknown_model', 'bad-url'].includes(error.code) && (
+              <button type="button" onClick={() => void browser.runtime.openOptionsPage()}>
+                {t.openOptions}
+              </button>
+            )}
+          </>
+        )}
+      </div>
+
+      <nav class="controls">
+        <button type="button" data-testid="prev" aria-label={t.prev} title={t.prev} disabled={!active} onClick={() => command('prev')}>
+          ⏮
+        </button>
+        <button
+          type="button"
+          data-testid="play-pause"
+          aria-label={v.state === 'paused' ? t.play : t.pause}
+          title={v.state === 'paused' ? t.play : t.pause}
+          disabled={!active && tabId === null}
+          onClick={() => {
+            if (active) command('toggle');
+            else if (tabId !== null && tabId > 0) void sendMessage('startReading', { tabId, force: true });
+          }}
+        >
+          {v.state === 'playing' || v.state === 'loading' ? '⏸' : '▶'}
+        </button>
+        <button type="button" data-testid="stop" aria-label={t.stop} title={t.stop} disabled={!active} onClick={() => command('stop')}>
+          ⏹
+        </button>
+        <button type="button" data-testid="next" aria-label={t.next} title={t.next} disabled={!active} onClick={() => command('next')}>
+          ⏭
+        </button>
+      </nav>
+    </main>
+  );
+}
