@@ -1,0 +1,161 @@
+import { makeArticleHtml } from '../fixtures/make-article.ts';
+import { expect, player, test } from './fixtures.ts';
+
+/** Short tones keep a long article's playback to a few seconds of real time. */
+test.use({ serviceOptions: { msPerChar: 0.35, minMs: 200, firstByteMs: 30 } });
+
+const speech = (service: { speechLog(): Array<{ status: number; text: string }> }) =>
+  service.speechLog().filter((e) => e.status === 200);
+
+const sumCost = (entries: Array<{ costUnits: number | bigint }>) =>
+  entries.reduce((n, e) => n + BigInt(e.costUnits), 0n);
+
+const plain = (units: bigint) => {
+  const sign = units < 0n ? '-' : '';
+  const abs = units < 0n ? -units : units;
+  return `${sign}${abs / 10000n}.${(abs % 10000n).toString().padStart(4, '0')}`;
+};
+
+test('a 15,000-character Russian article reads to the end: every sentence requested once, in order, cost exact', async ({
+  ext,
+  service,
+  pages,
+}) => {
+  await ext.configure();
+  pages.put('/long.html', makeArticleHtml(15_000));
+  const { tabId } = await ext.openTab('long.html');
+  const popup = await ext.openPopup(tabId);
+  const p = player(popup);
+
+  // ~22 ₽ estimated at 1500 ₽ per million: above the 10 ₽ threshold, so nothing is sent before confirming.
+  await expect(p).toHaveAttribute('data-state', 'confirm');
+  const estimate = popup.getByTestId('estimate');
+  const chars = Number(await estimate.getAttribute('data-chars'));
+  expect(chars).toBeGreaterThan(15_000);
+  await expect(estimate).toHaveAttribute('data-value', plain((BigInt(chars) * 15_000_000n + 500_000n) / 1_000_000n));
+  expect(service.speechLog()).toHaveLength(0);
+
+  await popup.getByTestId('confirm-read').click();
+  await expect(p).toHaveAttribute('data-state', 'playing');
+  await expect(p).toHaveAttribute('data-state', 'finished', { timeout: 60_000 });
+
+  const done = speech(service);
+  const parts = Number(await p.getAttribute('data-parts'));
+  expect(done).toHaveLength(parts);
+  expect(parts).toBeGreaterThanOrEqual(8);
+  // Requested once each, in order: the texts joined are the article's text, nothing twice.
+  const requested = done.map((e) => e.text).join(' ').replace(/\s+/g, ' ');
+  const expectedText = await (await ext.openTab('long.html')).page.evaluate(() =>
+    [...document.querySelectorAll('article h1, article h2, article p')].map((e) => e.textContent!.trim()).join(' '),
+  );
+  expect(requested.replace(/(Глава \d+|Длинная статья)\./g, '$1')).toBe(expectedText.replace(/\s+/g, ' '));
+  expect(new Set(done.map((e) => e.text)).size).toBe(done.length);
+  // The first part is short, for fast first audio; later ones stay within about 2,000 characters.
+  expect([...done[0]!.text].length).toBeLessThanOrEqual(200);
+  for (const e of done) expect([...e.text].length).toBeLessThanOrEqual(2000);
+
+  const billed = done.reduce((n, e) => n + (e as unknown as { billedChars: number }).billedChars, 0);
+  await expect(popup.getByTestId('chars')).toHaveAttribute('data-value', String(billed));
+  await expect(popup.getByTestId('cost')).toHaveAttribute('data-value', plain(sumCost(done as never)));
+  await expect(popup.getByTestId('balance')).toHaveAttribute('data-value', service.account('vk_live_test_key').balanceRub);
+  expect(Number(await p.getAttribute('data-position'))).toBeGreaterThan(4);
+});
+
+test('the article is read without navigation, ads, sidebar, comments or footer; headings as sentences', async ({
+  ext,
+  service,
+}) => {
+  await ext.configure();
+  const { tabId } = await ext.openTab('sample-article.html');
+  const popup = await ext.openPopup(tabId);
+  await expect(player(popup)).toHaveAttribute('data-state', 'finished', { timeout: 60_000 });
+  const all = speech(service).map((e) => e.text).join('\n');
+  expect(all).toContain('Синтез речи давно перестал быть забавой');
+  expect(all).toContain('Интонация и паузы.');
+  expect(all).toContain('A few words in English.');
+  for (const junk of ['Реклама', 'Популярное', 'Комментарии', 'Пользователь 1', 'Все права защищены', 'Войти']) {
+    expect(all).not.toContain(junk);
+  }
+  // Context is sent and never billed.
+  const second = service.speechLog()[1]!;
+  expect(second.previousText.length).toBeGreaterThan(0);
+  expect(second.billedChars).toBe([...second.text].length);
+});
+
+test('the popup reads the selection when there is one, and closing it never stops the reading', async ({ ext, service }) => {
+  await ext.configure();
+  const { page, tabId } = await ext.openTab('sample-article.html');
+  await page.evaluate(() => {
+    const range = document.createRange();
+    range.selectNodeContents(document.getElementById('p3')!);
+    getSelection()!.removeAllRanges();
+    getSelection()!.addRange(range);
+  });
+  const popup = await ext.openPopup(tabId);
+  await expect(player(popup)).toHaveAttribute('data-state', 'playing');
+  await popup.close();
+
+  const again = await ext.openPopup(tabId);
+  await expect(player(again)).toHaveAttribute('data-state', 'finished');
+  const texts = speech(service).map((e) => e.text).join(' ');
+  expect(texts).toContain('Затем система решает');
+  expect(texts).not.toContain('Синтез речи давно');
+  expect(service.speechLog().length).toBe(speech(service).length); // nothing failed, nothing requested twice
+  expect(new Set(speech(service).map((e) => e.text)).size).toBe(speech(service).length);
+});
+
+test('pause holds the position, resume continues, stop leaves at most the next part paid for', async ({ ext, service, pages }) => {
+  service.configure({ msPerChar: 3 });
+  await ext.configure({ threshold: '1000' });
+  pages.put('/long.html', makeArticleHtml(12_000));
+  const { tabId } = await ext.openTab('long.html');
+  const popup = await ext.openPopup(tabId);
+  const p = player(popup);
+  await expect(p).toHaveAttribute('data-state', 'playing');
+  await expect.poll(async () => Number(await p.getAttribute('data-position'))).toBeGreaterThan(0.5);
+
+  await popup.getByTestId('play-pause').click();
+  await expect(p).toHaveAttribute('data-state', 'paused');
+  const held = await p.getAttribute('data-position');
+  // While paused no progress arrives: the position stays where it was after the player settles.
+  await expect.poll(async () => (await p.getAttribute('data-position')) === held, { intervals: [300, 300, 300] }).toBe(true);
+
+  await popup.getByTestId('play-pause').click();
+  await expect(p).toHaveAttribute('data-state', 'playing');
+  await expect.poll(async () => Number(await p.getAttribute('data-position'))).toBeGreaterThan(Number(held) + 0.3);
+
+  await popup.getByTestId('stop').click();
+  await expect(p).toHaveAttribute('data-state', 'stopped');
+  const playingPart = Number(await p.getAttribute('data-part'));
+  const billed = service.speechLog().filter((e) => e.billedChars > 0).length;
+  expect(billed).toBeLessThanOrEqual(playingPart + 2);
+  expect(service.inFlight('vk_live_test_key')).toBe(0);
+});
+
+test('stop during the confirmation sends nothing', async ({ ext, service, pages }) => {
+  await ext.configure({ threshold: '0.001' });
+  pages.put('/short.html', makeArticleHtml(1_500));
+  const { tabId } = await ext.openTab('short.html');
+  const popup = await ext.openPopup(tabId);
+  await expect(player(popup)).toHaveAttribute('data-state', 'confirm');
+  await expect(popup.getByTestId('balance')).toHaveAttribute('data-value', '100.0000');
+  await popup.getByTestId('stop').click();
+  await expect(player(popup)).toHaveAttribute('data-state', 'stopped');
+  expect(service.speechLog()).toHaveLength(0);
+});
+
+test('starting a new reading stops the old one', async ({ ext, service, pages }) => {
+  service.configure({ msPerChar: 3 });
+  await ext.configure({ threshold: '1000' });
+  pages.put('/a.html', makeArticleHtml(6_000, 'Первая статья'));
+  const { tabId } = await ext.openTab('a.html');
+  const popup = await ext.openPopup(tabId);
+  await expect(player(popup)).toHaveAttribute('data-state', 'playing');
+  const { tabId: second } = await ext.openTab('sample-article.html');
+  // The menu's handler, as Chrome would call it for a selection on the second tab.
+  await ext.menuClick(second, 'Сколько это стоит');
+  await expect(player(popup)).toHaveAttribute('data-state', 'finished', { timeout: 30_000 });
+  const last = service.speechLog().at(-1)!;
+  expect(last.text).toContain('Сколько это стоит');
+  expect(service.speechLog().filter((e) => e.text.includes('Первая статья')).length).toBeLessThanOrEqual(1);
+});
