@@ -8,7 +8,7 @@ import { IDLE_VIEW, isActive, type ReadingView } from './reading-state';
 import { actionFor, humanMessage, MAX_RETRIES, retryDelayMs } from './service-errors';
 import type { AccountInfo, Settings } from './settings';
 import { type Auth, ServiceError, type SpeechBody, type SpeechStream } from './speech-client';
-import { type Part, splitIntoParts } from './text-parts';
+import { countChars, type Part, splitIntoParts } from './text-parts';
 
 /** A failure before any request: shown with a local code. */
 export class ReadingError extends Error {
@@ -265,15 +265,16 @@ export class Reader {
   }
 
   private async fetchPart(k: number, signal: AbortSignal): Promise<'ok' | 'skipped' | 'stop'> {
-    const part = this.parts[k]!;
     const s = this.settings!;
-    const key = partKey({ text: part.text, voice: s.voice.trim(), format: s.format });
-    const cached = this.deps.cache.get(key);
-    if (cached) {
-      for (const chunk of cached) await this.append(k, chunk);
-      return 'ok';
-    }
     for (let attempt = 0; ; attempt++) {
+      // Read on every attempt: `text_too_long` replaces the part with two smaller ones.
+      const part = this.parts[k]!;
+      const key = partKey({ text: part.text, voice: s.voice.trim(), format: s.format });
+      const cached = this.deps.cache.get(key);
+      if (cached) {
+        for (const chunk of cached) await this.append(k, chunk);
+        return 'ok';
+      }
       let received = 0;
       try {
         const stream = await this.deps.openStream(this.auth!, this.body(part), signal);
@@ -298,8 +299,8 @@ export class Reader {
           await this.update({ notice: { code: 'content-rejected', count } });
           return 'skipped';
         }
-        if (action === 'split' && part.text.length > 1) {
-          this.splitPart(k);
+        if (action === 'split' && countChars(part.text) > 1) {
+          await this.splitPart(k);
           attempt = -1;
           continue;
         }
@@ -311,7 +312,7 @@ export class Reader {
   }
 
   /** `text_too_long` should never happen; if it does, the part is halved at a space and retried. */
-  private splitPart(k: number): void {
+  private async splitPart(k: number): Promise<void> {
     const part = this.parts[k]!;
     const mid = part.text.lastIndexOf(' ', Math.floor(part.text.length / 2));
     const cut = mid > 0 ? mid : Math.floor(part.text.length / 2);
@@ -322,11 +323,11 @@ export class Reader {
       text,
       previousText,
       nextText,
-      chars: [...text].length,
+      chars: countChars(text),
     });
     this.parts.splice(k, 1, make(a, part.previousText, b), make(b, a, part.nextText));
     this.parts.forEach((p, i) => (p.index = i));
-    void this.update({ parts: this.parts.length });
+    await this.update({ parts: this.parts.length });
   }
 
   private async account(stream: SpeechStream, part: Part): Promise<void> {

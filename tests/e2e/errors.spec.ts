@@ -112,3 +112,54 @@ test.describe('pages without text to read', () => {
     expect(service.speechLog().map((e) => e.text)).toEqual(['Текст из просмотрщика PDF.']);
   });
 });
+
+test.describe('every stopping error of SERVICE.md ends the reading with its code', () => {
+  const cases: Array<[number, string, string]> = [
+    [403, 'client_disabled', 'stop'],
+    [422, 'invalid_request', 'stop, with the request id'],
+    [422, 'unknown_voice', 'stop, pointing at the settings'],
+    [422, 'unknown_model', 'stop, pointing at the settings'],
+    [422, 'unknown_format', 'stop, pointing at the settings'],
+  ];
+  for (const [status, code, what] of cases) {
+    test(`${status} ${code}: ${what}`, async ({ ext, service }) => {
+      await ext.configure();
+      service.addFault({ match: { nth: 1 }, kind: 'status', status, code, message: `service says ${code}` });
+      const { popup, p, error } = await readArticle(ext);
+      await expect(p).toHaveAttribute('data-state', 'error');
+      await expect(error).toHaveAttribute('data-code', code);
+      expect(service.speechLog()).toHaveLength(1);
+      if (code === 'invalid_request') await expect(error).toContainText(service.speechLog()[0]!.id);
+      if (code.startsWith('unknown_')) await expect(popup.getByRole('button', { name: /settings|настройки/i })).toBeVisible();
+    });
+  }
+
+  test('a voice the service does not know, set in the options, is refused with unknown_voice', async ({ ext, service }) => {
+    await ext.configure({ voice: 'no-such-voice' });
+    const { p, error } = await readArticle(ext);
+    await expect(p).toHaveAttribute('data-state', 'error');
+    await expect(error).toHaveAttribute('data-code', 'unknown_voice');
+    expect(service.speechLog()[0]!.body).toMatchObject({ voice: 'no-such-voice' });
+  });
+});
+
+test('unsupported_language from the service skips that part with a notice; the reading finishes', async ({ ext, service }) => {
+  await ext.configure();
+  service.addFault({ match: { text: 'Интонация и паузы' }, kind: 'status', status: 422, code: 'unsupported_language' });
+  const { popup, p } = await readArticle(ext);
+  await expect(p).toHaveAttribute('data-state', 'finished', { timeout: 30_000 });
+  await expect(popup.getByTestId('notice')).toHaveAttribute('data-code', 'content-rejected');
+  await expect(popup.getByTestId('notice')).toHaveAttribute('data-count', '1');
+});
+
+test('text_too_long: the part is split smaller and retried, nothing is lost', async ({ ext, service }) => {
+  await ext.configure();
+  service.addFault({ match: { text: 'Интонация и паузы' }, kind: 'status', status: 422, code: 'text_too_long' });
+  const { p } = await readArticle(ext);
+  await expect(p).toHaveAttribute('data-state', 'finished', { timeout: 30_000 });
+  const refused = service.speechLog().find((e) => e.status === 422)!;
+  const after = service.speechLog().filter((e) => e.nth! > refused.nth! && e.status === 200);
+  // The refused text arrives again in two smaller requests.
+  expect(after[0]!.text.length).toBeLessThan(refused.text.length);
+  expect(`${after[0]!.text} ${after[1]!.text}`).toBe(refused.text);
+});

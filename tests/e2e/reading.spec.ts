@@ -59,6 +59,7 @@ test('a 15,000-character Russian article reads to the end: every sentence reques
   await expect(popup.getByTestId('cost')).toHaveAttribute('data-value', plain(sumCost(done as never)));
   await expect(popup.getByTestId('balance')).toHaveAttribute('data-value', service.account('vk_live_test_key').balanceRub);
   expect(Number(await p.getAttribute('data-position'))).toBeGreaterThan(4);
+  expect(service.maxInFlightSeen).toBeLessThanOrEqual(2);
 });
 
 test('the article is read without navigation, ads, sidebar, comments or footer; headings as sentences', async ({
@@ -76,10 +77,61 @@ test('the article is read without navigation, ads, sidebar, comments or footer; 
   for (const junk of ['Реклама', 'Популярное', 'Комментарии', 'Пользователь 1', 'Все права защищены', 'Войти']) {
     expect(all).not.toContain(junk);
   }
-  // Context is sent and never billed.
+  // Context is sent and never billed; an empty voice setting leaves the field out.
   const second = service.speechLog()[1]!;
   expect(second.previousText.length).toBeGreaterThan(0);
   expect(second.billedChars).toBe([...second.text].length);
+  expect(second.body).not.toHaveProperty('voice');
+  expect(second.body).toMatchObject({ stream: true, format: 'mp3' });
+});
+
+test('playback starts on the first bytes, before the first part has finished arriving', async ({ ext, service, pages }) => {
+  // The first part's audio trickles in over several seconds.
+  service.configure({ msPerChar: 40, chunkBytes: 1024, chunkIntervalMs: 400 });
+  await ext.configure({ threshold: '1000' });
+  pages.put('/slow.html', makeArticleHtml(1_000));
+  const { tabId } = await ext.openTab('slow.html');
+  const popup = await ext.openPopup(tabId);
+  await expect(player(popup)).toHaveAttribute('data-state', 'playing');
+  const first = service.speechLog()[0]!;
+  expect(first.endedAt).toBeNull(); // still streaming while we already play
+  expect(service.speechLog()).toHaveLength(1);
+  await popup.getByTestId('stop').click();
+});
+
+test('words in scripts the service refuses are left out, and the popup says how many', async ({ ext, service, pages }) => {
+  await ext.configure();
+  pages.put(
+    '/mixed.html',
+    `<!doctype html><html lang="ru"><head><meta charset="utf-8"><title>Смесь</title></head><body><article>
+     <p>Слово Ἀθῆναι по-гречески значит Афины, а 東京 — это Токио. Café Müller остаётся на месте.</p>
+     <p>Иврит שלום и арабский سلام сервис не читает, зато эмодзи 🎉 просто пропадут.</p></article></body></html>`,
+  );
+  const { tabId } = await ext.openTab('mixed.html');
+  const popup = await ext.openPopup(tabId);
+  await expect(player(popup)).toHaveAttribute('data-state', 'finished');
+  await expect(popup.getByTestId('notice')).toHaveAttribute('data-code', 'skipped-words');
+  await expect(popup.getByTestId('notice')).toHaveAttribute('data-count', '4');
+  const sent = service.speechLog().map((e) => e.text).join(' ');
+  expect(sent).toContain('Cafe Muller');
+  expect(sent).not.toMatch(/[Ἀ-῾東京שלוםسلام🎉]/u);
+  const estimate = Number(await popup.getByTestId('estimate').getAttribute('data-chars'));
+  expect(estimate).toBe(service.speechLog().reduce((n, e) => n + e.billedChars, 0));
+});
+
+test('if Chrome has closed the offscreen document, the next reading opens it again', async ({ ext, service, sw }) => {
+  await ext.configure();
+  const { tabId } = await ext.openTab('sample-article.html');
+  const popup = await ext.openPopup(tabId);
+  await expect(player(popup)).toHaveAttribute('data-state', 'finished');
+  await sw.evaluate(() => chrome.offscreen.closeDocument());
+  expect(await sw.evaluate(async () => (await chrome.runtime.getContexts({ contextTypes: ['OFFSCREEN_DOCUMENT' as chrome.runtime.ContextType] })).length)).toBe(0);
+  const before = service.speechLog().length;
+  const again = await ext.openPopup(tabId);
+  await expect(player(again)).toHaveAttribute('data-state', 'playing');
+  await expect(player(again)).toHaveAttribute('data-state', 'finished');
+  // Read again from the cache: the same text is never requested or billed twice.
+  expect(service.speechLog().length).toBe(before);
 });
 
 test('the popup reads the selection when there is one, and closing it never stops the reading', async ({ ext, service }) => {
