@@ -1,7 +1,7 @@
 import { browser, type Browser } from 'wxt/browser';
 import { saveAndCheck, settingsView } from '@/utils/account-check';
 import { onMessage } from '@/utils/messages';
-import { createReader, uiLocale } from '@/utils/reader-service';
+import { audioCache, createReader, uiLocale } from '@/utils/reader-service';
 import { clearApiKey } from '@/utils/secret-store';
 import { extractFromTab } from '@/utils/tab-text';
 import { accountStorage } from '@/utils/settings';
@@ -45,6 +45,7 @@ export default defineBackground(() => {
     if (!fromExtensionPage(sender)) throw new Error('refused');
     await reader.stop();
     await clearApiKey();
+    await audioCache.clear();
     await accountStorage.setValue(null);
     return settingsView();
   });

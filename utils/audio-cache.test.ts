@@ -1,28 +1,46 @@
 import { describe, expect, it } from 'vitest';
-import { AudioCache, partKey } from './audio-cache';
+import { AudioCache, memoryBackend, partKey } from './audio-cache';
 
-const bytes = (n: number) => [new Uint8Array(n)];
+const bytes = (n: number, fill = 1) => new Uint8Array(n).fill(fill);
 
 describe('AudioCache', () => {
-  it('evicts the least recently used entries past the cap', () => {
-    const cache = new AudioCache(100);
-    cache.set('a', bytes(40));
-    cache.set('b', bytes(40));
-    cache.get('a'); // a is now the most recent
-    cache.set('c', bytes(40));
-    expect([cache.has('a'), cache.has('b'), cache.has('c')]).toEqual([true, false, true]);
-    expect(cache.size).toBe(80);
+  it('evicts the least recently used entries past the cap, from the store too', async () => {
+    const backend = memoryBackend();
+    const cache = new AudioCache(backend, 100);
+    await cache.set('a', bytes(40));
+    await cache.set('b', bytes(40));
+    await cache.get('a'); // a is now the most recent
+    await cache.set('c', bytes(40));
+    expect([await cache.has('a'), await cache.has('b'), await cache.has('c')]).toEqual([true, false, true]);
+    expect(backend.map.has('b')).toBe(false);
+    expect(await cache.size()).toBe(80);
   });
 
-  it('never keeps an entry larger than the cap, and replacing an entry keeps the size exact', () => {
-    const cache = new AudioCache(100);
-    cache.set('big', bytes(101));
-    expect(cache.has('big')).toBe(false);
-    cache.set('a', bytes(30));
-    cache.set('a', bytes(50));
-    expect(cache.size).toBe(50);
-    cache.clear();
-    expect(cache.size).toBe(0);
+  it('outlives its instance: a new cache on the same store finds the bytes and the recency order', async () => {
+    const backend = memoryBackend();
+    const first = new AudioCache(backend, 100);
+    await first.set('a', bytes(40, 7));
+    await first.set('b', bytes(40));
+    await first.get('a');
+    const second = new AudioCache(backend, 100);
+    expect(await second.get('a')).toEqual(bytes(40, 7));
+    expect(await second.size()).toBe(80);
+    await second.set('c', bytes(40));
+    expect(await second.has('b')).toBe(false); // b was the oldest
+  });
+
+  it('never keeps an entry larger than the cap; replacing keeps the size exact; clear empties the store', async () => {
+    const backend = memoryBackend();
+    const cache = new AudioCache(backend, 100);
+    await cache.set('big', bytes(101));
+    expect(await cache.has('big')).toBe(false);
+    await cache.set('a', bytes(30));
+    await cache.set('a', bytes(50));
+    expect(await cache.size()).toBe(50);
+    await cache.clear();
+    expect(await cache.size()).toBe(0);
+    expect(backend.map.size).toBe(0);
+    expect(await new AudioCache(backend, 100).has('a')).toBe(false);
   });
 
   it.each([

@@ -16,6 +16,8 @@ export class MsePlayer {
   private buffer: SourceBuffer | null = null;
   private queue: Array<{ part: number; bytes: ArrayBuffer }> = [];
   private partStarts = new Map<number, number>();
+  private partBytes = new Map<number, number>();
+  private completeParts = new Set<number>();
   private pendingSeek: number | null = null;
   private positionBase = 0;
   private ending = false;
@@ -44,11 +46,18 @@ export class MsePlayer {
       this.load(cmd.readingId, cmd.seekInPart, cmd.positionBase, cmd.startPart);
       return;
     }
-    if (cmd.readingId !== this.readingId) return;
+    if (cmd.readingId !== this.readingId) {
+      if (cmd.type !== 'stop') this.emit({ type: 'lost', readingId: cmd.readingId });
+      return;
+    }
     switch (cmd.type) {
       case 'append':
+        this.partBytes.set(cmd.part, (this.partBytes.get(cmd.part) ?? 0) + cmd.bytes.byteLength);
         this.queue.push({ part: cmd.part, bytes: cmd.bytes });
         this.pump();
+        break;
+      case 'part-end':
+        this.completeParts.add(cmd.part);
         break;
       case 'end-of-stream':
         this.ending = true;
@@ -115,6 +124,8 @@ export class MsePlayer {
     this.buffer = null;
     this.queue = [];
     this.partStarts.clear();
+    this.partBytes.clear();
+    this.completeParts.clear();
     this.pendingSeek = null;
     this.ending = false;
     this.started = false;
@@ -195,7 +206,18 @@ export class MsePlayer {
     if (!this.readingId || !this.started) return;
     const part = this.currentPart();
     const partTime = Math.max(0, this.audio.currentTime - (this.partStarts.get(part) ?? 0));
-    this.emit({ type: 'progress', readingId: this.readingId, part, partTime, position: this.position() });
+    let complete = this.firstPart - 1;
+    while (this.completeParts.has(complete + 1)) complete++;
+    this.emit({
+      type: 'progress',
+      readingId: this.readingId,
+      part,
+      partTime,
+      position: this.position(),
+      complete,
+      partialBytes: this.partBytes.get(complete + 1) ?? 0,
+      partialSeconds: this.partStarts.has(complete + 1) ? Math.max(0, this.bufferedEnd() - this.partStarts.get(complete + 1)!) : 0,
+    });
     this.pump();
   }
 

@@ -2,6 +2,8 @@
 export type PlayerCommand =
   | { type: 'load'; readingId: string; startPart: number; seekInPart: number; positionBase: number }
   | { type: 'append'; readingId: string; part: number; bytes: ArrayBuffer }
+  /** All of this part's audio has been appended. */
+  | { type: 'part-end'; readingId: string; part: number }
   | { type: 'end-of-stream'; readingId: string }
   | { type: 'pause'; readingId: string }
   | { type: 'resume'; readingId: string }
@@ -10,7 +12,20 @@ export type PlayerCommand =
 /** Player → background. */
 export type PlayerEvent =
   | { type: 'playing'; readingId: string }
-  | { type: 'progress'; readingId: string; part: number; partTime: number; position: number }
+  | {
+      type: 'progress';
+      readingId: string;
+      part: number;
+      partTime: number;
+      position: number;
+      /** Parts up to this one are in the player whole (-1: none yet). */
+      complete: number;
+      /** Bytes, and seconds of audio, already held of the part after `complete`. */
+      partialBytes: number;
+      partialSeconds: number;
+    }
+  /** A command named a reading this player does not hold (a new offscreen document after Chrome closed the old one). */
+  | { type: 'lost'; readingId: string }
   | { type: 'paused'; readingId: string }
   | { type: 'waiting'; readingId: string }
   | { type: 'ended'; readingId: string; position: number }

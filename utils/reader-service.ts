@@ -1,8 +1,8 @@
 import { browser } from 'wxt/browser';
-import { AudioCache } from './audio-cache';
+import { AudioCache, indexedDbBackend } from './audio-cache';
 import { offscreenPlayerSink, type PlayerSink } from './offscreen-player';
 import { Reader } from './reading-session';
-import { readingViewStorage } from './reading-state';
+import { readingPlanStorage, readingViewStorage } from './reading-state';
 import { getApiKey } from './secret-store';
 import { accountStorage, settingsStorage } from './settings';
 import { fetchAccount, openSpeechStream } from './speech-client';
@@ -23,6 +23,9 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
+/** Audio paid for, kept across worker restarts and browser sessions (cleared with the key). */
+export const audioCache = new AudioCache(indexedDbBackend());
+
 /** The background's one reader, wired to the real browser, storage and service. */
 export function createReader(player: PlayerSink = offscreenPlayerSink()): Reader {
   return new Reader({
@@ -40,8 +43,10 @@ export function createReader(player: PlayerSink = offscreenPlayerSink()): Reader
     },
     openStream: (auth, body, signal) => openSpeechStream(auth, body, { signal }),
     player,
-    cache: new AudioCache(),
+    cache: audioCache,
     saveView: (view) => readingViewStorage.setValue(view),
+    savePlan: (plan) => readingPlanStorage.setValue(plan),
+    loadSaved: async () => ({ view: await readingViewStorage.getValue(), plan: await readingPlanStorage.getValue() }),
     sleep,
     locale: uiLocale,
     newId: () => crypto.randomUUID(),

@@ -1,4 +1,5 @@
 import { storage } from '#imports';
+import type { ReadingPlan } from './reading-session';
 
 export type ReadingStateName =
   | 'idle'
@@ -31,6 +32,8 @@ export interface ReadingView {
   parts: number;
   /** Seconds of audio played in this reading. */
   position: number;
+  /** Seconds into the current part: where a reloaded player resumes. */
+  partTime: number;
   costRub: string;
   chars: number;
   balanceRub: string;
@@ -51,6 +54,7 @@ export const IDLE_VIEW: ReadingView = {
   part: 0,
   parts: 0,
   position: 0,
+  partTime: 0,
   costRub: '',
   chars: 0,
   balanceRub: '',
@@ -63,3 +67,6 @@ export const IDLE_VIEW: ReadingView = {
 };
 
 export const readingViewStorage = storage.defineItem<ReadingView>('session:reading-view', { fallback: IDLE_VIEW });
+
+/** The parts of the reading (large; written when they change, not on every progress report). */
+export const readingPlanStorage = storage.defineItem<ReadingPlan | null>('session:reading-plan', { fallback: null });

@@ -124,20 +124,22 @@ export function looksLikeMp3(bytes: Uint8Array): boolean {
 export async function openSpeechStream(
   auth: Auth,
   body: SpeechBody,
-  opts: { signal: AbortSignal; stallMs?: number },
+  opts: { signal: AbortSignal; answerMs?: number; stallMs?: number },
 ): Promise<SpeechStream> {
-  const stallMs = opts.stallMs ?? 20_000;
+  // Synthesis of a long part may take a while to start; once audio flows, a silence this long means a stalled body.
+  const answerMs = opts.answerMs ?? 30_000;
+  const stallMs = opts.stallMs ?? 10_000;
   const controller = new AbortController();
   const onAbort = () => controller.abort(opts.signal.reason);
   opts.signal.addEventListener('abort', onAbort, { once: true });
   let stalled = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const arm = () => {
+  const arm = (ms: number) => {
     clearTimeout(timer);
     timer = setTimeout(() => {
       stalled = true;
       controller.abort();
-    }, stallMs);
+    }, ms);
   };
   const cleanup = () => {
     clearTimeout(timer);
@@ -145,7 +147,7 @@ export async function openSpeechStream(
   };
   const timeoutError = () => new ServiceError(0, 'timeout', 'The service stopped sending audio.');
 
-  arm();
+  arm(answerMs);
   let res: Response;
   try {
     res = await send(`${auth.baseUrl}/v1/speech`, {
@@ -176,7 +178,7 @@ export async function openSpeechStream(
     let first = true;
     try {
       for (;;) {
-        arm();
+        arm(first ? answerMs : stallMs);
         let step: ReadableStreamReadResult<Uint8Array>;
         try {
           step = await reader.read();

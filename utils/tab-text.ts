@@ -17,27 +17,32 @@ export function isRestrictedUrl(url: string | undefined): boolean {
   return RESTRICTED.some((re) => re.test(url));
 }
 
-/** Injects the extract script on demand and returns the selection or the article. */
-export async function extractFromTab(tabId: number, fallbackSelection = ''): Promise<ExtractedText> {
+/**
+ * Injects the extract script on demand and returns the selection or the article.
+ * From the context menu (`menuSelection` given) only a selection is read: the
+ * page's own when it can be scripted, else the menu's `selectionText` (the PDF viewer).
+ */
+export async function extractFromTab(tabId: number, menuSelection?: string): Promise<ExtractedText> {
   const tab = await browser.tabs.get(tabId).catch(() => null);
-  const fallback = (): ExtractedText => {
-    if (fallbackSelection.trim()) return { title: tab?.title ?? '', source: 'selection', blocks: blocksFromPlainText(fallbackSelection) };
+  const fromMenu = (): ExtractedText => {
+    if (!menuSelection?.trim()) throw new ReadingError('no-text');
+    return { title: tab?.title ?? '', source: 'selection', blocks: blocksFromPlainText(menuSelection) };
+  };
+  const unscriptable = (): ExtractedText => {
+    if (menuSelection !== undefined) return fromMenu();
     throw new ReadingError('restricted-page');
   };
-  if (!tab || isRestrictedUrl(tab.url ?? tab.pendingUrl)) return fallback();
-  let result: unknown;
+  if (!tab || isRestrictedUrl(tab.url ?? tab.pendingUrl)) return unscriptable();
+  let extracted: ExtractedText | undefined;
   try {
     const [frame] = await browser.scripting.executeScript({ target: { tabId }, files: ['/content-scripts/extract.js'] });
-    result = frame?.result;
+    extracted = frame?.result as ExtractedText | undefined;
   } catch {
     // The PDF viewer and pages the browser protects cannot be scripted.
-    return fallback();
+    return unscriptable();
   }
-  const extracted = result as ExtractedText | undefined;
-  if (!extracted || !Array.isArray(extracted.blocks)) return fallback();
-  if (fallbackSelection.trim() && extracted.source !== 'selection') {
-    return { title: extracted.title, source: 'selection', blocks: blocksFromPlainText(fallbackSelection) };
-  }
+  if (!extracted || !Array.isArray(extracted.blocks)) return unscriptable();
+  if (menuSelection !== undefined && extracted.source !== 'selection') return fromMenu();
   if (extracted.blocks.every((b) => !b.text.trim())) throw new ReadingError('no-text');
   return extracted;
 }

@@ -26,6 +26,10 @@ export interface ExtensionHelpers {
   openPopup(tabId: number): Promise<Page>;
   /** Calls the context menu's click handler as Chrome would for a selection (the native menu cannot be clicked). */
   menuClick(tabId: number, selectionText: string, menuItemId?: string): Promise<void>;
+  /** Stops the extension's service worker through the DevTools protocol, as Chrome does after 30 s idle. */
+  stopServiceWorker(): Promise<void>;
+  /** The live service worker (a new one after a stop, started by the next event). */
+  serviceWorker(): Promise<Worker>;
 }
 
 export const test = base.extend<ExtensionFixtures>({
@@ -88,7 +92,30 @@ export const test = base.extend<ExtensionFixtures>({
         await page.goto(url(`popup.html?tabId=${tabId}`));
         return page;
       },
+      async stopServiceWorker() {
+        // From an extension page's DevTools session, the way chrome://serviceworker-internals stops a worker.
+        const page = await context.newPage();
+        await page.goto(url('options.html'));
+        const cdp = await context.newCDPSession(page);
+        const stopped = new Promise<void>((ok) =>
+          cdp.on('ServiceWorker.workerVersionUpdated', ({ versions }) => {
+            if (versions.some((v) => v.scriptURL.includes(extensionId) && v.runningStatus === 'stopped')) ok();
+          }),
+        );
+        await cdp.send('ServiceWorker.enable');
+        await cdp.send('ServiceWorker.stopAllWorkers');
+        await stopped;
+        await cdp.detach().catch(() => undefined);
+        await page.close();
+      },
+      async serviceWorker() {
+        return (
+          context.serviceWorkers().find((w) => w.url().includes(extensionId)) ??
+          (await context.waitForEvent('serviceworker', { predicate: (w) => w.url().includes(extensionId) }))
+        );
+      },
       async menuClick(tabId, selectionText, menuItemId = 'read-selection') {
+        const sw = await helpers.serviceWorker();
         await sw.evaluate(
           async ({ tabId, selectionText, menuItemId }) => {
             const tab = await chrome.tabs.get(tabId);

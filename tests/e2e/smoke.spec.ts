@@ -6,6 +6,9 @@ test('the extension loads, its service worker runs and the options page opens', 
   expect(manifest.permissions).toEqual(expect.arrayContaining(['activeTab', 'scripting', 'offscreen', 'storage', 'contextMenus']));
   expect(manifest.host_permissions).not.toContain('<all_urls>');
   expect(manifest.content_scripts ?? []).toHaveLength(0); // injected on demand only
+  // Strict CSP: only the extension's own scripts run in its pages; no remote code.
+  expect((manifest.content_security_policy as { extension_pages: string }).extension_pages).toBe("script-src 'self'; object-src 'self'");
+  expect(manifest.externally_connectable).toBeUndefined();
   // The context menu item exists: updating it succeeds.
   await sw.evaluate(() => chrome.contextMenus.update('read-selection', {}));
 

@@ -582,7 +582,7 @@ class FakeSpeechService implements FakeService {
     if (fault?.kind !== 'reset' && fault?.kind !== 'stall') return this.writeToEnd(ex, pieces, start);
     const [before, after] = splitPieces(pieces, fault.afterBytes);
     if (!(await this.writePieces(ex, before, start))) return;
-    if (fault.kind === 'reset') return this.reset(ex);
+    if (fault.kind === 'reset') return await this.reset(ex);
     const stallStart = now();
     await (fault.stallMs === undefined ? untilAborted(signal) : sleep(fault.stallMs, signal));
     if (!signal.aborted) await this.writeToEnd(ex, after, start + (now() - stallStart));
@@ -626,7 +626,12 @@ class FakeSpeechService implements FakeService {
     });
   }
 
-  private reset(ex: Exchange): void {
+  /**
+   * Drops the connection a moment after the last bytes left, as a real drop does:
+   * destroyed at once, the bytes could be discarded before the client reads them.
+   */
+  private async reset(ex: Exchange): Promise<void> {
+    await sleep(100, ex.closed.signal);
     this.finish(ex, false);
     ex.res.socket?.destroy();
   }
