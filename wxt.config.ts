@@ -18,6 +18,14 @@ export default defineConfig({
     host_permissions: [`${DEFAULT_API_ORIGIN}/*`, 'http://127.0.0.1/*', 'http://localhost/*'],
     optional_host_permissions: ['https://*/*'],
     action: { default_title: '__MSG_actionTitle__' },
+    // Chrome allows four suggested keys; "previous" is left for the user to bind in chrome://extensions/shortcuts.
+    commands: {
+      read: { suggested_key: { default: 'Alt+R' }, description: '__MSG_cmdRead__' },
+      'toggle-pause': { suggested_key: { default: 'Alt+P' }, description: '__MSG_cmdToggle__' },
+      stop: { suggested_key: { default: 'Alt+O' }, description: '__MSG_cmdStop__' },
+      next: { suggested_key: { default: 'Alt+Period' }, description: '__MSG_cmdNext__' },
+      previous: { description: '__MSG_cmdPrevious__' },
+    },
     content_security_policy: {
       extension_pages: "script-src 'self'; object-src 'self'",
     },

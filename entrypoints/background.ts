@@ -7,6 +7,7 @@ import { extractFromTab } from '@/utils/tab-text';
 import { accountStorage } from '@/utils/settings';
 
 const MENU_READ_SELECTION = 'read-selection';
+const MENU_READ_FROM_HERE = 'read-from-here';
 
 /** Only the extension's own pages may drive it: never a content script or a web page. */
 function fromExtensionPage(sender: Browser.runtime.MessageSender): boolean {
@@ -22,16 +23,46 @@ export default defineBackground(() => {
       title: browser.i18n.getMessage('menuReadSelection'),
       contexts: ['selection'],
     });
+    browser.contextMenus.create({
+      id: MENU_READ_FROM_HERE,
+      title: browser.i18n.getMessage('menuReadFromHere'),
+      contexts: ['page'],
+    });
   });
 
   const onMenuClick = (info: Browser.contextMenus.OnClickData, tab?: Browser.tabs.Tab) => {
-    if (info.menuItemId !== MENU_READ_SELECTION || tab?.id === undefined) return;
+    if (tab?.id === undefined) return;
     const tabId = tab.id;
-    void reader.start({ tabId, source: 'selection', extract: () => extractFromTab(tabId, info.selectionText ?? '') });
+    if (info.menuItemId === MENU_READ_SELECTION) {
+      void reader.start({ tabId, source: 'selection', extract: () => extractFromTab(tabId, info.selectionText ?? '') });
+    } else if (info.menuItemId === MENU_READ_FROM_HERE) {
+      void reader.start({ tabId, source: 'article', extract: () => extractFromTab(tabId, undefined, 'from-here') });
+    }
   };
   browser.contextMenus.onClicked.addListener(onMenuClick);
   // The native menu cannot be clicked by tests; they call this from the worker's own console.
   Object.assign(globalThis, { contextMenuClick: onMenuClick });
+
+  const onCommand = async (command: string, tab?: Browser.tabs.Tab) => {
+    switch (command) {
+      case 'read': {
+        const tabId = tab?.id ?? (await browser.tabs.query({ active: true, currentWindow: true }))[0]?.id;
+        if (tabId === undefined) return;
+        return reader.start({ tabId, source: '', extract: () => extractFromTab(tabId) });
+      }
+      case 'toggle-pause':
+        return reader.toggle();
+      case 'stop':
+        return reader.stop();
+      case 'next':
+        return reader.jump(1);
+      case 'previous':
+        return reader.jump(-1);
+    }
+  };
+  browser.commands.onCommand.addListener((command, tab) => void onCommand(command, tab));
+  // Tests cannot press browser-level shortcuts; they call the handler from the worker's console.
+  Object.assign(globalThis, { commandHandler: onCommand });
 
   onMessage('getSettings', ({ sender }) => {
     if (!fromExtensionPage(sender)) throw new Error('refused');
@@ -72,6 +103,14 @@ export default defineBackground(() => {
       case 'confirm':
         return reader.confirm();
     }
+  });
+  onMessage('jumpTo', ({ sender, data }) => {
+    if (!fromExtensionPage(sender)) throw new Error('refused');
+    return reader.jumpTo(data.part);
+  });
+  onMessage('setPlayback', ({ sender, data }) => {
+    if (!fromExtensionPage(sender)) throw new Error('refused');
+    return reader.setPlayback(data);
   });
   onMessage('playerEvent', ({ sender, data }) => {
     if (!fromExtensionPage(sender)) return;

@@ -44,9 +44,12 @@ export function blocksFromArticleHtml(html: string, doc: Document): TextBlock[] 
   return blocks;
 }
 
-/** The selection when there is one, else the page's main article (navigation, ads and comments are left out). */
-export function extractFromPage(doc: Document = document, win: Window = window): ExtractedText {
-  const selected = win.getSelection()?.toString() ?? '';
+/**
+ * The selection when there is one (unless `articleOnly`), else the page's main
+ * article (navigation, ads and comments are left out).
+ */
+export function extractFromPage(doc: Document = document, opts: { articleOnly?: boolean } = {}): ExtractedText {
+  const selected = opts.articleOnly ? '' : (doc.getSelection()?.toString() ?? '');
   if (selected.trim()) {
     return { title: clean(doc.title), source: 'selection', blocks: blocksFromPlainText(selected) };
   }

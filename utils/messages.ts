@@ -1,5 +1,5 @@
 import { defineExtensionMessaging } from '@webext-core/messaging';
-import type { AccountInfo, AudioFormat, Settings } from './settings';
+import type { AccountInfo, AudioFormat, Playback, Settings } from './settings';
 import type { PlayerEvent } from './player-protocol';
 
 export interface SettingsView {
@@ -32,6 +32,8 @@ interface ProtocolMap {
   /** Starts reading tab `tabId` unless a reading is active (then it is left alone). */
   startReading(data: { tabId: number; force?: boolean }): void;
   command(data: { command: ReadingCommand }): void;
+  jumpTo(data: { part: number }): void;
+  setPlayback(data: Partial<Playback>): Playback;
   /** From the offscreen player. */
   playerEvent(event: PlayerEvent): void;
 }

@@ -44,6 +44,7 @@ export class MsePlayer {
   handle(cmd: PlayerCommand): void {
     if (cmd.type === 'load') {
       this.load(cmd.readingId, cmd.seekInPart, cmd.positionBase, cmd.startPart);
+      this.setPlayback(cmd.rate, cmd.volume);
       return;
     }
     if (cmd.readingId !== this.readingId) {
@@ -59,6 +60,9 @@ export class MsePlayer {
       case 'part-end':
         this.completeParts.add(cmd.part);
         break;
+      case 'playback':
+        this.setPlayback(cmd.rate, cmd.volume);
+        break;
       case 'end-of-stream':
         this.ending = true;
         this.pump();
@@ -71,11 +75,21 @@ export class MsePlayer {
       case 'resume':
         this.userPaused = false;
         if (this.started) void this.play();
+        // Tells a restarted background what this player holds, even before playback has begun.
+        this.report();
         break;
       case 'stop':
         this.reset();
         break;
     }
+  }
+
+  private setPlayback(rate: number, volume: number): void {
+    // The browser keeps the pitch while the rate changes (preservesPitch is on by default; set it anyway).
+    this.audio.preservesPitch = true;
+    this.audio.defaultPlaybackRate = rate;
+    this.audio.playbackRate = rate;
+    this.audio.volume = volume;
   }
 
   /** Seconds played in this reading (the background's base plus this buffer's time). */
@@ -204,6 +218,12 @@ export class MsePlayer {
 
   private onTime(): void {
     if (!this.readingId || !this.started) return;
+    this.report();
+    this.pump();
+  }
+
+  private report(): void {
+    if (!this.readingId) return;
     const part = this.currentPart();
     const partTime = Math.max(0, this.audio.currentTime - (this.partStarts.get(part) ?? 0));
     let complete = this.firstPart - 1;
@@ -216,9 +236,9 @@ export class MsePlayer {
       position: this.position(),
       complete,
       partialBytes: this.partBytes.get(complete + 1) ?? 0,
+      rate: this.audio.playbackRate,
       partialSeconds: this.partStarts.has(complete + 1) ? Math.max(0, this.bufferedEnd() - this.partStarts.get(complete + 1)!) : 0,
     });
-    this.pump();
   }
 
   /** Removes played audio well behind the playhead; true when a removal started. */

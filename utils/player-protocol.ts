@@ -1,6 +1,15 @@
 /** Background → player (posted to the offscreen document, so audio bytes move without a copy). */
 export type PlayerCommand =
-  | { type: 'load'; readingId: string; startPart: number; seekInPart: number; positionBase: number }
+  | {
+      type: 'load';
+      readingId: string;
+      startPart: number;
+      seekInPart: number;
+      positionBase: number;
+      rate: number;
+      volume: number;
+    }
+  | { type: 'playback'; readingId: string; rate: number; volume: number }
   | { type: 'append'; readingId: string; part: number; bytes: ArrayBuffer }
   /** All of this part's audio has been appended. */
   | { type: 'part-end'; readingId: string; part: number }
@@ -23,6 +32,8 @@ export type PlayerEvent =
       /** Bytes, and seconds of audio, already held of the part after `complete`. */
       partialBytes: number;
       partialSeconds: number;
+      /** The player's playback rate as applied. */
+      rate: number;
     }
   /** A command named a reading this player does not hold (a new offscreen document after Chrome closed the old one). */
   | { type: 'lost'; readingId: string }

@@ -1,10 +1,11 @@
 import { browser } from 'wxt/browser';
 import { AudioCache, indexedDbBackend } from './audio-cache';
 import { offscreenPlayerSink, type PlayerSink } from './offscreen-player';
+import type { PageMessage } from './page-reader';
 import { Reader } from './reading-session';
 import { readingPlanStorage, readingViewStorage } from './reading-state';
 import { getApiKey } from './secret-store';
-import { accountStorage, settingsStorage } from './settings';
+import { accountStorage, playbackStorage, settingsStorage } from './settings';
 import { fetchAccount, openSpeechStream } from './speech-client';
 
 export const uiLocale = (): 'ru' | 'en' => (browser.i18n.getUILanguage().toLowerCase().startsWith('ru') ? 'ru' : 'en');
@@ -35,6 +36,8 @@ export function createReader(player: PlayerSink = offscreenPlayerSink()): Reader
       return { key, baseUrl: (await settingsStorage.getValue()).baseUrl };
     },
     getSettings: () => settingsStorage.getValue(),
+    getPlayback: () => playbackStorage.getValue(),
+    savePlayback: (playback) => playbackStorage.setValue(playback),
     getAccount: () => accountStorage.getValue(),
     async refreshAccount(auth) {
       const account = await fetchAccount(auth, AbortSignal.timeout(15_000));
@@ -48,6 +51,11 @@ export function createReader(player: PlayerSink = offscreenPlayerSink()): Reader
     savePlan: (plan) => readingPlanStorage.setValue(plan),
     loadSaved: async () => ({ view: await readingViewStorage.getValue(), plan: await readingPlanStorage.getValue() }),
     sleep,
+    highlight(tabId, sentence) {
+      const message: PageMessage = sentence === null ? { type: 'trysasha-clear-highlight' } : { type: 'trysasha-highlight', text: sentence };
+      // Pages that could not be scripted (the PDF viewer) have no listener: nothing to mark there.
+      browser.tabs.sendMessage(tabId, message).catch(() => undefined);
+    },
     locale: uiLocale,
     newId: () => crypto.randomUUID(),
   });

@@ -7,7 +7,7 @@ import type { PlayerSink } from './offscreen-player';
 import type { PlayerEvent } from './player-protocol';
 import { IDLE_VIEW, isActive, type ReadingView } from './reading-state';
 import { actionFor, humanMessage, isKnownErrorCode, MAX_RETRIES, retryDelayMs } from './service-errors';
-import type { AccountInfo, Settings } from './settings';
+import { type AccountInfo, clampPlayback, type Playback, type Settings } from './settings';
 import { type Auth, ServiceError, type SpeechBody, type SpeechStream } from './speech-client';
 import { countChars, type Part, splitIntoParts } from './text-parts';
 
@@ -31,6 +31,8 @@ export interface ReadingPlan {
 export interface ReaderDeps {
   getAuth(): Promise<Auth | null>;
   getSettings(): Promise<Settings>;
+  getPlayback(): Promise<Playback>;
+  savePlayback(playback: Playback): Promise<void>;
   /** The last known account (price, balance), refreshed by `refreshAccount`. */
   getAccount(): Promise<AccountInfo | null>;
   refreshAccount(auth: Auth): Promise<AccountInfo>;
@@ -41,6 +43,8 @@ export interface ReaderDeps {
   savePlan(plan: ReadingPlan | null): Promise<void>;
   loadSaved(): Promise<{ view: ReadingView | null; plan: ReadingPlan | null }>;
   sleep(ms: number, signal: AbortSignal): Promise<void>;
+  /** Marks the sentence being read on the page (null: clear). Best effort. */
+  highlight(tabId: number, sentence: string | null): void;
   locale(): 'ru' | 'en';
   newId(): string;
 }
@@ -57,6 +61,13 @@ const LOOKAHEAD = 1;
 const DEFAULT_CHARS_PER_SECOND = 14;
 /** A cut stream resumes a little early rather than skip words: the estimate is scaled down. */
 const CUT_SAFETY = 0.85;
+
+/** What one pump is for: its reading, its own lifetime, and the reading's (for downloads). */
+interface PumpContext {
+  id: string;
+  signal: AbortSignal;
+  reading: AbortSignal;
+}
 
 /** Where the player stands in a part it holds only partly. */
 interface PartialHold {
@@ -75,7 +86,16 @@ export class Reader {
   private auth: Auth | null = null;
   private price: RubUnits = 0n;
   private cost: RubUnits = 0n;
+  /** Lives as long as the reading: downloads go on under it (a jump does not waste a paid part). */
+  private reading: AbortController | null = null;
+  /** Lives as long as one pump (from a load of the player to the next jump or reload). */
   private abort: AbortController | null = null;
+  /** Downloads in flight by part key: a second request for the same audio waits for the first. */
+  private downloads = new Map<string, Promise<void>>();
+  /** Parts the service refused (skipped); the lookahead passes over them. */
+  private skipped = new Set<number>();
+  /** After a stopping error (402 …) nothing at or past this part is requested again. */
+  private stopAt = Infinity;
   private wake: Array<() => void> = [];
   private confirmGate: (() => void) | null = null;
   /** A stop-type error met while fetching: shown once what was received has played. */
@@ -87,6 +107,9 @@ export class Reader {
   /** Measured speech rate of this reading (whole parts only). */
   private spokenChars = 0;
   private spokenSeconds = 0;
+  /** Seconds of audio of each part fetched whole (for following the sentence being read). */
+  private partSeconds = new Map<number, number>();
+  private highlighted = '';
   readonly ready: Promise<void>;
 
   constructor(private readonly deps: ReaderDeps) {
@@ -103,14 +126,24 @@ export class Reader {
 
   async start(req: ReadingRequest): Promise<void> {
     await this.ready;
-    await this.halt();
+    // A new reading stops the old one: its downloads, and its audio.
+    const old = this.active ? this.view.id : '';
+    await this.halt(true);
+    if (old) await this.deps.player.post({ type: 'stop', readingId: old }).catch(() => undefined);
+    if (this.highlighted && this.view.tabId !== null) this.deps.highlight(this.view.tabId, null);
+    const reading = new AbortController();
     const abort = new AbortController();
+    this.reading = reading;
     this.abort = abort;
     this.plan = null;
     this.cost = 0n;
     this.pendingError = null;
+    this.skipped.clear();
+    this.stopAt = Infinity;
     this.spokenChars = 0;
     this.spokenSeconds = 0;
+    this.partSeconds.clear();
+    this.highlighted = '';
     await this.deps.savePlan(null);
     await this.update({
       ...IDLE_VIEW,
@@ -126,6 +159,7 @@ export class Reader {
       if (!auth) throw new ReadingError('no-key');
       this.auth = auth;
       const settings = await this.deps.getSettings();
+      abort.signal.throwIfAborted();
       const accountP = this.deps.refreshAccount(auth).then(
         (account) => ({ account }),
         (error: unknown) => ({ error }),
@@ -138,7 +172,7 @@ export class Reader {
         if ('error' in fresh) throw fresh.error;
         account = fresh.account;
       }
-      if (abort.signal.aborted) return;
+      abort.signal.throwIfAborted();
       this.price = parseRub(account.pricePerMillionRub) ?? 0n;
 
       const accepted = extracted.blocks
@@ -155,6 +189,7 @@ export class Reader {
         priceRub: account.pricePerMillionRub,
       };
       await this.deps.savePlan(this.plan);
+      abort.signal.throwIfAborted();
       const estimateChars = parts.reduce((n, p) => n + p.chars, 0);
       const estimate = costOf(estimateChars, this.price);
       const balance = parseRub(account.balanceRub);
@@ -176,10 +211,12 @@ export class Reader {
         }
       });
 
+      abort.signal.throwIfAborted();
       if (estimate > threshold) {
         await this.update({ state: 'confirm' });
         await this.waitForConfirm(abort.signal);
       }
+      abort.signal.throwIfAborted();
       await this.update({ state: 'loading' });
       await this.playFrom(0, 0);
     } catch (err) {
@@ -190,6 +227,7 @@ export class Reader {
 
   private waitForConfirm(signal: AbortSignal): Promise<void> {
     return new Promise<void>((resolve, reject) => {
+      if (signal.aborted) return reject(signal.reason);
       this.confirmGate = resolve;
       signal.addEventListener('abort', () => reject(signal.reason), { once: true });
     }).finally(() => {
@@ -205,7 +243,7 @@ export class Reader {
   async stop(): Promise<void> {
     await this.ready;
     if (!this.active) return;
-    await this.halt();
+    await this.halt(true);
     await this.deps.player.post({ type: 'stop', readingId: this.view.id }).catch(() => undefined);
     await this.update({ state: 'stopped' });
   }
@@ -231,16 +269,31 @@ export class Reader {
     else await this.pause();
   }
 
-  /** Jumps to another part; audio already received comes from the cache, unpaid again. */
+  /** Moves by `delta` parts (previous/next). */
   async jump(delta: number): Promise<void> {
     await this.ready;
+    await this.jumpTo(this.view.part + delta);
+  }
+
+  /** Jumps to part `k`; audio already received comes from the cache, unpaid again. */
+  async jumpTo(k: number): Promise<void> {
+    await this.ready;
     if (!['playing', 'paused', 'loading'].includes(this.view.state) || this.parts.length === 0) return;
-    const target = Math.min(Math.max(this.view.part + delta, 0), this.parts.length - 1);
-    await this.halt();
+    const target = Math.min(Math.max(Math.trunc(k), 0), this.parts.length - 1, this.stopAt - 1);
+    if (target < 0) return;
+    await this.halt(false);
     this.abort = new AbortController();
-    this.pendingError = null;
     await this.update({ state: 'loading', part: target, partTime: 0 });
     await this.playFrom(target, 0);
+  }
+
+  /** Speed and volume: applied by the player to what it already holds, remembered for later readings. */
+  async setPlayback(patch: Partial<Playback>): Promise<Playback> {
+    await this.ready;
+    const playback = clampPlayback({ ...(await this.deps.getPlayback()), ...patch });
+    await this.deps.savePlayback(playback);
+    if (this.active) await this.deps.player.post({ type: 'playback', readingId: this.view.id, ...playback }).catch(() => undefined);
+    return playback;
   }
 
   async onPlayerEvent(event: PlayerEvent): Promise<void> {
@@ -253,18 +306,23 @@ export class Reader {
         break;
       case 'progress': {
         this.reloading = false;
-        const moved = event.part !== this.view.part || Math.abs(event.position - this.view.position) >= 0.2;
-        if (moved) await this.update({ part: event.part, position: round2(event.position), partTime: round2(event.partTime) });
+        const moved =
+          event.part !== this.view.part || Math.abs(event.position - this.view.position) >= 0.2 || event.rate !== this.view.rate;
+        if (moved) {
+          await this.update({ part: event.part, position: round2(event.position), partTime: round2(event.partTime), rate: event.rate });
+        }
+        this.follow(event.part, event.partTime);
         // A restarted worker learns from the player what it holds and carries on from there.
         if (!this.pumping && !this.pumpDone && this.abort) {
           const hold = event.partialBytes > 0 ? { bytes: event.partialBytes, seconds: event.partialSeconds } : null;
-          void this.pump(event.complete + 1, this.abort.signal, hold);
+          void this.pump(event.complete + 1, hold);
         }
         this.wakeUp();
         break;
       }
       case 'lost':
-        if (this.reloading || this.view.state === 'paused' || this.view.state === 'confirm') break;
+        // Only a reading that should be sounding is reloaded; a paused one reloads when resumed.
+        if (this.reloading || (this.view.state !== 'playing' && this.view.state !== 'loading')) break;
         await this.reload();
         break;
       case 'ended':
@@ -272,10 +330,10 @@ export class Reader {
         if (!this.pumpDone) break; // an underrun; more audio is on the way
         if (this.pendingError) await this.update({ state: 'error', error: this.pendingError });
         else await this.update({ state: 'finished', part: Math.max(this.parts.length - 1, 0) });
-        await this.halt();
+        await this.halt(true);
         break;
       case 'error':
-        await this.halt();
+        await this.halt(true);
         await this.update({ state: 'error', error: this.errorView('bad-audio', event.message) });
         break;
       case 'paused':
@@ -287,7 +345,7 @@ export class Reader {
   /** Loads the player again at the same second, from the cache: nothing is requested twice. */
   private async reload(): Promise<void> {
     this.reloading = true;
-    await this.halt();
+    await this.halt(false);
     this.abort = new AbortController();
     await this.update({ state: 'loading' });
     await this.playFrom(this.view.part, this.view.partTime);
@@ -313,6 +371,7 @@ export class Reader {
       return;
     }
     const abort = new AbortController();
+    this.reading = new AbortController();
     this.abort = abort;
     if (view.state === 'confirm') {
       void this.waitForConfirm(abort.signal).then(
@@ -335,37 +394,57 @@ export class Reader {
     this.pumping = true;
     this.appended = false;
     this.pumpDone = false;
+    const { rate, volume } = await this.deps.getPlayback();
     await this.deps.player.post({
       type: 'load',
       readingId: this.view.id,
       startPart,
       seekInPart,
       positionBase: this.view.position,
+      rate,
+      volume,
     });
     if (this.view.state === 'paused') await this.deps.player.post({ type: 'pause', readingId: this.view.id });
-    void this.pump(startPart, abort.signal, null);
+    if (abort.signal.aborted) return;
+    void this.pump(startPart, null);
   }
 
-  private async pump(from: number, signal: AbortSignal, hold: PartialHold | null): Promise<void> {
-    const id = this.view.id;
+  /**
+   * Feeds the player part after part, one part ahead of what it plays (parts the
+   * service refused do not count). Everything it does is tied to the reading and
+   * the pump it was started for: a later jump, stop or new reading silences it.
+   */
+  private async pump(from: number, hold: PartialHold | null): Promise<void> {
+    const abort = this.abort;
+    const reading = this.reading;
+    if (!abort || !reading) return;
+    const ctx: PumpContext = { id: this.view.id, signal: abort.signal, reading: reading.signal };
     this.pumping = true;
     try {
-      for (let k = from; k < this.parts.length; k++) {
-        await this.until(() => k <= this.view.part + LOOKAHEAD, signal);
-        const outcome = await this.fetchPart(k, signal, k === from ? hold : null);
+      for (let k = from; k < Math.min(this.parts.length, this.stopAt); k++) {
+        await this.until(() => this.withinLookahead(k), ctx.signal);
+        const outcome = await this.fetchPart(k, ctx, k === from ? hold : null);
+        ctx.signal.throwIfAborted();
         if (outcome === 'stop') break;
       }
-      if (signal.aborted) return;
+      ctx.signal.throwIfAborted();
       this.pumpDone = true;
-      await this.deps.player.post({ type: 'end-of-stream', readingId: id });
+      await this.deps.player.post({ type: 'end-of-stream', readingId: ctx.id });
     } catch (err) {
-      if (signal.aborted || this.view.id !== id) return;
-      await this.halt();
-      await this.deps.player.post({ type: 'stop', readingId: id }).catch(() => undefined);
+      if (ctx.signal.aborted || this.view.id !== ctx.id) return;
+      await this.halt(true);
+      await this.deps.player.post({ type: 'stop', readingId: ctx.id }).catch(() => undefined);
       await this.fail(err);
     } finally {
-      if (this.abort?.signal === signal) this.pumping = false;
+      if (this.abort?.signal === ctx.signal) this.pumping = false;
     }
+  }
+
+  /** Part k may be fetched when every part between the one playing and k was refused. */
+  private withinLookahead(k: number): boolean {
+    let ahead = 0;
+    for (let j = this.view.part + 1; j < k; j++) if (!this.skipped.has(j)) ahead++;
+    return k <= this.view.part || ahead < LOOKAHEAD;
   }
 
   private body(part: Part, from: number): SpeechBody {
@@ -384,63 +463,59 @@ export class Reader {
    * before, else streamed from the service. `hold` is what the player already
    * has of it (after a worker restart).
    */
-  private async fetchPart(k: number, signal: AbortSignal, hold: PartialHold | null): Promise<'ok' | 'skipped' | 'stop'> {
+  private async fetchPart(k: number, ctx: PumpContext, hold: PartialHold | null): Promise<'ok' | 'skipped' | 'stop'> {
     const plan = this.plan!;
     // Where the text resumes after a cut stream (code units into the part's text).
     let from = 0;
-    let heldSeconds = hold?.seconds ?? 0;
     let retries = 0;
     for (;;) {
       // Read on every attempt: `text_too_long` replaces the part with two smaller ones.
       const part = this.parts[k]!;
       const key = partKey({ text: part.text, voice: plan.voice, format: plan.format });
       if (from === 0) {
+        // The same audio already on its way (a jump during a download): wait for it, never pay twice.
+        await this.downloads.get(key);
+        ctx.signal.throwIfAborted();
         const cached = await this.deps.cache.get(key);
+        ctx.signal.throwIfAborted();
         if (cached) {
-          await this.append(k, cached.subarray(hold?.bytes ?? 0));
-          await this.partEnd(k);
+          this.partSeconds.set(k, mp3Duration(cached));
+          await this.append(ctx, k, cached.subarray(hold?.bytes ?? 0));
+          await this.partEnd(ctx, k);
           return 'ok';
         }
         if (hold) from = this.cutOffset(part, 0, hold.seconds);
       }
       const chunks: Uint8Array[] = [];
       try {
-        const body = this.body(part, from);
-        const stream = await this.deps.openStream(this.auth!, body, signal);
-        await this.account(stream, countChars(body.text));
-        for await (const chunk of stream.chunks) {
-          chunks.push(chunk);
-          await this.append(k, chunk);
-        }
-        const bytes = concatBytes(chunks);
-        if (from === 0 && !hold) {
-          await this.deps.cache.set(key, bytes);
-          this.spokenChars += part.chars;
-          this.spokenSeconds += mp3Duration(bytes);
-        }
-        await this.partEnd(k);
+        const whole = from === 0 && !hold;
+        await this.download(ctx, k, part, from, whole ? key : null, chunks);
+        await this.partEnd(ctx, k);
         return 'ok';
       } catch (err) {
-        if (signal.aborted || !(err instanceof ServiceError)) throw err;
+        ctx.signal.throwIfAborted();
+        if (!(err instanceof ServiceError)) throw err;
         const received = chunks.length > 0;
         if (err.status === 0 && received && retries < MAX_RETRIES) {
           // Dropped or stalled mid-body: what arrived is played; only the rest, from the sentence that was cut, is asked for again.
           retries++;
-          const seconds = mp3Duration(concatBytes(chunks));
-          from = this.cutOffset(part, from, seconds + heldSeconds);
-          heldSeconds = 0;
+          from = this.cutOffset(part, from, mp3Duration(concatBytes(chunks)));
           hold = null;
           continue;
         }
         const action = err.status === 0 ? (received ? 'stop' : 'retry') : actionFor(err.status, err.code);
         if (action === 'retry' && retries < MAX_RETRIES) {
-          await this.deps.sleep(retryDelayMs(retries, err.retryAfter), signal);
+          await this.deps.sleep(retryDelayMs(retries, err.retryAfter), ctx.signal);
           retries++;
           continue;
         }
         if (action === 'skip') {
+          this.skipped.add(k);
           const count = this.view.notice.code === 'content-rejected' ? this.view.notice.count + 1 : 1;
           await this.update({ notice: { code: 'content-rejected', count } });
+          // The player counts the part as done (it holds nothing of it), so it never waits for it.
+          await this.partEnd(ctx, k);
+          this.wakeUp();
           return 'skipped';
         }
         if (action === 'split' && from === 0 && countChars(part.text) > 1) {
@@ -448,10 +523,62 @@ export class Reader {
           continue;
         }
         this.pendingError = this.errorView(err.code, err.message, err.requestId);
+        this.stopAt = k;
         if (!this.appended) throw err;
         return 'stop';
       }
     }
+  }
+
+  /**
+   * One request: its bytes go to the player while this pump lives, and on to
+   * the end (into the cache) while the reading lives, so a paid part is never
+   * thrown away by a jump. `key` is set when the part is requested whole.
+   */
+  private async download(ctx: PumpContext, k: number, part: Part, from: number, key: string | null, chunks: Uint8Array[]) {
+    let done!: () => void;
+    if (key) this.downloads.set(key, new Promise<void>((resolve) => (done = resolve)));
+    try {
+      const body = this.body(part, from);
+      const stream = await this.deps.openStream(this.auth!, body, ctx.reading);
+      await this.account(ctx, stream, countChars(body.text));
+      for await (const chunk of stream.chunks) {
+        chunks.push(chunk);
+        if (!ctx.signal.aborted) await this.append(ctx, k, chunk);
+      }
+      if (key) {
+        const bytes = concatBytes(chunks);
+        await this.deps.cache.set(key, bytes);
+        const seconds = mp3Duration(bytes);
+        this.partSeconds.set(k, seconds);
+        this.spokenChars += part.chars;
+        this.spokenSeconds += seconds;
+      }
+      ctx.signal.throwIfAborted();
+    } finally {
+      if (key) {
+        this.downloads.delete(key);
+        done();
+      }
+    }
+  }
+
+  /** Highlights the sentence being spoken, placed by its share of the part's characters in the part's time. */
+  private follow(k: number, partTime: number): void {
+    const part = this.parts[k];
+    if (!part?.sentences.length || this.view.tabId === null) return;
+    const seconds = this.partSeconds.get(k) ?? part.chars / this.speechRate();
+    const at = seconds > 0 ? (partTime / seconds) * part.text.length : 0;
+    let current = part.sentences[0]!;
+    for (const s of part.sentences) if (s.start <= at) current = s;
+    const sentence = part.text.slice(current.start, current.end);
+    if (sentence === this.highlighted) return;
+    this.highlighted = sentence;
+    this.deps.highlight(this.view.tabId, sentence);
+  }
+
+  private speechRate(): number {
+    return this.spokenSeconds > 0.3 ? this.spokenChars / this.spokenSeconds : DEFAULT_CHARS_PER_SECOND;
   }
 
   /**
@@ -460,8 +587,7 @@ export class Reader {
    * this reading's measured speech rate, a little early rather than late.
    */
   private cutOffset(part: Part, from: number, seconds: number): number {
-    const rate = this.spokenSeconds > 0.3 ? this.spokenChars / this.spokenSeconds : DEFAULT_CHARS_PER_SECOND;
-    const chars = Math.floor(seconds * rate * CUT_SAFETY);
+    const chars = Math.floor(seconds * this.speechRate() * CUT_SAFETY);
     const points = [...part.text.slice(from)];
     const at = from + points.slice(0, chars).join('').length;
     const starts = part.sentences.map((s) => s.start).filter((s) => s >= from && s <= at);
@@ -492,7 +618,9 @@ export class Reader {
     await this.update({ parts: this.parts.length });
   }
 
-  private async account(stream: SpeechStream, sentChars: number): Promise<void> {
+  private async account(ctx: PumpContext, stream: SpeechStream, sentChars: number): Promise<void> {
+    // A request answered after its reading was replaced belongs to no reading on screen.
+    if (this.view.id !== ctx.id) return;
     const r = stream.receipt;
     const chars = r.charsBilled ?? sentChars;
     // A missing or unreadable cost header is replaced by what the price says it costs.
@@ -505,16 +633,17 @@ export class Reader {
     });
   }
 
-  private async append(part: number, chunk: Uint8Array): Promise<void> {
-    if (chunk.byteLength === 0) return;
+  private async append(ctx: PumpContext, part: number, chunk: Uint8Array): Promise<void> {
+    if (chunk.byteLength === 0 || ctx.signal.aborted) return;
     // A copy is transferred; the original stays for the cache.
     const bytes = chunk.slice().buffer;
     this.appended = true;
-    await this.deps.player.post({ type: 'append', readingId: this.view.id, part, bytes });
+    await this.deps.player.post({ type: 'append', readingId: ctx.id, part, bytes });
   }
 
-  private partEnd(part: number): Promise<void> {
-    return this.deps.player.post({ type: 'part-end', readingId: this.view.id, part });
+  private async partEnd(ctx: PumpContext, part: number): Promise<void> {
+    if (ctx.signal.aborted) return;
+    await this.deps.player.post({ type: 'part-end', readingId: ctx.id, part });
   }
 
   private until(ready: () => boolean, signal: AbortSignal): Promise<void> {
@@ -534,9 +663,14 @@ export class Reader {
     waiting.forEach((w) => w());
   }
 
-  private async halt(): Promise<void> {
+  /** Stops the pump; `all` also cancels the reading's downloads (stop, error, a new reading). */
+  private async halt(all: boolean): Promise<void> {
     this.abort?.abort();
     this.abort = null;
+    if (all) {
+      this.reading?.abort();
+      this.reading = null;
+    }
     this.pumping = false;
     this.wakeUp();
   }
@@ -551,12 +685,17 @@ export class Reader {
     if (err instanceof ReadingError) error = this.errorView(err.code);
     else if (err instanceof ServiceError) error = this.errorView(err.code, err.message, err.requestId);
     else error = this.errorView('network');
-    await this.halt();
+    await this.halt(true);
     await this.update({ state: 'error', error });
   }
 
   private async update(patch: Partial<ReadingView>): Promise<void> {
+    const wasActive = isActive(this.view.state);
     this.view = { ...this.view, ...patch, updatedAt: Date.now() };
+    if (wasActive && !isActive(this.view.state) && this.view.tabId !== null && this.highlighted) {
+      this.highlighted = '';
+      this.deps.highlight(this.view.tabId, null);
+    }
     await this.deps.saveView(this.view);
   }
 }

@@ -34,6 +34,8 @@ export interface ReadingView {
   position: number;
   /** Seconds into the current part: where a reloaded player resumes. */
   partTime: number;
+  /** The playback rate the player reports (speed is applied there, never refetched). */
+  rate: number;
   costRub: string;
   chars: number;
   balanceRub: string;
@@ -55,6 +57,7 @@ export const IDLE_VIEW: ReadingView = {
   parts: 0,
   position: 0,
   partTime: 0,
+  rate: 1,
   costRub: '',
   chars: 0,
   balanceRub: '',

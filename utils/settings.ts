@@ -36,3 +36,22 @@ export interface AccountInfo {
 }
 
 export const accountStorage = storage.defineItem<AccountInfo | null>('local:account', { fallback: null });
+
+/** How the player sounds; applied in the player, so nothing is fetched or billed again. */
+export interface Playback {
+  /** 0.5–3, pitch kept. */
+  rate: number;
+  /** 0–1. */
+  volume: number;
+}
+
+export const PLAYBACK_RATES = [0.5, 0.75, 1, 1.25, 1.5, 1.75, 2, 2.5, 3] as const;
+export const DEFAULT_PLAYBACK: Playback = { rate: 1, volume: 1 };
+
+export const playbackStorage = storage.defineItem<Playback>('local:playback', { fallback: DEFAULT_PLAYBACK });
+
+export function clampPlayback(p: Partial<Playback>): Playback {
+  const rate = Number.isFinite(p.rate) ? Math.min(3, Math.max(0.5, p.rate!)) : DEFAULT_PLAYBACK.rate;
+  const volume = Number.isFinite(p.volume) ? Math.min(1, Math.max(0, p.volume!)) : DEFAULT_PLAYBACK.volume;
+  return { rate, volume };
+}

@@ -129,6 +129,8 @@ export async function openSpeechStream(
   // Synthesis of a long part may take a while to start; once audio flows, a silence this long means a stalled body.
   const answerMs = opts.answerMs ?? 30_000;
   const stallMs = opts.stallMs ?? 10_000;
+  // A request for a reading already stopped is never sent (it would be billed).
+  opts.signal.throwIfAborted();
   const controller = new AbortController();
   const onAbort = () => controller.abort(opts.signal.reason);
   opts.signal.addEventListener('abort', onAbort, { once: true });
@@ -162,8 +164,11 @@ export async function openSpeechStream(
     throw stalled ? timeoutError() : err;
   }
   if (!res.ok) {
+    // The error body is read under the same timer: a stalled one cannot hang the reading.
+    arm(stallMs);
+    const error = await errorFrom(res);
     cleanup();
-    throw await errorFrom(res);
+    throw error;
   }
   const receipt = readReceipt(res);
   const type = (res.headers.get('Content-Type') ?? '').toLowerCase();

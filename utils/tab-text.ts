@@ -22,7 +22,13 @@ export function isRestrictedUrl(url: string | undefined): boolean {
  * From the context menu (`menuSelection` given) only a selection is read: the
  * page's own when it can be scripted, else the menu's `selectionText` (the PDF viewer).
  */
-export async function extractFromTab(tabId: number, menuSelection?: string): Promise<ExtractedText> {
+export const HIGHLIGHT_CSS = '::highlight(trysasha-sentence) { background-color: #fde68a; color: #111; }';
+
+export async function extractFromTab(
+  tabId: number,
+  menuSelection?: string,
+  mode: 'normal' | 'from-here' = 'normal',
+): Promise<ExtractedText> {
   const tab = await browser.tabs.get(tabId).catch(() => null);
   const fromMenu = (): ExtractedText => {
     if (!menuSelection?.trim()) throw new ReadingError('no-text');
@@ -35,8 +41,16 @@ export async function extractFromTab(tabId: number, menuSelection?: string): Pro
   if (!tab || isRestrictedUrl(tab.url ?? tab.pendingUrl)) return unscriptable();
   let extracted: ExtractedText | undefined;
   try {
+    if (mode === 'from-here') {
+      await browser.scripting.executeScript({
+        target: { tabId },
+        func: () => Object.assign(globalThis, { __trysashaExtractMode: 'from-here' }),
+      });
+    }
     const [frame] = await browser.scripting.executeScript({ target: { tabId }, files: ['/content-scripts/extract.js'] });
     extracted = frame?.result as ExtractedText | undefined;
+    // A user style sheet for the highlight: the page's own DOM is left alone.
+    await browser.scripting.insertCSS({ target: { tabId }, css: HIGHLIGHT_CSS }).catch(() => undefined);
   } catch {
     // The PDF viewer and pages the browser protects cannot be scripted.
     return unscriptable();

@@ -1,9 +1,13 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { browser } from 'wxt/browser';
 import { Money } from '@/components/Money';
+import { PartsList } from '@/components/PartsList';
+import { PlaybackControls } from '@/components/PlaybackControls';
+import { Shortcuts } from '@/components/Shortcuts';
 import { strings, uiLanguage } from '@/utils/i18n';
 import { type ReadingCommand, sendMessage } from '@/utils/messages';
-import { IDLE_VIEW, isActive, readingViewStorage, type ReadingView } from '@/utils/reading-state';
+import { IDLE_VIEW, isActive, readingPlanStorage, readingViewStorage, type ReadingView } from '@/utils/reading-state';
+import { DEFAULT_PLAYBACK, type Playback, playbackStorage } from '@/utils/settings';
 
 const lang = uiLanguage();
 const t = strings(lang);
@@ -28,6 +32,31 @@ function useReadingView(): ReadingView | null {
 
 const command = (c: ReadingCommand) => void sendMessage('command', { command: c });
 
+/** The texts of the current reading's parts (written once per reading, not on every progress report). */
+function usePartTexts(readingId: string): string[] {
+  const [texts, setTexts] = useState<string[]>([]);
+  useEffect(() => {
+    const show = (plan: Awaited<ReturnType<typeof readingPlanStorage.getValue>>) =>
+      setTexts(plan && plan.id === readingId ? plan.parts.map((p) => p.text) : []);
+    void readingPlanStorage.getValue().then(show);
+    return readingPlanStorage.watch(show);
+  }, [readingId]);
+  return texts;
+}
+
+function usePlayback(): [Playback, (patch: Partial<Playback>) => void] {
+  const [playback, setPlayback] = useState<Playback>(DEFAULT_PLAYBACK);
+  useEffect(() => {
+    void playbackStorage.getValue().then(setPlayback);
+    return playbackStorage.watch((p) => setPlayback(p ?? DEFAULT_PLAYBACK));
+  }, []);
+  const change = (patch: Partial<Playback>) => {
+    setPlayback((p) => ({ ...p, ...patch }));
+    void sendMessage('setPlayback', patch);
+  };
+  return [playback, change];
+}
+
 export function Popup() {
   const view = useReadingView();
   const [tabId, setTabId] = useState<number | null>(null);
@@ -45,6 +74,8 @@ export function Popup() {
 
   const v = view ?? IDLE_VIEW;
   const active = isActive(v.state);
+  const partTexts = usePartTexts(v.id);
+  const [playback, changePlayback] = usePlayback();
   const error = v.state === 'error' ? v.error : null;
 
   return (
@@ -59,6 +90,7 @@ export function Popup() {
         data-position={String(v.position)}
         data-part={v.parts ? String(v.part) : ''}
         data-parts={v.parts ? String(v.parts) : ''}
+        data-rate={String(v.rate)}
         aria-live="polite"
       >
         <div class="state">{t[`state_${v.state}`]}</div>
@@ -150,6 +182,25 @@ export function Popup() {
           ⏭
         </button>
       </nav>
+
+      <PlaybackControls playback={playback} labels={{ speed: t.speed, volume: t.volume }} locale={locale} onChange={changePlayback} />
+
+      {partTexts.length > 0 && (
+        <details class="parts-box" open={partTexts.length <= 12}>
+          <summary>
+            {t.parts} ({partTexts.length})
+          </summary>
+          <PartsList
+            parts={partTexts}
+            current={v.part}
+            label={t.parts}
+            disabled={!active || v.state === 'confirm'}
+            onJump={(part) => void sendMessage('jumpTo', { part })}
+          />
+        </details>
+      )}
+
+      <Shortcuts title={t.shortcuts} unset={t.shortcutUnset} change={t.changeShortcuts} />
     </main>
   );
 }

@@ -163,3 +163,29 @@ test('text_too_long: the part is split smaller and retried, nothing is lost', as
   expect(after[0]!.text.length).toBeLessThan(refused.text.length);
   expect(`${after[0]!.text} ${after[1]!.text}`).toBe(refused.text);
 });
+
+test('a refused part in the middle is passed over: the reading goes on to the end', async ({ ext, service, pages }) => {
+  await ext.configure({ threshold: '1000' });
+  pages.put('/six.html', makeArticleHtml(6_000));
+  service.addFault({ match: { nth: 3 }, kind: 'status', status: 422, code: 'content_rejected' });
+  const { popup, p } = await readArticle(ext, 'six.html');
+  await expect(p).toHaveAttribute('data-state', 'finished', { timeout: 30_000 });
+  await expect(popup.getByTestId('notice')).toHaveAttribute('data-count', '1');
+  const parts = Number(await p.getAttribute('data-parts'));
+  expect(service.speechLog().filter((e) => e.status === 200)).toHaveLength(parts - 1);
+});
+
+test('after a 402, jumping to another part sends no further request', async ({ ext, service, pages }) => {
+  service.configure({ msPerChar: 2 });
+  await ext.configure({ threshold: '1000' });
+  pages.put('/six.html', makeArticleHtml(6_000));
+  service.addFault({ match: { nth: 3 }, kind: 'status', status: 402, code: 'insufficient_balance' });
+  const { popup, p, error } = await readArticle(ext, 'six.html');
+  await expect.poll(() => service.speechLog().length).toBe(3);
+  await expect(p).toHaveAttribute('data-state', 'playing');
+  await popup.getByTestId('next').click();
+  await popup.getByTestId('next').click();
+  await expect(p).toHaveAttribute('data-state', 'error', { timeout: 30_000 });
+  await expect(error).toHaveAttribute('data-code', 'insufficient_balance');
+  expect(service.speechLog()).toHaveLength(3);
+});

@@ -1,0 +1,157 @@
+import type { Page } from '@playwright/test';
+import { makeArticleHtml } from '../fixtures/make-article.ts';
+import { expect, player, test } from './fixtures.ts';
+
+test.use({ serviceOptions: { msPerChar: 2, minMs: 50 } });
+
+const num = async (popup: Page, attr: string) => Number(await player(popup).getAttribute(attr));
+
+/** The text the page's highlight covers now ('' when none): read in the page's own world. */
+const highlighted = (page: Page) =>
+  page.evaluate(() => {
+    const h = (CSS as unknown as { highlights: Map<string, Set<Range>> }).highlights.get('trysasha-sentence');
+    return h ? [...h].map((r) => r.toString()).join(' ') : '';
+  });
+
+test('the parts list jumps to a part; speed and volume apply at once, fetch nothing, and are remembered', async ({
+  ext,
+  service,
+  pages,
+  sw,
+}) => {
+  await ext.configure({ threshold: '1000' });
+  pages.put('/long.html', makeArticleHtml(6_000));
+  const { tabId } = await ext.openTab('long.html');
+  const popup = await ext.openPopup(tabId);
+  const p = player(popup);
+  await expect(p).toHaveAttribute('data-state', 'playing');
+  const items = popup.getByTestId('part-item');
+  await expect(items).toHaveCount(await num(popup, 'data-parts'));
+
+  await items.nth(3).click();
+  await expect(p).toHaveAttribute('data-part', '3');
+  await expect(items.nth(3)).toHaveAttribute('aria-current', 'true');
+  await expect(p).toHaveAttribute('data-state', 'playing');
+  // Back to part 1: it was fetched before the jump, so it plays from the cache.
+  await expect.poll(() => service.speechLog().length).toBeGreaterThanOrEqual(4);
+  const fetched = service.speechLog().length;
+  await items.nth(1).click();
+  await expect(p).toHaveAttribute('data-part', '1');
+  await expect.poll(() => num(popup, 'data-position')).toBeGreaterThan(0);
+  expect(service.speechLog().filter((e) => e.text === service.speechLog()[1]!.text)).toHaveLength(1);
+  expect(service.speechLog().length).toBeLessThanOrEqual(fetched + 1);
+
+  // Speed: the player itself reports the new rate; nothing is requested for it.
+  const before = service.speechLog().map((e) => e.text);
+  await popup.getByTestId('speed').selectOption('2');
+  await popup.getByTestId('volume').fill('0.5');
+  await expect(p).toHaveAttribute('data-rate', '2');
+  const after = service.speechLog().map((e) => e.text);
+  expect(new Set(after).size).toBe(after.length);
+  expect(after.length).toBeLessThanOrEqual(before.length + 1);
+
+  const saved = await sw.evaluate(() => chrome.storage.local.get('playback'));
+  expect(saved.playback).toEqual({ rate: 2, volume: 0.5 });
+  await popup.getByTestId('stop').click();
+  const reopened = await ext.openPopup(tabId);
+  await expect(reopened.getByTestId('speed')).toHaveValue('2');
+  await expect(reopened.getByTestId('volume')).toHaveValue('0.5');
+});
+
+test('the sentence being read is highlighted on the page, follows the audio, and is removed on stop', async ({ ext, service }) => {
+  service.configure({ msPerChar: 25 }); // sentences of one to two seconds
+  await ext.configure({ threshold: '1000' });
+  const { page, tabId } = await ext.openTab('sample-article.html');
+  const popup = await ext.openPopup(tabId);
+  await expect(player(popup)).toHaveAttribute('data-state', 'playing');
+  // The headline is the first part; later a sentence of the body.
+  await expect.poll(() => highlighted(page)).toContain('Как устроен голос');
+  await expect.poll(() => highlighted(page)).toBe('Синтез речи давно перестал быть забавой для лабораторий.');
+  await expect.poll(() => highlighted(page)).toMatch(/^Сегодня голосовые помощники/);
+  // The page's DOM was not rewritten: the paragraph is one text node as served.
+  expect(await page.evaluate(() => document.getElementById('p1')!.childNodes.length)).toBe(1);
+  await popup.getByTestId('stop').click();
+  await expect.poll(() => highlighted(page)).toBe('');
+});
+
+test('auto-scroll follows the sentence until the user scrolls away', async ({ ext, pages }) => {
+  await ext.configure({ threshold: '1000' });
+  pages.put('/tall.html', makeArticleHtml(3_000, 'Высокая страница').replace('<body>', '<body style="font-size:40px;line-height:3">'));
+  const { page, tabId } = await ext.openTab('tall.html');
+  const popup = await ext.openPopup(tabId);
+  await expect(player(popup)).toHaveAttribute('data-state', 'playing');
+  // The real popup floats over the page; here it is a tab, so the page is brought back to the front.
+  await page.bringToFront();
+  // Reading moves down a tall page: the window follows.
+  await expect.poll(() => page.evaluate(() => scrollY), { timeout: 20_000 }).toBeGreaterThan(200);
+  // The user scrolls back to the top: the reader stops pulling the page.
+  await page.mouse.move(100, 100);
+  await expect
+    .poll(async () => {
+      await page.mouse.wheel(0, -2_000);
+      return page.evaluate(() => scrollY);
+    })
+    .toBe(0);
+  const position = async () => Number(await player(popup).getAttribute('data-position'));
+  const left = await position();
+  // Several sentences later the page is still where the user left it.
+  await expect.poll(position).toBeGreaterThan(left + 2);
+  expect(await page.evaluate(() => scrollY)).toBe(0);
+});
+
+test('"Read from here" starts at the right-clicked paragraph', async ({ ext, service, sw }) => {
+  await ext.configure({ threshold: '1000' });
+  const { page, tabId } = await ext.openTab('sample-article.html');
+  // The menu item exists.
+  await sw.evaluate(() => chrome.contextMenus.update('read-from-here', {}));
+  // A first reading injects the page script, which then notes where the user right-clicks.
+  await ext.menuClick(tabId, 'Первое чтение.');
+  await expect.poll(() => service.speechLog().length).toBe(1);
+  await page.locator('#p6').click({ button: 'right' });
+  await page.keyboard.press('Escape');
+  await ext.menuClick(tabId, '', 'read-from-here');
+  const popup = await ext.openPopup(tabId);
+  await expect(player(popup)).toHaveAttribute('data-state', 'finished', { timeout: 30_000 });
+  const texts = service.speechLog().slice(1).map((e) => e.text);
+  expect(texts[0]).toMatch(/^Платные сервисы берут деньги/);
+  expect(texts.join(' ')).not.toContain('Синтез речи давно');
+  expect(texts.join(' ')).toContain('Это кажется мелочью');
+});
+
+test('keyboard shortcuts are declared, listed in the popup, and drive the reading', async ({ ext, service, pages }) => {
+  await ext.configure({ threshold: '1000' });
+  pages.put('/long.html', makeArticleHtml(5_000));
+  const { page, tabId } = await ext.openTab('long.html');
+  await page.bringToFront();
+  const popup = await ext.openPopup(tabId);
+  await popup.getByTestId('shortcuts').locator('summary').click();
+  const shortcuts = popup.getByTestId('shortcut');
+  await expect(shortcuts).toHaveCount(5);
+  await expect(popup.locator('[data-command="read"]')).toHaveAttribute('data-shortcut', 'Alt+R');
+  await expect(popup.locator('[data-command="toggle-pause"]')).toHaveAttribute('data-shortcut', 'Alt+P');
+  await expect(popup.locator('[data-command="previous"]')).toHaveAttribute('data-shortcut', '');
+
+  const press = async (command: string) => {
+    const sw = await ext.serviceWorker();
+    await sw.evaluate(async ([command, tabId]) => {
+      const tab = await chrome.tabs.get(tabId as number);
+      await (globalThis as unknown as { commandHandler: (c: string, t: object) => Promise<void> }).commandHandler(command as string, tab);
+    }, [command, tabId]);
+  };
+  const p = player(popup);
+  await expect(p).toHaveAttribute('data-state', 'playing');
+  await press('toggle-pause');
+  await expect(p).toHaveAttribute('data-state', 'paused');
+  await press('toggle-pause');
+  await expect(p).toHaveAttribute('data-state', 'playing');
+  await press('next');
+  await expect.poll(async () => Number(await p.getAttribute('data-part'))).toBeGreaterThanOrEqual(1);
+  await press('previous');
+  await expect(p).toHaveAttribute('data-part', '0');
+  await press('stop');
+  await expect(p).toHaveAttribute('data-state', 'stopped');
+  const count = service.speechLog().length;
+  await press('read');
+  await expect(p).toHaveAttribute('data-state', 'playing');
+  expect(service.speechLog().length).toBe(count); // read again from the cache
+});
