@@ -9,6 +9,7 @@ import { AUDIO_FORMATS, type AccountInfo, type AudioFormat, DEFAULT_SETTINGS } f
 
 const lang = uiLanguage();
 const t = strings(lang);
+document.documentElement.lang = lang;
 const locale = lang === 'ru' ? 'ru-RU' : 'en-US';
 
 interface ShownError {

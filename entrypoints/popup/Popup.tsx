@@ -11,6 +11,7 @@ import { DEFAULT_PLAYBACK, type Playback, playbackStorage } from '@/utils/settin
 
 const lang = uiLanguage();
 const t = strings(lang);
+document.documentElement.lang = lang;
 const locale = lang === 'ru' ? 'ru-RU' : 'en-US';
 
 /** `popup.html?tabId=N` acts on tab N; opened from the toolbar it acts on the active tab. */

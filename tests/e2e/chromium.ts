@@ -24,7 +24,9 @@ export interface LaunchedBrowser {
  * `--mute-audio` must stay off: Chrome treats a muted offscreen document as silent
  * and closes it about 30 s into playback (CHROMIUM-TESTING.md).
  */
-export async function launchWithExtension(opts: { headless?: boolean; extensionDir?: string } = {}): Promise<LaunchedBrowser> {
+export async function launchWithExtension(
+  opts: { headless?: boolean; extensionDir?: string; locale?: string; colorScheme?: 'light' | 'dark' } = {},
+): Promise<LaunchedBrowser> {
   const ext = opts.extensionDir ?? EXTENSION_DIR;
   if (!existsSync(join(ext, 'manifest.json'))) throw new Error(`No built extension at ${ext}: run npm run build`);
   const profileDir = mkdtempSync(join(tmpdir(), 'tts-profile-'));
@@ -32,7 +34,11 @@ export async function launchWithExtension(opts: { headless?: boolean; extensionD
     executablePath: chromiumPath(),
     headless: opts.headless ?? true,
     ignoreDefaultArgs: ['--mute-audio'],
+    // On Linux the browser's own language comes from the environment (and needs chromium-l10n).
+    ...(opts.locale ? { locale: opts.locale, env: { ...process.env, LANGUAGE: opts.locale.replace('-', '_') } } : {}),
+    ...(opts.colorScheme ? { colorScheme: opts.colorScheme } : {}),
     args: [
+      ...(opts.locale ? [`--lang=${opts.locale}`] : []),
       `--disable-extensions-except=${ext}`,
       `--load-extension=${ext}`,
       '--no-sandbox',

@@ -8,6 +8,8 @@ export const TEST_KEY = 'vk_live_test_key';
 export interface ExtensionFixtures {
   /** Options for the fake service of this test (override with test.use). */
   serviceOptions: FakeServiceOptions;
+  /** The browser's language, e.g. 'ru-RU' (override with test.use). */
+  browserLocale: string | undefined;
   service: FakeService;
   pages: PagesServer;
   context: BrowserContext;
@@ -34,6 +36,7 @@ export interface ExtensionHelpers {
 
 export const test = base.extend<ExtensionFixtures>({
   serviceOptions: [{}, { option: true }],
+  browserLocale: [undefined, { option: true }],
   service: async ({ serviceOptions }, use) => {
     const service = await startFakeService(serviceOptions);
     await use(service);
@@ -45,8 +48,8 @@ export const test = base.extend<ExtensionFixtures>({
     await pages.close();
   },
   // A fresh profile for every test: nothing leaks from one test to the next.
-  context: async ({}, use) => {
-    const launched = await launchWithExtension();
+  context: async ({ browserLocale }, use) => {
+    const launched = await launchWithExtension({ locale: browserLocale });
     await use(launched.context);
     await launched.close();
   },
