@@ -112,6 +112,14 @@ export default defineBackground(() => {
     if (!fromExtensionPage(sender)) throw new Error('refused');
     return reader.setPlayback(data);
   });
+  onMessage('saveEstimate', ({ sender }) => {
+    if (!fromExtensionPage(sender)) throw new Error('refused');
+    return reader.saveEstimate();
+  });
+  onMessage('fetchForSave', ({ sender }) => {
+    if (!fromExtensionPage(sender)) throw new Error('refused');
+    return reader.fetchMissing();
+  });
   onMessage('playerEvent', ({ sender, data }) => {
     if (!fromExtensionPage(sender)) return;
     void reader.onPlayerEvent(data);

@@ -37,6 +37,11 @@ const en = {
   shortcuts: 'Keyboard shortcuts',
   shortcutUnset: 'not set',
   changeShortcuts: 'Change shortcuts',
+  saveMp3: 'Save as MP3',
+  saveMissing: 'Parts still to fetch:',
+  saveConfirm: 'Fetch and save',
+  saveNothing: 'There is no audio to save yet.',
+  cancel: 'Cancel',
   // options
   optionsTitle: 'trySasha Reader — settings',
   apiKey: 'API key',
@@ -57,6 +62,16 @@ const en = {
   price: 'Price per million characters',
   concurrency: 'Parallel requests',
   saved: 'Saved. The key works.',
+  history: 'Usage history',
+  exportCsv: 'Export CSV',
+  clearHistory: 'Clear history',
+  historyEmpty: 'No paid requests yet.',
+  perDay: 'Per day',
+  day: 'Day',
+  requests: 'Requests',
+  requestsList: 'Requests',
+  time: 'Time',
+  page: 'Page',
 } as const;
 
 export type Strings = { [K in keyof typeof en]: string };
@@ -99,6 +114,11 @@ const ru: Strings = {
   shortcuts: 'Сочетания клавиш',
   shortcutUnset: 'не задано',
   changeShortcuts: 'Изменить сочетания',
+  saveMp3: 'Сохранить в MP3',
+  saveMissing: 'Ещё не загружено частей:',
+  saveConfirm: 'Загрузить и сохранить',
+  saveNothing: 'Пока нечего сохранять.',
+  cancel: 'Отмена',
   optionsTitle: 'trySasha — настройки',
   apiKey: 'API-ключ',
   apiKeySaved: 'Сохранённый ключ:',
@@ -118,6 +138,16 @@ const ru: Strings = {
   price: 'Цена за миллион символов',
   concurrency: 'Параллельных запросов',
   saved: 'Сохранено. Ключ работает.',
+  history: 'История расходов',
+  exportCsv: 'Скачать CSV',
+  clearHistory: 'Очистить историю',
+  historyEmpty: 'Платных запросов пока не было.',
+  perDay: 'По дням',
+  day: 'День',
+  requests: 'Запросов',
+  requestsList: 'Запросы',
+  time: 'Время',
+  page: 'Страница',
 };
 
 export function uiLanguage(): 'ru' | 'en' {

@@ -1,6 +1,7 @@
 import { defineExtensionMessaging } from '@webext-core/messaging';
 import type { AccountInfo, AudioFormat, Playback, Settings } from './settings';
 import type { PlayerEvent } from './player-protocol';
+import type { SaveEstimate } from './reading-session';
 
 export interface SettingsView {
   settings: Settings;
@@ -34,6 +35,9 @@ interface ProtocolMap {
   command(data: { command: ReadingCommand }): void;
   jumpTo(data: { part: number }): void;
   setPlayback(data: Partial<Playback>): Playback;
+  /** Saving as MP3: what is still missing and its cost; then fetching it (only after the user confirmed). */
+  saveEstimate(): SaveEstimate;
+  fetchForSave(): { ok: true } | { ok: false; code: string; message: string };
   /** From the offscreen player. */
   playerEvent(event: PlayerEvent): void;
 }

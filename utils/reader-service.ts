@@ -7,6 +7,7 @@ import { readingPlanStorage, readingViewStorage } from './reading-state';
 import { getApiKey } from './secret-store';
 import { accountStorage, playbackStorage, settingsStorage } from './settings';
 import { fetchAccount, openSpeechStream } from './speech-client';
+import { appendUsage, usageStorage } from './usage-history';
 
 export const uiLocale = (): 'ru' | 'en' => (browser.i18n.getUILanguage().toLowerCase().startsWith('ru') ? 'ru' : 'en');
 
@@ -26,6 +27,9 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 
 /** Audio paid for, kept across worker restarts and browser sessions (cleared with the key). */
 export const audioCache = new AudioCache(indexedDbBackend());
+
+/** History writes are read-modify-write: one at a time. */
+let usageChain: Promise<void> = Promise.resolve();
 
 /** The background's one reader, wired to the real browser, storage and service. */
 export function createReader(player: PlayerSink = offscreenPlayerSink()): Reader {
@@ -51,6 +55,11 @@ export function createReader(player: PlayerSink = offscreenPlayerSink()): Reader
     savePlan: (plan) => readingPlanStorage.setValue(plan),
     loadSaved: async () => ({ view: await readingViewStorage.getValue(), plan: await readingPlanStorage.getValue() }),
     sleep,
+    recordUsage(entry) {
+      usageChain = usageChain
+        .then(async () => usageStorage.setValue(appendUsage(await usageStorage.getValue(), entry)))
+        .catch(() => undefined);
+    },
     highlight(tabId, sentence) {
       const message: PageMessage = sentence === null ? { type: 'trysasha-clear-highlight' } : { type: 'trysasha-highlight', text: sentence };
       // Pages that could not be scripted (the PDF viewer) have no listener: nothing to mark there.

@@ -10,6 +10,7 @@ import { actionFor, humanMessage, isKnownErrorCode, MAX_RETRIES, retryDelayMs } 
 import { type AccountInfo, clampPlayback, type Playback, type Settings } from './settings';
 import { type Auth, ServiceError, type SpeechBody, type SpeechStream } from './speech-client';
 import { countChars, type Part, splitIntoParts } from './text-parts';
+import type { UsageEntry } from './usage-history';
 
 /** A failure before any request: shown with a local code. */
 export class ReadingError extends Error {
@@ -43,6 +44,8 @@ export interface ReaderDeps {
   savePlan(plan: ReadingPlan | null): Promise<void>;
   loadSaved(): Promise<{ view: ReadingView | null; plan: ReadingPlan | null }>;
   sleep(ms: number, signal: AbortSignal): Promise<void>;
+  /** Adds a paid request to the usage history. */
+  recordUsage(entry: UsageEntry): void;
   /** Marks the sentence being read on the page (null: clear). Best effort. */
   highlight(tabId: number, sentence: string | null): void;
   locale(): 'ru' | 'en';
@@ -67,6 +70,16 @@ interface PumpContext {
   id: string;
   signal: AbortSignal;
   reading: AbortSignal;
+  /** False when fetching only into the cache (saving as MP3): nothing goes to the player. */
+  deliver: boolean;
+}
+
+/** What saving the reading as MP3 would still cost: the parts not received yet. */
+export interface SaveEstimate {
+  parts: number;
+  missing: number;
+  missingChars: number;
+  missingRub: string;
 }
 
 /** Where the player stands in a part it holds only partly. */
@@ -287,6 +300,58 @@ export class Reader {
     await this.playFrom(target, 0);
   }
 
+  /** Parts of this reading whose audio is not in the cache yet, and what fetching them would cost. */
+  async saveEstimate(): Promise<SaveEstimate> {
+    await this.ready;
+    const missing = await this.missingParts();
+    const missingChars = missing.reduce((n, k) => n + this.parts[k]!.chars, 0);
+    return {
+      parts: this.parts.length,
+      missing: missing.length,
+      missingChars,
+      missingRub: formatRubPlain(costOf(missingChars, this.price)),
+    };
+  }
+
+  /**
+   * Fetches the parts not received yet into the cache, without playing them
+   * (the popup then builds the MP3 from the cache). Only after the user has
+   * confirmed the estimate. Stops at the first error that stops a reading.
+   */
+  async fetchMissing(): Promise<{ ok: true } | { ok: false; code: string; message: string }> {
+    await this.ready;
+    // After the reading ended, a lifetime of its own (the next reading cancels it).
+    this.reading ??= new AbortController();
+    const reading = this.reading;
+    if (!this.plan || !this.auth) return { ok: false, code: 'no-text', message: humanMessage('no-text', this.deps.locale()) };
+    const ctx: PumpContext = { id: this.view.id, signal: reading.signal, reading: reading.signal, deliver: false };
+    for (const k of await this.missingParts()) {
+      const part = this.parts[k]!;
+      const key = partKey({ text: part.text, voice: this.plan.voice, format: this.plan.format });
+      await this.downloads.get(key);
+      if (await this.deps.cache.has(key)) continue;
+      try {
+        await this.download(ctx, k, part, 0, key, []);
+      } catch (err) {
+        if (err instanceof ServiceError && actionFor(err.status, err.code) === 'skip') continue;
+        const code = err instanceof ServiceError ? err.code : 'network';
+        return { ok: false, code, message: humanMessage(code, this.deps.locale()) };
+      }
+    }
+    return { ok: true };
+  }
+
+  private async missingParts(): Promise<number[]> {
+    const plan = this.plan;
+    if (!plan) return [];
+    const missing: number[] = [];
+    for (const [k, part] of plan.parts.entries()) {
+      if (this.skipped.has(k) || k >= this.stopAt) continue;
+      if (!(await this.deps.cache.has(partKey({ text: part.text, voice: plan.voice, format: plan.format })))) missing.push(k);
+    }
+    return missing;
+  }
+
   /** Speed and volume: applied by the player to what it already holds, remembered for later readings. */
   async setPlayback(patch: Partial<Playback>): Promise<Playback> {
     await this.ready;
@@ -418,7 +483,7 @@ export class Reader {
     const abort = this.abort;
     const reading = this.reading;
     if (!abort || !reading) return;
-    const ctx: PumpContext = { id: this.view.id, signal: abort.signal, reading: reading.signal };
+    const ctx: PumpContext = { id: this.view.id, signal: abort.signal, reading: reading.signal, deliver: true };
     this.pumping = true;
     try {
       for (let k = from; k < Math.min(this.parts.length, this.stopAt); k++) {
@@ -626,6 +691,7 @@ export class Reader {
     // A missing or unreadable cost header is replaced by what the price says it costs.
     const cost = r.cost ?? costOf(chars, this.price);
     this.cost += cost;
+    this.deps.recordUsage({ time: Date.now(), title: this.view.title, chars, costRub: formatRubPlain(cost), requestId: r.requestId });
     await this.update({
       costRub: formatRubPlain(this.cost),
       chars: this.view.chars + chars,
@@ -634,7 +700,7 @@ export class Reader {
   }
 
   private async append(ctx: PumpContext, part: number, chunk: Uint8Array): Promise<void> {
-    if (chunk.byteLength === 0 || ctx.signal.aborted) return;
+    if (chunk.byteLength === 0 || ctx.signal.aborted || !ctx.deliver) return;
     // A copy is transferred; the original stays for the cache.
     const bytes = chunk.slice().buffer;
     this.appended = true;
@@ -642,7 +708,7 @@ export class Reader {
   }
 
   private async partEnd(ctx: PumpContext, part: number): Promise<void> {
-    if (ctx.signal.aborted) return;
+    if (ctx.signal.aborted || !ctx.deliver) return;
     await this.deps.player.post({ type: 'part-end', readingId: ctx.id, part });
   }
 

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { browser } from 'wxt/browser';
 import { Money } from '@/components/Money';
+import { UsageHistory } from '@/components/UsageHistory';
 import { checkBaseUrl, originPattern } from '@/utils/base-url';
 import { strings, uiLanguage } from '@/utils/i18n';
 import { sendMessage, type SettingsView } from '@/utils/messages';
@@ -185,6 +186,8 @@ export function Options() {
           </dl>
         </section>
       )}
+
+      <UsageHistory t={t} locale={locale} />
     </main>
   );
 }

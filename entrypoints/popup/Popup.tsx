@@ -3,6 +3,7 @@ import { browser } from 'wxt/browser';
 import { Money } from '@/components/Money';
 import { PartsList } from '@/components/PartsList';
 import { PlaybackControls } from '@/components/PlaybackControls';
+import { SaveMp3 } from '@/components/SaveMp3';
 import { Shortcuts } from '@/components/Shortcuts';
 import { strings, uiLanguage } from '@/utils/i18n';
 import { type ReadingCommand, sendMessage } from '@/utils/messages';
@@ -200,6 +201,8 @@ export function Popup() {
           />
         </details>
       )}
+
+      <SaveMp3 t={t} locale={locale} enabled={partTexts.length > 0 && v.state !== 'confirm' && v.state !== 'extracting'} />
 
       <Shortcuts title={t.shortcuts} unset={t.shortcutUnset} change={t.changeShortcuts} />
     </main>

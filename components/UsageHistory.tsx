@@ -1,0 +1,100 @@
+import { useEffect, useState } from 'preact/hooks';
+import type { Strings } from '@/utils/i18n';
+import { dailyTotals, usageCsv, type UsageEntry, usageStorage } from '@/utils/usage-history';
+import { Money } from './Money';
+
+const SHOWN = 200;
+
+/** Every paid request (time, page, characters, cost, request id), totals per day, CSV export, clearing. */
+export function UsageHistory({ t, locale }: { t: Strings; locale: string }) {
+  const [entries, setEntries] = useState<UsageEntry[]>([]);
+  useEffect(() => {
+    void usageStorage.getValue().then(setEntries);
+    return usageStorage.watch((v) => setEntries(v ?? []));
+  }, []);
+  const days = dailyTotals(entries);
+  const time = new Intl.DateTimeFormat(locale, { dateStyle: 'short', timeStyle: 'medium' });
+  const number = new Intl.NumberFormat(locale);
+
+  function exportCsv() {
+    const url = URL.createObjectURL(new Blob([usageCsv(entries)], { type: 'text/csv;charset=utf-8' }));
+    const a = document.createElement('a');
+    a.href = url;
+    a.download = `trysasha-usage-${new Date().toISOString().slice(0, 10)}.csv`;
+    a.click();
+    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  }
+
+  return (
+    <section class="history" data-testid="history" data-count={String(entries.length)} aria-labelledby="history-title">
+      <h2 id="history-title">{t.history}</h2>
+      <div class="actions">
+        <button type="button" data-testid="export-csv" disabled={entries.length === 0} onClick={exportCsv}>
+          {t.exportCsv}
+        </button>
+        <button type="button" data-testid="clear-history" disabled={entries.length === 0} onClick={() => void usageStorage.setValue([])}>
+          {t.clearHistory}
+        </button>
+      </div>
+      {entries.length === 0 ? (
+        <p class="hint">{t.historyEmpty}</p>
+      ) : (
+        <>
+          <table class="days">
+            <caption>{t.perDay}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{t.day}</th>
+                <th scope="col">{t.requests}</th>
+                <th scope="col">{t.chars}</th>
+                <th scope="col">{t.cost}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {days.map((d) => (
+                <tr key={d.date} data-testid="history-day" data-date={d.date} data-chars={String(d.chars)} data-value={d.costRub}>
+                  <td>{d.date}</td>
+                  <td>{number.format(d.requests)}</td>
+                  <td>{number.format(d.chars)}</td>
+                  <td>
+                    <Money value={d.costRub} locale={locale} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <table class="requests">
+            <caption>{t.requestsList}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{t.time}</th>
+                <th scope="col">{t.page}</th>
+                <th scope="col">{t.chars}</th>
+                <th scope="col">{t.cost}</th>
+                <th scope="col">{t.requestId}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {entries
+                .slice(-SHOWN)
+                .reverse()
+                .map((e) => (
+                  <tr key={e.requestId + e.time} data-testid="history-row" data-request-id={e.requestId} data-chars={String(e.chars)} data-value={e.costRub}>
+                    <td>{time.format(e.time)}</td>
+                    <td class="page-title">{e.title}</td>
+                    <td>{number.format(e.chars)}</td>
+                    <td>
+                      <Money value={e.costRub} locale={locale} />
+                    </td>
+                    <td>
+                      <code>{e.requestId}</code>
+                    </td>
+                  </tr>
+                ))}
+            </tbody>
+          </table>
+        </>
+      )}
+    </section>
+  );
+}

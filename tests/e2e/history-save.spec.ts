@@ -1,0 +1,80 @@
+import { readFile } from 'node:fs/promises';
+import { mp3Duration } from '../../utils/mp3-duration.ts';
+import { makeArticleHtml } from '../fixtures/make-article.ts';
+import { expect, player, test } from './fixtures.ts';
+
+test.use({ serviceOptions: { msPerChar: 1.5, minMs: 50 } });
+
+const plain = (units: bigint) => `${units / 10000n}.${(units % 10000n).toString().padStart(4, '0')}`;
+
+test('the options page lists every paid request with per-day totals, exports CSV and clears on demand', async ({ ext, service }) => {
+  await ext.configure();
+  const { tabId } = await ext.openTab('sample-article.html');
+  await expect(player(await ext.openPopup(tabId))).toHaveAttribute('data-state', 'finished');
+  const paid = service.speechLog().filter((e) => e.status === 200);
+
+  const options = await ext.openOptions();
+  const rows = options.getByTestId('history-row');
+  await expect(rows).toHaveCount(paid.length);
+  for (const e of paid) {
+    const row = options.locator(`[data-testid="history-row"][data-request-id="${e.id}"]`);
+    await expect(row).toHaveAttribute('data-chars', String(e.billedChars));
+    await expect(row).toHaveAttribute('data-value', plain(BigInt(e.costUnits)));
+    await expect(row).toContainText('Как устроен голос');
+  }
+  const day = options.getByTestId('history-day');
+  await expect(day).toHaveCount(1);
+  await expect(day).toHaveAttribute('data-chars', String(paid.reduce((n, e) => n + e.billedChars, 0)));
+  await expect(day).toHaveAttribute('data-value', plain(paid.reduce((n, e) => n + BigInt(e.costUnits), 0n)));
+
+  const [download] = await Promise.all([options.waitForEvent('download'), options.getByTestId('export-csv').click()]);
+  expect(download.suggestedFilename()).toMatch(/^trysasha-usage-\d{4}-\d{2}-\d{2}\.csv$/);
+  const csv = await readFile((await download.path())!, 'utf8');
+  const lines = csv.trim().split('\r\n');
+  expect(lines[0]).toBe('time,title,characters,cost_rub,request_id');
+  expect(lines).toHaveLength(paid.length + 1);
+  for (const e of paid) expect(csv).toContain(`,${e.billedChars},${plain(BigInt(e.costUnits))},${e.id}`);
+
+  await options.getByTestId('clear-history').click();
+  await expect(rows).toHaveCount(0);
+  await expect(options.getByTestId('history')).toHaveAttribute('data-count', '0');
+});
+
+test('save as MP3: parts not fetched yet are fetched only after their cost is shown and confirmed', async ({ ext, service, pages }) => {
+  service.configure({ msPerChar: 4 });
+  await ext.configure({ threshold: '1000' });
+  pages.put('/long.html', makeArticleHtml(6_000));
+  const { tabId } = await ext.openTab('long.html');
+  const popup = await ext.openPopup(tabId);
+  const p = player(popup);
+  await expect.poll(() => service.speechLog().length).toBe(2);
+  await popup.getByTestId('stop').click();
+  await expect(p).toHaveAttribute('data-state', 'stopped');
+  const parts = Number(await p.getAttribute('data-parts'));
+  const fetched = service.speechLog().length;
+
+  await popup.getByTestId('save-mp3').click();
+  const box = popup.getByTestId('save-box');
+  await expect(box).toHaveAttribute('data-missing', String(parts - fetched));
+  const price = 15n; // ten-thousandths of a ruble per character at 1500 ₽ per million
+  const expectedMissing = (Number(await popup.getByTestId('estimate').getAttribute('data-chars')) -
+    service.speechLog().reduce((n, e) => n + e.billedChars, 0));
+  await expect(box).toHaveAttribute('data-value', plain(BigInt(expectedMissing) * price));
+  expect(service.speechLog()).toHaveLength(fetched); // nothing fetched before the confirmation
+
+  const [download] = await Promise.all([popup.waitForEvent('download'), popup.getByTestId('confirm-save').click()]);
+  expect(download.suggestedFilename()).toBe('Длинная статья.mp3');
+  const bytes = new Uint8Array(await readFile((await download.path())!));
+  expect(service.speechLog()).toHaveLength(parts);
+  expect(new Set(service.speechLog().map((e) => e.text)).size).toBe(parts);
+  // The file holds every part: its length is the whole reading's audio (4 ms a character).
+  const chars = service.speechLog().reduce((n, e) => n + e.billedChars, 0);
+  expect(mp3Duration(bytes)).toBeGreaterThan((chars * 4) / 1000 - 0.5);
+  // The fetched parts were paid for in this reading.
+  await expect(popup.getByTestId('chars')).toHaveAttribute('data-value', String(chars));
+
+  // Saving again costs nothing: everything is in the cache.
+  const [again] = await Promise.all([popup.waitForEvent('download'), popup.getByTestId('save-mp3').click()]);
+  expect((await readFile((await again.path())!)).length).toBe(bytes.length);
+  expect(service.speechLog()).toHaveLength(parts);
+});

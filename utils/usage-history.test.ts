@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { appendUsage, dailyTotals, dayOf, usageCsv, type UsageEntry } from './usage-history';
+
+const at = (iso: string) => Date.parse(iso);
+const entry = (iso: string, chars: number, costRub: string, title = 'Статья', requestId = 'req_1'): UsageEntry => ({
+  time: at(iso),
+  title,
+  chars,
+  costRub,
+  requestId,
+});
+
+describe('dailyTotals', () => {
+  it.each([
+    [
+      'sums exactly per day, newest first',
+      [entry('2026-11-20T10:00:00Z', 100, '0.1500'), entry('2026-11-20T12:00:00Z', 3, '0.0045'), entry('2026-11-21T09:00:00Z', 7, '0.0105')],
+      'UTC',
+      [
+        { date: '2026-11-21', requests: 1, chars: 7, costRub: '0.0105' },
+        { date: '2026-11-20', requests: 2, chars: 103, costRub: '0.1545' },
+      ],
+    ],
+    [
+      'the day is the user’s: 23:30 UTC is already tomorrow in Moscow',
+      [entry('2026-11-20T23:30:00Z', 10, '0.0150')],
+      'Europe/Moscow',
+      [{ date: '2026-11-21', requests: 1, chars: 10, costRub: '0.0150' }],
+    ],
+    ['no entries, no days', [], 'UTC', []],
+    [
+      'ten thousand small costs add up with no float drift',
+      Array.from({ length: 10_000 }, () => entry('2026-11-20T10:00:00Z', 1, '0.0001')),
+      'UTC',
+      [{ date: '2026-11-20', requests: 10_000, chars: 10_000, costRub: '1.0000' }],
+    ],
+  ])('%s', (_name, list, tz, expected) => {
+    expect(dailyTotals(list, tz)).toEqual(expected);
+  });
+
+  it('dayOf formats YYYY-MM-DD', () => expect(dayOf(at('2026-01-05T12:00:00Z'), 'UTC')).toBe('2026-01-05'));
+});
+
+describe('usageCsv', () => {
+  it.each([
+    ['plain', entry('2026-11-20T10:00:00Z', 42, '0.0630'), '2026-11-20T10:00:00.000Z,Статья,42,0.0630,req_1'],
+    ['a comma and quotes in the title', entry('2026-11-20T10:00:00Z', 1, '0.0015', 'Он сказал: "да", и ушёл'), '2026-11-20T10:00:00.000Z,"Он сказал: ""да"", и ушёл",1,0.0015,req_1'],
+    ['a formula-looking title is defused', entry('2026-11-20T10:00:00Z', 1, '0.0015', '=HYPERLINK("x")'), `2026-11-20T10:00:00.000Z,"'=HYPERLINK(""x"")",1,0.0015,req_1`],
+    ['a newline in the title', entry('2026-11-20T10:00:00Z', 1, '0.0015', 'a\nb'), '2026-11-20T10:00:00.000Z,"a\nb",1,0.0015,req_1'],
+  ])('%s', (_name, e, row) => {
+    expect(usageCsv([e])).toBe(`time,title,characters,cost_rub,request_id\r\n${row}\r\n`);
+  });
+});
+
+describe('appendUsage', () => {
+  it('keeps the newest entries up to the cap', () => {
+    const list = [1, 2, 3].map((n) => entry('2026-11-20T10:00:00Z', n, '0.0001'));
+    expect(appendUsage(list, entry('2026-11-20T10:00:00Z', 4, '0.0001'), 3).map((e) => e.chars)).toEqual([2, 3, 4]);
+  });
+});
