@@ -18,7 +18,8 @@ async function buildFile(): Promise<{ blob: Blob; name: string } | null> {
   }
   if (chunks.length === 0) return null;
   const title = (document.querySelector('[data-testid="player"] .title')?.textContent ?? '').trim() || 'reading';
-  const name = `${title.replace(/[\\/:*?"<>|\u0000-\u001f]+/g, ' ').trim().slice(0, 80)}.mp3`;
+  const printable = [...title].filter((c) => c >= ' ').join('');
+  const name = `${printable.replace(/[\\/:*?"<>|]+/g, ' ').trim().slice(0, 80)}.mp3`;
   return { blob: new Blob([concatBytes(chunks) as BlobPart], { type: 'audio/mpeg' }), name };
 }
 
