@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { browser } from 'wxt/browser';
+import { Icon } from '@/components/Icon';
 import { Money } from '@/components/Money';
 import { PartsList } from '@/components/PartsList';
 import { PlaybackControls } from '@/components/PlaybackControls';
@@ -162,7 +163,7 @@ export function Popup() {
 
       <nav class="controls">
         <button type="button" data-testid="prev" aria-label={t.prev} title={t.prev} disabled={!active} onClick={() => command('prev')}>
-          ⏮
+          <Icon name="prev" />
         </button>
         <button
           type="button"
@@ -175,13 +176,13 @@ export function Popup() {
             else if (tabId !== null && tabId > 0) void sendMessage('startReading', { tabId, force: true });
           }}
         >
-          {v.state === 'playing' || v.state === 'loading' ? '⏸' : '▶'}
+          <Icon name={v.state === 'playing' || v.state === 'loading' ? 'pause' : 'play'} />
         </button>
         <button type="button" data-testid="stop" aria-label={t.stop} title={t.stop} disabled={!active} onClick={() => command('stop')}>
-          ⏹
+          <Icon name="stop" />
         </button>
         <button type="button" data-testid="next" aria-label={t.next} title={t.next} disabled={!active} onClick={() => command('next')}>
-          ⏭
+          <Icon name="next" />
         </button>
       </nav>
 

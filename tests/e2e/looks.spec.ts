@@ -1,0 +1,64 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { expect, player, test } from './fixtures.ts';
+
+const SCHEMES = ['light', 'dark'] as const;
+
+/** Serious and critical accessibility problems (labels, names, contrast, roles) found by axe. */
+async function axeProblems(page: Page) {
+  const result = await new AxeBuilder({ page }).analyze();
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+for (const scheme of SCHEMES) {
+  test(`the popup in the ${scheme} theme: looks as designed and has no accessibility problems`, async ({ ext }) => {
+    // A fixed state: the confirmation of the sample article (the estimate is above a tiny threshold).
+    await ext.configure({ threshold: '0.0001' });
+    const { tabId } = await ext.openTab('sample-article.html');
+    const popup = await ext.openPopup(tabId);
+    await popup.emulateMedia({ colorScheme: scheme });
+    await expect(player(popup)).toHaveAttribute('data-state', 'confirm');
+    await popup.setViewportSize({ width: 360, height: 640 });
+    expect(await axeProblems(popup)).toEqual([]);
+    await expect(popup.locator('main.popup')).toHaveScreenshot(`popup-${scheme}.png`, { maxDiffPixelRatio: 0.01 });
+  });
+
+  test(`the options page in the ${scheme} theme: looks as designed and has no accessibility problems`, async ({ ext }) => {
+    await ext.configure();
+    const options = await ext.openOptions();
+    await options.emulateMedia({ colorScheme: scheme });
+    await expect(options.getByTestId('account')).toBeVisible();
+    expect(await axeProblems(options)).toEqual([]);
+    // The local service's port changes from run to run: its field is masked.
+    await expect(options).toHaveScreenshot(`options-${scheme}.png`, {
+      fullPage: true,
+      maxDiffPixelRatio: 0.01,
+      mask: [options.getByTestId('base-url')],
+    });
+  });
+}
+
+test('every popup control is reachable by keyboard and has a name', async ({ ext, pages }) => {
+  await ext.configure({ threshold: '1000' });
+  pages.put('/p.html', '<!doctype html><html lang="ru"><head><meta charset="utf-8"><title>Т</title></head><body><article><p>Одно короткое предложение для проверки клавиатуры.</p><p>Второе предложение.</p></article></body></html>');
+  const { tabId } = await ext.openTab('p.html');
+  const popup = await ext.openPopup(tabId);
+  await expect(player(popup)).toHaveAttribute('data-state', 'finished');
+  const reached = new Set<string>();
+  for (let i = 0; i < 30; i++) {
+    await popup.keyboard.press('Tab');
+    const id = await popup.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? '');
+    if (id) reached.add(id);
+  }
+  for (const id of ['play-pause', 'speed', 'volume', 'save-mp3']) expect(reached).toContain(id);
+  // Buttons disabled while nothing is active are still named for screen readers.
+  for (const id of ['play-pause', 'stop', 'next', 'prev']) {
+    await expect(popup.getByTestId(id)).toHaveAccessibleName(/.+/);
+  }
+  // Space on the focused play button starts reading the page again.
+  await popup.getByTestId('play-pause').focus();
+  await popup.keyboard.press('Space');
+  await expect(player(popup)).toHaveAttribute('data-state', /loading|playing|finished/);
+});
