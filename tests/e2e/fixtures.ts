@@ -119,6 +119,9 @@ export const test = base.extend<ExtensionFixtures>({
       },
       async menuClick(tabId, selectionText, menuItemId = 'read-selection') {
         const sw = await helpers.serviceWorker();
+        const readingId = () =>
+          sw.evaluate(async () => ((await chrome.storage.session.get('reading-view'))['reading-view'] as { id?: string } | undefined)?.id ?? '');
+        const before = await readingId();
         await sw.evaluate(
           async ({ tabId, selectionText, menuItemId }) => {
             const tab = await chrome.tabs.get(tabId);
@@ -127,6 +130,8 @@ export const test = base.extend<ExtensionFixtures>({
           },
           { tabId, selectionText, menuItemId },
         );
+        // The click starts a new reading; a popup opened before it shows would start one of its own.
+        await expect.poll(readingId).not.toBe(before);
       },
     };
     await use(helpers);
