@@ -9,6 +9,8 @@ export interface ExtractedText {
   title: string;
   source: 'selection' | 'article';
   blocks: TextBlock[];
+  /** How long the extraction took in the page (for the benchmarks). */
+  tookMs?: number;
 }
 
 const BLOCK_SELECTOR = 'h1,h2,h3,h4,h5,h6,p,li,blockquote,pre,dd,dt,figcaption,td,th';
@@ -49,6 +51,12 @@ export function blocksFromArticleHtml(html: string, doc: Document): TextBlock[] 
  * article (navigation, ads and comments are left out).
  */
 export function extractFromPage(doc: Document = document, opts: { articleOnly?: boolean } = {}): ExtractedText {
+  const started = performance.now();
+  const result = extract(doc, opts);
+  return { ...result, tookMs: Math.round((performance.now() - started) * 10) / 10 };
+}
+
+function extract(doc: Document, opts: { articleOnly?: boolean }): ExtractedText {
   const selected = opts.articleOnly ? '' : (doc.getSelection()?.toString() ?? '');
   if (selected.trim()) {
     return { title: clean(doc.title), source: 'selection', blocks: blocksFromPlainText(selected) };

@@ -24,17 +24,27 @@ export class MsePlayer {
   private started = false;
   private userPaused = false;
   private objectUrl = '';
+  /** Diagnostics for the benchmarks (read through the DevTools protocol): stalls and timings of the current load. */
+  readonly stats = { waiting: 0, firstPlayingAt: 0, endedAt: 0, loads: 0 };
 
   constructor(
     private readonly emit: (event: PlayerEvent) => void,
     readonly audio: HTMLAudioElement = new Audio(),
   ) {
-    audio.addEventListener('playing', () => this.emit({ type: 'playing', readingId: this.readingId }));
-    audio.addEventListener('waiting', () => this.emit({ type: 'waiting', readingId: this.readingId }));
+    audio.addEventListener('playing', () => {
+      this.stats.firstPlayingAt ||= performance.now();
+      this.emit({ type: 'playing', readingId: this.readingId });
+    });
+    audio.addEventListener('waiting', () => {
+      // A stall is a wait after playback had begun (not the first buffering).
+      if (this.stats.firstPlayingAt) this.stats.waiting++;
+      this.emit({ type: 'waiting', readingId: this.readingId });
+    });
     audio.addEventListener('timeupdate', () => this.onTime());
-    audio.addEventListener('ended', () =>
-      this.emit({ type: 'ended', readingId: this.readingId, position: this.position() }),
-    );
+    audio.addEventListener('ended', () => {
+      this.stats.endedAt = performance.now();
+      this.emit({ type: 'ended', readingId: this.readingId, position: this.position() });
+    });
     audio.addEventListener('error', () => {
       if (!this.readingId) return;
       this.emit({ type: 'error', readingId: this.readingId, message: audio.error?.message || 'The audio could not be played.' });
@@ -103,6 +113,7 @@ export class MsePlayer {
 
   private load(readingId: string, seekInPart: number, positionBase: number, startPart: number): void {
     this.reset();
+    Object.assign(this.stats, { waiting: 0, firstPlayingAt: 0, endedAt: 0, loads: this.stats.loads + 1 });
     this.readingId = readingId;
     this.positionBase = positionBase;
     this.firstPart = startPart;
@@ -252,7 +263,7 @@ export class MsePlayer {
     return true;
   }
 
-  /** Bytes held by the SourceBuffer, for the memory benchmark. */
+  /** Seconds of audio held by the SourceBuffer, for the memory benchmark. */
   bufferedSeconds(): number {
     const b = this.buffer?.buffered;
     return b && b.length ? b.end(b.length - 1) - b.start(0) : 0;

@@ -167,18 +167,23 @@ export class Reader {
       costRub: formatRubPlain(0n),
     });
     const id = this.view.id;
+    // Extraction runs while the key, settings and account are read: it is the longest step before the request.
+    const extraction = req.extract().then(
+      (text) => ({ text }),
+      (error: unknown) => ({ error }),
+    );
     try {
-      const auth = await this.deps.getAuth();
+      const [auth, settings, cached] = await Promise.all([this.deps.getAuth(), this.deps.getSettings(), this.deps.getAccount()]);
       if (!auth) throw new ReadingError('no-key');
       this.auth = auth;
-      const settings = await this.deps.getSettings();
       abort.signal.throwIfAborted();
       const accountP = this.deps.refreshAccount(auth).then(
         (account) => ({ account }),
         (error: unknown) => ({ error }),
       );
-      const cached = await this.deps.getAccount();
-      const extracted = await req.extract();
+      const extractedOr = await extraction;
+      if ('error' in extractedOr) throw extractedOr.error;
+      const extracted = extractedOr.text;
       let account = cached;
       if (!account) {
         const fresh = await accountP;

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { browser } from 'wxt/browser';
 import { Icon } from '@/components/Icon';
 import { Money } from '@/components/Money';
@@ -35,6 +35,18 @@ function useReadingView(): ReadingView | null {
 
 const command = (c: ReadingCommand) => void sendMessage('command', { command: c });
 
+const tabIdPromise = targetTabId();
+
+/**
+ * Opening the popup starts reading its tab unless a reading is active: the
+ * background decides that, so the message goes out at once, before any render.
+ */
+export function startReadingOnOpen(): void {
+  void tabIdPromise.then((tabId) => {
+    if (tabId !== null) void sendMessage('startReading', { tabId });
+  });
+}
+
 /** The texts of the current reading's parts (written once per reading, not on every progress report). */
 function usePartTexts(readingId: string): string[] {
   const [texts, setTexts] = useState<string[]>([]);
@@ -63,17 +75,9 @@ function usePlayback(): [Playback, (patch: Partial<Playback>) => void] {
 export function Popup() {
   const view = useReadingView();
   const [tabId, setTabId] = useState<number | null>(null);
-  const opened = useRef(false);
-
-  // Opening the popup starts reading its tab unless a reading is already active.
   useEffect(() => {
-    if (!view || opened.current) return;
-    opened.current = true;
-    void targetTabId().then((id) => {
-      setTabId(id ?? -1);
-      if (id !== null && !isActive(view.state)) void sendMessage('startReading', { tabId: id });
-    });
-  }, [view]);
+    void tabIdPromise.then((id) => setTabId(id ?? -1));
+  }, []);
 
   const v = view ?? IDLE_VIEW;
   const active = isActive(v.state);

@@ -25,7 +25,7 @@ export interface LaunchedBrowser {
  * and closes it about 30 s into playback (CHROMIUM-TESTING.md).
  */
 export async function launchWithExtension(
-  opts: { headless?: boolean; extensionDir?: string; locale?: string; colorScheme?: 'light' | 'dark' } = {},
+  opts: { headless?: boolean; extensionDir?: string; locale?: string; colorScheme?: 'light' | 'dark'; args?: string[] } = {},
 ): Promise<LaunchedBrowser> {
   const ext = opts.extensionDir ?? EXTENSION_DIR;
   if (!existsSync(join(ext, 'manifest.json'))) throw new Error(`No built extension at ${ext}: run npm run build`);
@@ -39,6 +39,7 @@ export async function launchWithExtension(
     ...(opts.colorScheme ? { colorScheme: opts.colorScheme } : {}),
     args: [
       ...(opts.locale ? [`--lang=${opts.locale}`] : []),
+      ...(opts.args ?? []),
       `--disable-extensions-except=${ext}`,
       `--load-extension=${ext}`,
       '--no-sandbox',

@@ -1,0 +1,457 @@
+/**
+ * `npm run bench`: the built extension in headless Chromium against the local
+ * service. Prints a table and writes bench/results.json. Not part of npm test.
+ *
+ *   npm run bench                      all measures
+ *   npm run bench -- --only first-audio,seams --runs 5 --minutes 10
+ */
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import type { BrowserContext, Page, Worker } from 'playwright-core';
+import { startFakeService, type FakeService, type FakeServiceOptions } from '../tests/fake-service/server.ts';
+import { EXTENSION_DIR, launchWithExtension, serviceWorkerOf, type LaunchedBrowser } from '../tests/e2e/chromium.ts';
+import { startPagesServer, type PagesServer } from '../tests/e2e/pages-server.ts';
+import { makeArticleHtml } from '../tests/fixtures/make-article.ts';
+import { splitIntoParts } from '../utils/text-parts.ts';
+import { TargetEvaluator } from './cdp.ts';
+
+const args = process.argv.slice(2);
+const arg = (name: string, fallback: string) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 && args[i + 1] ? args[i + 1]! : fallback;
+};
+const ONLY = arg('only', 'first-audio,seams,extraction,memory,waste,bundle').split(',');
+const RUNS = Number(arg('runs', '10'));
+const MINUTES = Number(arg('minutes', '60'));
+const TRIALS = Number(arg('trials', '20'));
+const KEY = 'vk_live_test_key';
+const OFFSCREEN = '/offscreen.html';
+
+interface Row {
+  measure: string;
+  value: string;
+  target: string;
+  met: boolean | null;
+}
+const rows: Row[] = [];
+const results: Record<string, unknown> = { date: new Date().toISOString(), chromium: '', machine: `${process.platform} ${process.arch}` };
+
+const median = (xs: number[]) => quantile(xs, 0.5);
+function quantile(xs: number[], q: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  if (s.length === 0) return NaN;
+  const i = (s.length - 1) * q;
+  const lo = Math.floor(i);
+  return s[lo]! + (s[Math.ceil(i)]! - s[lo]!) * (i - lo);
+}
+const r1 = (n: number) => Math.round(n * 10) / 10;
+
+/** One browser with the extension set up for a local service. */
+class Rig {
+  private constructor(
+    readonly browser: LaunchedBrowser,
+    readonly sw: Worker,
+    readonly id: string,
+    readonly service: FakeService,
+    readonly pages: PagesServer,
+    readonly cdp: TargetEvaluator,
+  ) {}
+
+  static async start(options: FakeServiceOptions): Promise<Rig> {
+    const service = await startFakeService(options);
+    const pages = await startPagesServer();
+    const browser = await launchWithExtension({ args: ['--enable-precise-memory-info'] });
+    const sw = await serviceWorkerOf(browser.context);
+    const id = new URL(sw.url()).host;
+    const rig = new Rig(browser, sw, id, service, pages, await TargetEvaluator.create(browser.context));
+    const options_ = await browser.context.newPage();
+    await options_.goto(rig.url('options.html'));
+    await options_.getByTestId('api-key').fill(KEY);
+    await options_.getByTestId('base-url').fill(service.url);
+    await options_.getByTestId('confirm-threshold').fill('100000');
+    await options_.getByTestId('save').click();
+    await options_.getByTestId('account').waitFor();
+    await options_.close();
+    results.chromium = browser.context.browser()?.version() ?? '';
+    return rig;
+  }
+
+  get context(): BrowserContext {
+    return this.browser.context;
+  }
+
+  url(path: string) {
+    return `chrome-extension://${this.id}/${path}`;
+  }
+
+  async openTab(path: string): Promise<{ page: Page; tabId: number }> {
+    const page = await this.context.newPage();
+    await page.goto(`${this.pages.url}${path}`);
+    const tabId = await this.sw.evaluate(async (u) => (await chrome.tabs.query({ url: u }))[0]?.id ?? -1, page.url());
+    return { page, tabId };
+  }
+
+  /**
+   * Opens the popup on a tab; resolves with ms from the popup's navigation start
+   * to data-state=playing, read on the page's own clock (polled every 5 ms).
+   */
+  async popupUntilPlaying(tabId: number): Promise<{ popup: Page; ms: number }> {
+    const popup = await this.context.newPage();
+    await popup.goto(this.url(`popup.html?tabId=${tabId}`), { waitUntil: 'commit' });
+    const handle = await popup
+      .waitForFunction(
+        () => document.querySelector('[data-testid="player"]')?.getAttribute('data-state') === 'playing' && performance.now(),
+        undefined,
+        { timeout: 60_000, polling: 5 },
+      )
+      .catch(async (err: unknown) => {
+        const state = await popup.getByTestId('player').getAttribute('data-state');
+        throw new Error(`no playback: state ${state}: ${String(err)}`);
+      });
+    return { popup, ms: (await handle.jsonValue()) as number };
+  }
+
+  async stopReading(popup: Page) {
+    await popup.getByTestId('stop').click();
+    await popup.waitForFunction(() => document.querySelector('[data-testid="player"]')?.getAttribute('data-state') === 'stopped');
+  }
+
+  offscreen<T>(expression: string) {
+    return this.cdp.evaluate<T>(OFFSCREEN, expression);
+  }
+
+  async close() {
+    await this.browser.close();
+    await this.pages.close();
+    await this.service.close();
+  }
+}
+
+const popupState = (popup: Page) =>
+  popup.evaluate(() => {
+    const el = document.querySelector('[data-testid="player"]')!;
+    return { state: el.getAttribute('data-state')!, part: Number(el.getAttribute('data-part')), position: Number(el.getAttribute('data-position')) };
+  });
+
+async function waitState(popup: Page, states: string[], timeout = 600_000) {
+  await popup.waitForFunction(
+    (s) => s.includes(document.querySelector('[data-testid="player"]')?.getAttribute('data-state') ?? ''),
+    states,
+    { timeout, polling: 100 },
+  );
+}
+
+// --- 1. time to first audio -------------------------------------------------
+
+async function firstAudio() {
+  const FIRST_BYTE = 100;
+  // Speech at about 15 characters a second, synthesized at 4× real time.
+  const rig = await Rig.start({ firstByteMs: FIRST_BYTE, msPerChar: 65, realtimeFactor: 4, chunkBytes: 2048 });
+  try {
+    const measure = async (kind: 'selection' | 'article', run: number) => {
+      // A new text every run: the cache would otherwise answer without the service.
+      const path = `/fa-${kind}-${run}.html`;
+      rig.pages.put(path, makeArticleHtml(kind === 'article' ? 15_000 : 600, `Статья номер ${run} о скорости`));
+      const { page, tabId } = await rig.openTab(path);
+      if (kind === 'selection') {
+        await page.evaluate(() => {
+          const range = document.createRange();
+          range.selectNodeContents(document.querySelector('article p')!);
+          getSelection()!.removeAllRanges();
+          getSelection()!.addRange(range);
+        });
+      }
+      const { popup, ms } = await rig.popupUntilPlaying(tabId);
+      await rig.stopReading(popup);
+      await popup.close();
+      await page.close();
+      return ms - FIRST_BYTE;
+    };
+    /** The naive way on the same service: download the whole first part, then play it. */
+    const naive = async (run: number) => {
+      const page = await rig.context.newPage();
+      await page.goto(rig.url('options.html'));
+      const text = `Статья номер ${run} о скорости, прочитанная наивным способом.`;
+      const ms = await page.evaluate(
+        async ({ url, key, text }) => {
+          const started = performance.now();
+          const res = await fetch(`${url}/v1/speech`, {
+            method: 'POST',
+            headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+            body: JSON.stringify({ text, stream: true }),
+          });
+          const blob = await res.blob();
+          const audio = new Audio(URL.createObjectURL(blob));
+          await new Promise<void>((ok) => {
+            audio.addEventListener('playing', () => ok(), { once: true });
+            void audio.play();
+          });
+          const took = performance.now() - started;
+          audio.pause();
+          return took;
+        },
+        { url: rig.service.url, key: KEY, text: text.repeat(3) },
+      );
+      await page.close();
+      return ms - FIRST_BYTE;
+    };
+    await measure('selection', -1); // warm-up
+    await naive(-1);
+    const out: Record<string, number[]> = { selection: [], article: [], naive: [] };
+    for (let i = 0; i < RUNS; i++) {
+      out.selection!.push(await measure('selection', i));
+      out.article!.push(await measure('article', i));
+      out.naive!.push(await naive(i));
+    }
+    const stat = (xs: number[]) => ({ median: r1(median(xs)), p95: r1(quantile(xs, 0.95)), runs: xs.map(r1) });
+    results.firstAudio = { firstByteMs: FIRST_BYTE, selection: stat(out.selection!), article: stat(out.article!), naive: stat(out.naive!) };
+    for (const kind of ['selection', 'article'] as const) {
+      const m = median(out[kind]!);
+      rows.push({
+        measure: `first audio, ${kind} (popup open → playing, − first byte)`,
+        value: `median ${r1(m)} ms, p95 ${r1(quantile(out[kind]!, 0.95))} ms`,
+        target: 'overhead ≤ 50 ms at the median',
+        met: m <= 50,
+      });
+    }
+    rows.push({
+      measure: 'first audio, naive (download the whole first part, then play)',
+      value: `median ${r1(median(out.naive!))} ms, p95 ${r1(quantile(out.naive!, 0.95))} ms`,
+      target: 'for comparison',
+      met: null,
+    });
+  } finally {
+    await rig.close();
+  }
+}
+
+// --- 2. seams ---------------------------------------------------------------
+
+async function seams() {
+  // 3 ms of audio a character (2,000-character parts ≈ 6 s), synthesized at 2× real time, 300 ms first byte.
+  const rig = await Rig.start({ firstByteMs: 300, msPerChar: 3, realtimeFactor: 2, chunkBytes: 1024 });
+  try {
+    rig.pages.put('/seams.html', makeArticleHtml(39_000, 'Двадцать частей'));
+    const { tabId } = await rig.openTab('/seams.html');
+    const { popup } = await rig.popupUntilPlaying(tabId);
+    await waitState(popup, ['finished', 'error']);
+    const stats = await rig.offscreen<{ waiting: number; firstPlayingAt: number; endedAt: number }>('player.stats');
+    const parts = rig.service.speechLog().filter((e) => e.status === 200);
+    const audioSeconds = Number((await popupState(popup)).position);
+    const wall = (stats!.endedAt - stats!.firstPlayingAt) / 1000;
+    const perSeam = ((wall - audioSeconds) * 1000) / Math.max(parts.length - 1, 1);
+    results.seams = { parts: parts.length, stalls: stats!.waiting, wallSeconds: r1(wall), audioSeconds: r1(audioSeconds), msPerSeam: r1(perSeam) };
+    rows.push({ measure: `seams: stalls in a ${parts.length}-part reading (2× real-time synthesis, 300 ms first byte)`, value: String(stats!.waiting), target: '0', met: stats!.waiting === 0 });
+    rows.push({ measure: 'seams: playback wall time − audio time, per seam', value: `${r1(perSeam)} ms`, target: '≤ 30 ms', met: perSeam <= 30 });
+  } finally {
+    await rig.close();
+  }
+}
+
+// --- 3. extraction and splitting -------------------------------------------
+
+function clutteredPage(chars: number, title: string): string {
+  // An article inside the clutter of a real site: menus, sidebars, comments, footers.
+  const nav = Array.from({ length: 200 }, (_, i) => `<li><a href="/s/${i}">Раздел ${i}</a></li>`).join('');
+  const aside = Array.from({ length: 100 }, (_, i) => `<div class="card"><img alt=""><a href="/n/${i}">Новость дня номер ${i}</a><span>12:0${i % 10}</span></div>`).join('');
+  const comments = Array.from({ length: 300 }, (_, i) => `<div class="comment"><b>Читатель ${i}</b><p>Комментарий номер ${i}: спасибо за статью!</p></div>`).join('');
+  return makeArticleHtml(chars, title)
+    .replace('<body>', `<body><header><ul class="menu">${nav}</ul></header><aside class="sidebar">${aside}</aside>`)
+    .replace('</body>', `<section class="comments">${comments}</section></body>`);
+}
+
+async function extraction() {
+  const rig = await Rig.start({});
+  try {
+    const fixtures: Array<[string, string]> = [
+      ['/sample-article.html', readFileSync(resolve(import.meta.dirname, '../tests/fixtures/pages/sample-article.html'), 'utf8')],
+      ['/medium.html', clutteredPage(60_000, 'Средняя страница')],
+      ['/large.html', clutteredPage(900_000, 'Большая страница')],
+    ];
+    const out: Array<{ page: string; htmlKB: number; extractMs: number; splitMs: number; chars: number }> = [];
+    for (const [path, html] of fixtures) {
+      rig.pages.put(path, html);
+      const { page, tabId } = await rig.openTab(path);
+      const times: number[] = [];
+      let blocks: Array<{ text: string; kind: 'title' | 'heading' | 'paragraph' }> = [];
+      for (let i = 0; i < 5; i++) {
+        const result = await rig.sw.evaluate(async (tabId) => {
+          const [frame] = await chrome.scripting.executeScript({ target: { tabId }, files: ['/content-scripts/extract.js'] });
+          return frame!.result as { tookMs: number; blocks: Array<{ text: string; kind: 'title' | 'heading' | 'paragraph' }> };
+        }, tabId);
+        times.push(result.tookMs);
+        blocks = result.blocks;
+      }
+      const t0 = performance.now();
+      splitIntoParts(blocks);
+      const splitMs = performance.now() - t0;
+      out.push({ page: path, htmlKB: Math.round(Buffer.byteLength(html) / 1024), extractMs: r1(median(times)), splitMs: r1(splitMs), chars: blocks.reduce((n, b) => n + b.text.length, 0) });
+      await page.close();
+    }
+    const million = makeArticleHtml(1_000_000).replace(/<[^>]+>/g, '\n');
+    const mBlocks = million.split('\n').filter((l) => l.trim()).map((text) => ({ text, kind: 'paragraph' as const }));
+    splitIntoParts(mBlocks.slice(0, 100)); // warm-up
+    const splits: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const t0 = performance.now();
+      splitIntoParts(mBlocks);
+      splits.push(performance.now() - t0);
+    }
+    results.extraction = { pages: out, splitMillionMs: r1(median(splits)) };
+    for (const p of out) {
+      const total = p.extractMs + p.splitMs;
+      rows.push({ measure: `Readability + splitting, ${p.page} (${p.htmlKB} KB HTML)`, value: `${r1(total)} ms (${p.extractMs} + ${p.splitMs})`, target: '≤ 150 ms', met: total <= 150 });
+    }
+    rows.push({ measure: 'splitting 1,000,000 characters', value: `${r1(median(splits))} ms`, target: '≤ 100 ms', met: median(splits) <= 100 });
+  } finally {
+    await rig.close();
+  }
+}
+
+// --- 4. memory ---------------------------------------------------------------
+
+async function memory() {
+  // 60 ms of audio a character: 60 minutes ≈ 60,000 characters (30 parts); played at 16×.
+  const chars = Math.round((MINUTES * 60 * 1000) / 60);
+  const rig = await Rig.start({ msPerChar: 60, minMs: 50 });
+  try {
+    rig.pages.put('/hour.html', makeArticleHtml(chars, 'Час чтения'));
+    const { tabId } = await rig.openTab('/hour.html');
+    const { popup } = await rig.popupUntilPlaying(tabId);
+    await rig.offscreen('player.audio.playbackRate = 16');
+    const samples: Array<{ t: number; heapMB: number; bufferedSeconds: number; position: number }> = [];
+    const started = Date.now();
+    for (;;) {
+      const s = await rig.offscreen<{ heap: number; buffered: number }>(
+        '({ heap: performance.memory.usedJSHeapSize, buffered: player.bufferedSeconds() })',
+      );
+      const view = await popupState(popup);
+      if (s) samples.push({ t: Math.round((Date.now() - started) / 1000), heapMB: r1(s.heap / 2 ** 20), bufferedSeconds: r1(s.buffered), position: r1(view.position) });
+      if (view.state !== 'playing' && view.state !== 'loading') break;
+      // Later parts are loaded at the player's normal rate: keep it fast.
+      await rig.offscreen('player.audio.playbackRate = 16');
+      await new Promise((r) => setTimeout(r, 3000));
+    }
+    const peakHeap = Math.max(...samples.map((s) => s.heapMB));
+    const peakBuffered = Math.max(...samples.map((s) => s.bufferedSeconds));
+    // At 48 kbps a second of MP3 is 6 KB; the SourceBuffer also holds decoded frames, so this is a floor.
+    const peakBufferMB = r1((peakBuffered * 6000) / 2 ** 20);
+    const audioMinutes = r1((samples.at(-1)?.position ?? 0) / 60);
+    results.memory = { audioMinutes, peakHeapMB: peakHeap, peakBufferedSeconds: peakBuffered, peakBufferMB, samples };
+    rows.push({
+      measure: `memory over ${audioMinutes} min of audio: offscreen JS heap peak (first → last)`,
+      value: `${peakHeap} MB (${samples[0]?.heapMB} → ${samples.at(-1)?.heapMB})`,
+      target: 'flat, ≤ 50 MB',
+      met: peakHeap <= 50,
+    });
+    rows.push({ measure: 'memory: SourceBuffer peak', value: `${peakBuffered} s of audio (≈ ${peakBufferMB} MB of MP3)`, target: 'flat', met: null });
+  } finally {
+    await rig.close();
+  }
+}
+
+// --- 5. waste ----------------------------------------------------------------
+
+async function waste() {
+  const rig = await Rig.start({ msPerChar: 3, minMs: 50, firstByteMs: 50 });
+  try {
+    const trials: Array<{ stopAfterMs: number; partAtStop: number; billedParts: number; unplayedParts: number; unplayedChars: number }> = [];
+    let seed = 7;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    for (let i = 0; i < TRIALS; i++) {
+      rig.service.resetLog();
+      const path = `/waste-${i}.html`;
+      rig.pages.put(path, makeArticleHtml(12_000, `Проба ${i}`));
+      const { page, tabId } = await rig.openTab(path);
+      const { popup } = await rig.popupUntilPlaying(tabId);
+      const stopAfterMs = Math.round(200 + random() * 12_000);
+      await new Promise((r) => setTimeout(r, stopAfterMs));
+      const at = await popupState(popup);
+      await rig.stopReading(popup);
+      await new Promise((r) => setTimeout(r, 300)); // let an aborted request settle in the log
+      const billed = rig.service.speechLog().filter((e) => e.billedChars > 0);
+      const plan = await rig.sw.evaluate(async () => (await chrome.storage.session.get('reading-plan'))['reading-plan'] as { parts: Array<{ text: string }> });
+      const index = (text: string) => plan.parts.findIndex((p) => p.text === text);
+      const unplayed = billed.filter((e) => index(e.text) > at.part);
+      trials.push({ stopAfterMs, partAtStop: at.part, billedParts: billed.length, unplayedParts: unplayed.length, unplayedChars: unplayed.reduce((n, e) => n + e.billedChars, 0) });
+      await popup.close();
+      await page.close();
+    }
+    const worst = Math.max(...trials.map((t) => t.unplayedParts));
+    results.waste = { trials, worstUnplayedParts: worst, meanUnplayedChars: r1(trials.reduce((n, t) => n + t.unplayedChars, 0) / trials.length) };
+    rows.push({ measure: `waste: parts billed but never reached, over ${trials.length} random stops`, value: `worst ${worst}, mean ${r1(trials.reduce((n, t) => n + t.unplayedParts, 0) / trials.length)} parts (${(results.waste as { meanUnplayedChars: number }).meanUnplayedChars} chars)`, target: '≤ 1 part', met: worst <= 1 });
+  } finally {
+    await rig.close();
+  }
+}
+
+// --- 6. bundle size ----------------------------------------------------------
+
+function bundle() {
+  const dir = EXTENSION_DIR;
+  const gz = (file: string) => gzipSync(readFileSync(join(dir, file))).length;
+  /** A page and everything it loads: its HTML, scripts and styles, and the chunks they import. */
+  const closure = (entry: string): string[] => {
+    const seen = new Set<string>();
+    const visit = (file: string) => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      const text = readFileSync(join(dir, file), 'utf8');
+      const refs = [...text.matchAll(/(?:src|href)="\/?([^"]+\.(?:js|css))"|from\s*"\.\.?\/([^"]+\.js)"|import\s*"\.\.?\/([^"]+\.js)"/g)];
+      for (const m of refs) {
+        const ref = m[1] ?? m[2] ?? m[3];
+        if (!ref) continue;
+        const path = file.includes('/') && (m[2] || m[3]) ? join(file.split('/').slice(0, -1).join('/'), ref) : ref;
+        if (statSync(join(dir, path), { throwIfNoEntry: false })) visit(path);
+      }
+    };
+    visit(entry);
+    return [...seen];
+  };
+  const sizes: Record<string, number> = {};
+  for (const [name, entry] of [
+    ['content script', 'content-scripts/extract.js'],
+    ['popup', 'popup.html'],
+    ['options', 'options.html'],
+    ['offscreen', 'offscreen.html'],
+    ['background', 'background.js'],
+  ] as const) {
+    sizes[name] = closure(entry).reduce((n, f) => n + gz(f), 0);
+  }
+  const kb = (n: number) => r1(n / 1024);
+  results.bundle = Object.fromEntries(Object.entries(sizes).map(([k, v]) => [k, `${kb(v)} KB`]));
+  rows.push({ measure: 'bundle, content script (gzip)', value: `${kb(sizes['content script']!)} KB`, target: '≤ 40 KB', met: sizes['content script']! <= 40 * 1024 });
+  rows.push({ measure: 'bundle, popup with its chunks and CSS (gzip)', value: `${kb(sizes.popup!)} KB`, target: '≤ 25 KB', met: sizes.popup! <= 25 * 1024 });
+  for (const name of ['options', 'offscreen', 'background']) rows.push({ measure: `bundle, ${name} (gzip)`, value: `${kb(sizes[name]!)} KB`, target: '—', met: null });
+}
+
+async function main() {
+  const steps: Array<[string, () => Promise<void> | void]> = [
+    ['bundle', bundle],
+    ['extraction', extraction],
+    ['first-audio', firstAudio],
+    ['seams', seams],
+    ['waste', waste],
+    ['memory', memory],
+  ];
+  for (const [name, step] of steps) {
+    if (!ONLY.includes(name)) continue;
+    const t0 = Date.now();
+    process.stderr.write(`bench: ${name}…\n`);
+    await step();
+    process.stderr.write(`bench: ${name} took ${Math.round((Date.now() - t0) / 1000)} s\n`);
+  }
+  const width = Math.max(...rows.map((r) => r.measure.length));
+  const line = (a: string, b: string, c: string, d: string) => `${a.padEnd(width)} | ${b.padEnd(44)} | ${c.padEnd(26)} | ${d}`;
+  console.log(line('measure', 'value', 'target', 'met'));
+  console.log('-'.repeat(width + 84));
+  for (const r of rows) console.log(line(r.measure, r.value, r.target, r.met === null ? '' : r.met ? 'yes' : 'NO'));
+  results.table = rows;
+  writeFileSync(resolve(import.meta.dirname, 'results.json'), JSON.stringify(results, null, 2) + '\n');
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
