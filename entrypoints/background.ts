@@ -82,8 +82,8 @@ export default defineBackground(() => {
   });
   onMessage('startReading', ({ sender, data }) => {
     if (!fromExtensionPage(sender)) throw new Error('refused');
-    if (reader.active && !data.force) return;
-    void reader.start({ tabId: data.tabId, source: '', extract: () => extractFromTab(data.tabId) });
+    const req = { tabId: data.tabId, source: '' as const, extract: () => extractFromTab(data.tabId) };
+    void (data.force ? reader.start(req) : reader.startUnlessActive(req));
   });
   onMessage('command', async ({ sender, data }) => {
     if (!fromExtensionPage(sender)) throw new Error('refused');

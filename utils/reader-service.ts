@@ -55,6 +55,11 @@ export function createReader(player: PlayerSink = offscreenPlayerSink()): Reader
     savePlan: (plan) => readingPlanStorage.setValue(plan),
     loadSaved: async () => ({ view: await readingViewStorage.getValue(), plan: await readingPlanStorage.getValue() }),
     sleep,
+    badge(code) {
+      // A reading started from the menu or a shortcut has no popup open: its error shows on the icon.
+      void browser.action.setBadgeText({ text: code ? '!' : '' }).catch(() => undefined);
+      if (code) void browser.action.setBadgeBackgroundColor({ color: '#b91c1c' }).catch(() => undefined);
+    },
     recordUsage(entry) {
       usageChain = usageChain
         .then(async () => usageStorage.setValue(appendUsage(await usageStorage.getValue(), entry)))

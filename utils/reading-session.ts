@@ -27,6 +27,42 @@ export interface ReadingPlan {
   voice: string;
   format: Settings['format'];
   priceRub: string;
+  /** The account's limit of requests in flight (at most two are ever used). */
+  maxConcurrency?: number;
+}
+
+/**
+ * The next part's request, started while the current part still streams: its
+ * bytes wait here until the pump reaches it, then flow on as they arrive.
+ */
+class EarlyFetch {
+  readonly chunks: Uint8Array[] = [];
+  private done = false;
+  private error: unknown = null;
+  private wake: (() => void) | null = null;
+
+  push(chunk: Uint8Array): void {
+    this.chunks.push(chunk);
+    this.wake?.();
+  }
+
+  finish(error: unknown = null): void {
+    this.done = true;
+    this.error = error;
+    this.wake?.();
+  }
+
+  async *stream(): AsyncGenerator<Uint8Array, void, void> {
+    for (let i = 0; ; ) {
+      while (i < this.chunks.length) yield this.chunks[i++]!;
+      if (this.done) {
+        if (this.error) throw this.error;
+        return;
+      }
+      await new Promise<void>((resolve) => (this.wake = resolve));
+      this.wake = null;
+    }
+  }
 }
 
 export interface ReaderDeps {
@@ -44,6 +80,8 @@ export interface ReaderDeps {
   savePlan(plan: ReadingPlan | null): Promise<void>;
   loadSaved(): Promise<{ view: ReadingView | null; plan: ReadingPlan | null }>;
   sleep(ms: number, signal: AbortSignal): Promise<void>;
+  /** Shows on the toolbar icon that the last reading ended in an error (null: clear). */
+  badge(code: string | null): void;
   /** Adds a paid request to the usage history. */
   recordUsage(entry: UsageEntry): void;
   /** Marks the sentence being read on the page (null: clear). Best effort. */
@@ -105,6 +143,9 @@ export class Reader {
   private abort: AbortController | null = null;
   /** Downloads in flight by part key: a second request for the same audio waits for the first. */
   private downloads = new Map<string, Promise<void>>();
+  /** Next parts requested early, by part key. */
+  private early = new Map<string, EarlyFetch>();
+  private maxConcurrency = 1;
   /** Parts the service refused (skipped); the lookahead passes over them. */
   private skipped = new Set<number>();
   /** After a stopping error (402 …) nothing at or past this part is requested again. */
@@ -152,6 +193,7 @@ export class Reader {
     this.cost = 0n;
     this.pendingError = null;
     this.skipped.clear();
+    this.early.clear();
     this.stopAt = Infinity;
     this.spokenChars = 0;
     this.spokenSeconds = 0;
@@ -205,7 +247,9 @@ export class Reader {
         voice: settings.voice.trim(),
         format: settings.format,
         priceRub: account.pricePerMillionRub,
+        maxConcurrency: account.maxConcurrency,
       };
+      this.maxConcurrency = account.maxConcurrency;
       await this.deps.savePlan(this.plan);
       abort.signal.throwIfAborted();
       const estimateChars = parts.reduce((n, p) => n + p.chars, 0);
@@ -241,6 +285,13 @@ export class Reader {
       if (abort.signal.aborted || this.view.id !== id) return;
       await this.fail(err);
     }
+  }
+
+  /** The popup's start: after a worker restart the saved reading is restored first, so an active one is kept. */
+  async startUnlessActive(req: ReadingRequest): Promise<void> {
+    await this.ready;
+    if (this.active) return;
+    await this.start(req);
   }
 
   private waitForConfirm(signal: AbortSignal): Promise<void> {
@@ -433,6 +484,7 @@ export class Reader {
       return;
     }
     this.plan = plan;
+    this.maxConcurrency = plan.maxConcurrency ?? 1;
     this.price = parseRub(plan.priceRub) ?? 0n;
     this.cost = parseRub(view.costRub) ?? 0n;
     this.auth = await this.deps.getAuth();
@@ -574,6 +626,8 @@ export class Reader {
           continue;
         }
         const action = err.status === 0 ? (received ? 'stop' : 'retry') : actionFor(err.status, err.code);
+        // The service says too many are in flight: one at a time from now on.
+        if (err.status === 429) this.maxConcurrency = 1;
         if (action === 'retry' && retries < MAX_RETRIES) {
           await this.deps.sleep(retryDelayMs(retries, err.retryAfter), ctx.signal);
           retries++;
@@ -607,22 +661,32 @@ export class Reader {
    */
   private async download(ctx: PumpContext, k: number, part: Part, from: number, key: string | null, chunks: Uint8Array[]) {
     let done!: () => void;
-    if (key) this.downloads.set(key, new Promise<void>((resolve) => (done = resolve)));
+    const early = key ? this.early.get(key) : undefined;
+    if (key) {
+      this.early.delete(key);
+      this.downloads.set(key, new Promise<void>((resolve) => (done = resolve)));
+    }
     try {
-      const body = this.body(part, from);
-      const stream = await this.deps.openStream(this.auth!, body, ctx.reading);
-      await this.account(ctx, stream, countChars(body.text));
-      for await (const chunk of stream.chunks) {
+      // The next part may be asked for at once (within the lookahead and the account's limit): gapless at the seam
+      // even when this part is shorter than the service's first-byte delay.
+      if (key) this.requestEarly(ctx, k + 1);
+      let source: AsyncIterable<Uint8Array>;
+      if (early) {
+        source = early.stream();
+      } else {
+        const body = this.body(part, from);
+        const stream = await this.deps.openStream(this.auth!, body, ctx.reading);
+        await this.account(ctx, stream, countChars(body.text));
+        source = stream.chunks;
+      }
+      for await (const chunk of source) {
         chunks.push(chunk);
         if (!ctx.signal.aborted) await this.append(ctx, k, chunk);
       }
-      if (key) {
+      if (key && !early) {
         const bytes = concatBytes(chunks);
         await this.deps.cache.set(key, bytes);
-        const seconds = mp3Duration(bytes);
-        this.partSeconds.set(k, seconds);
-        this.spokenChars += part.chars;
-        this.spokenSeconds += seconds;
+        this.recordSpeech(k, part, bytes);
       }
       ctx.signal.throwIfAborted();
     } finally {
@@ -631,6 +695,46 @@ export class Reader {
         done();
       }
     }
+  }
+
+  /** Measures this reading's speech rate on a whole part (for cut estimates and the highlight). */
+  private recordSpeech(k: number, part: Part, bytes: Uint8Array): void {
+    const seconds = mp3Duration(bytes);
+    this.partSeconds.set(k, seconds);
+    this.spokenChars += part.chars;
+    this.spokenSeconds += seconds;
+  }
+
+  /**
+   * Starts part k's request while the part before it still streams, when the
+   * account allows two in flight and k is the next part to play: a short part
+   * followed by a slow first byte would otherwise leave a gap. Its audio is
+   * cached when complete, so a jump never wastes it.
+   */
+  private requestEarly(ctx: PumpContext, k: number): void {
+    if (this.maxConcurrency < 2 || k >= Math.min(this.parts.length, this.stopAt) || this.skipped.has(k)) return;
+    // Never further ahead than the pump itself would go: a stop still wastes at most one part.
+    if (!this.withinLookahead(k)) return;
+    const plan = this.plan!;
+    const part = this.parts[k]!;
+    const key = partKey({ text: part.text, voice: plan.voice, format: plan.format });
+    void (async () => {
+      if (await this.deps.cache.has(key)) return;
+      if (this.early.has(key) || this.downloads.has(key) || ctx.reading.aborted) return;
+      const early = new EarlyFetch();
+      this.early.set(key, early);
+      try {
+        const stream = await this.deps.openStream(this.auth!, this.body(part, 0), ctx.reading);
+        await this.account(ctx, stream, part.chars);
+        for await (const chunk of stream.chunks) early.push(chunk);
+        const bytes = concatBytes(early.chunks);
+        await this.deps.cache.set(key, bytes);
+        this.recordSpeech(k, part, bytes);
+        early.finish();
+      } catch (err) {
+        early.finish(err);
+      }
+    })();
   }
 
   /** Highlights the sentence being spoken, placed by its share of the part's characters in the part's time. */
@@ -763,6 +867,8 @@ export class Reader {
   private async update(patch: Partial<ReadingView>): Promise<void> {
     const wasActive = isActive(this.view.state);
     this.view = { ...this.view, ...patch, updatedAt: Date.now() };
+    if (patch.state === 'extracting') this.deps.badge(null);
+    if (wasActive && patch.state === 'error') this.deps.badge(this.view.error?.code ?? 'error');
     if (wasActive && !isActive(this.view.state) && this.view.tabId !== null && this.highlighted) {
       this.highlighted = '';
       this.deps.highlight(this.view.tabId, null);

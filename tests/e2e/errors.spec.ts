@@ -75,7 +75,8 @@ test('a service that keeps failing ends in a clear error, not a hang', async ({ 
   const { p, error } = await readArticle(ext);
   await expect(p).toHaveAttribute('data-state', 'error', { timeout: 45_000 });
   await expect(error).toHaveAttribute('data-code', 'synthesis_failed');
-  expect(service.speechLog().length).toBeLessThanOrEqual(5);
+  // Five tries of the first part, and the second part's early request (two in flight are allowed).
+  expect(service.speechLog().length).toBeLessThanOrEqual(6);
 });
 
 test('a 200 whose body is not audio is never played', async ({ ext, service }) => {
@@ -128,8 +129,9 @@ test.describe('every stopping error of SERVICE.md ends the reading with its code
       const { popup, p, error } = await readArticle(ext);
       await expect(p).toHaveAttribute('data-state', 'error');
       await expect(error).toHaveAttribute('data-code', code);
-      expect(service.speechLog()).toHaveLength(1);
-      if (code === 'invalid_request') await expect(error).toContainText(service.speechLog()[0]!.id);
+      // The first part, and at most the second one asked for alongside it; nothing after the error.
+      expect(service.speechLog().length).toBeLessThanOrEqual(2);
+      if (code === 'invalid_request') await expect(error).toContainText(service.speechLog().find((e) => e.status === status)!.id);
       if (code.startsWith('unknown_')) await expect(popup.getByRole('button', { name: /settings|настройки/i })).toBeVisible();
     });
   }
