@@ -168,9 +168,20 @@ test('pause holds the position, resume continues, stop leaves at most the next p
 
   await popup.getByTestId('play-pause').click();
   await expect(p).toHaveAttribute('data-state', 'paused');
-  const held = await p.getAttribute('data-position');
-  // While paused no progress arrives: the position stays where it was after the player settles.
-  await expect.poll(async () => (await p.getAttribute('data-position')) === held, { intervals: [300, 300, 300] }).toBe(true);
+  // While paused the position settles (a report already on its way may land) and then stays:
+  // two reads 400 ms apart agree. A player that kept playing would never pass this.
+  let held = '';
+  await expect
+    .poll(
+      async () => {
+        const now = (await p.getAttribute('data-position'))!;
+        const settled = now === held;
+        held = now;
+        return settled;
+      },
+      { intervals: [400] },
+    )
+    .toBe(true);
 
   await popup.getByTestId('play-pause').click();
   await expect(p).toHaveAttribute('data-state', 'playing');
