@@ -4,6 +4,7 @@ import type { Strings } from '@/utils/i18n';
 import { sendMessage } from '@/utils/messages';
 import type { SaveEstimate } from '@/utils/reading-session';
 import { readingPlanStorage } from '@/utils/reading-state';
+import { saveFile } from '@/utils/save-file';
 import { Money } from './Money';
 
 /** Builds the reading's MP3 from the cache (read only: the background keeps the cache's order). */
@@ -23,15 +24,6 @@ async function buildFile(): Promise<{ blob: Blob; name: string } | null> {
   return { blob: new Blob([concatBytes(chunks) as BlobPart], { type: 'audio/mpeg' }), name };
 }
 
-function download({ blob, name }: { blob: Blob; name: string }) {
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  a.click();
-  setTimeout(() => URL.revokeObjectURL(url), 60_000);
-}
-
 /**
  * "Save as MP3": the audio of the current reading. Parts not fetched yet are
  * fetched only after their cost is shown and confirmed.
@@ -46,7 +38,7 @@ export function SaveMp3({ t, locale, enabled }: { t: Strings; locale: string; en
     setBusy(true);
     try {
       const file = await buildFile();
-      if (file) download(file);
+      if (file) saveFile(file.blob, file.name);
       else setError(t.saveNothing);
     } finally {
       setBusy(false);

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { Strings } from '@/utils/i18n';
+import { saveFile } from '@/utils/save-file';
 import { dailyTotals, usageCsv, type UsageEntry, usageStorage } from '@/utils/usage-history';
 import { Money } from './Money';
 
@@ -17,12 +18,8 @@ export function UsageHistory({ t, locale }: { t: Strings; locale: string }) {
   const number = new Intl.NumberFormat(locale);
 
   function exportCsv() {
-    const url = URL.createObjectURL(new Blob([usageCsv(entries)], { type: 'text/csv;charset=utf-8' }));
-    const a = document.createElement('a');
-    a.href = url;
-    a.download = `trysasha-usage-${new Date().toISOString().slice(0, 10)}.csv`;
-    a.click();
-    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+    const csv = new Blob([usageCsv(entries)], { type: 'text/csv;charset=utf-8' });
+    saveFile(csv, `trysasha-usage-${new Date().toISOString().slice(0, 10)}.csv`);
   }
 
   return (
