@@ -297,7 +297,7 @@ describe('audio answers', () => {
     await Promise.all([slow, fast]);
     expect(order).toEqual(['fast', 'slow']);
     const [slowEntry, fastEntry] = service.speechLog();
-    expect(slowEntry!.firstByteAt! - slowEntry!.arrivedAt).toBeGreaterThanOrEqual(149);
+    expect(slowEntry!.firstByteAt! - slowEntry!.arrivedAt).toBeGreaterThanOrEqual(140); // 150 ms, timers may fire early
     expect(fastEntry!.fault).toBe('delay');
   });
 
@@ -311,7 +311,8 @@ describe('audio answers', () => {
     expect(reads[0]).toBeLessThanOrEqual(400);
     const pieces = Math.ceil(reads.reduce((a, b) => a + b, 0) / 400);
     const entry = service.speechLog()[0]!;
-    expect(entry.endedAt! - entry.firstByteAt!).toBeGreaterThanOrEqual((pieces - 1) * 15 - 1);
+    // Paced, not sent at once (which takes ~1 ms); timers may fire a little early, hence 90 % of the schedule.
+    expect(entry.endedAt! - entry.firstByteAt!).toBeGreaterThanOrEqual((pieces - 1) * 15 * 0.9);
   });
 
   it('realtimeFactor paces a stream over duration / factor, and delays an unstreamed answer by it', async () => {
@@ -435,7 +436,7 @@ describe('faults', () => {
     const res = await speak({ text: 'a'.repeat(300), stream: true });
     expect(await bytesOf(res)).toEqual(whole);
     const entry = service.speechLog()[1]!;
-    expect(entry.endedAt! - entry.firstByteAt!).toBeGreaterThanOrEqual(59);
+    expect(entry.endedAt! - entry.firstByteAt!).toBeGreaterThanOrEqual(54); // a 60 ms stall; timers may fire early
   });
 
   it('json200: a 200 with a JSON body, not billed', async () => {
