@@ -1,6 +1,6 @@
 import { browser, type Browser } from 'wxt/browser';
 import { saveAndCheck, settingsView } from '@/utils/account-check';
-import { onMessage } from '@/utils/messages';
+import { onPageMessage } from '@/utils/messages';
 import { audioCache, createReader, uiLocale } from '@/utils/reader-service';
 import { clearApiKey } from '@/utils/secret-store';
 import { extractFromTab } from '@/utils/tab-text';
@@ -8,11 +8,6 @@ import { accountStorage } from '@/utils/settings';
 
 const MENU_READ_SELECTION = 'read-selection';
 const MENU_READ_FROM_HERE = 'read-from-here';
-
-/** Only the extension's own pages may drive it: never a content script or a web page. */
-function fromExtensionPage(sender: Browser.runtime.MessageSender): boolean {
-  return sender.id === browser.runtime.id && !!sender.url?.startsWith(browser.runtime.getURL('/'));
-}
 
 export default defineBackground(() => {
   const reader = createReader();
@@ -64,29 +59,24 @@ export default defineBackground(() => {
   // Tests cannot press browser-level shortcuts; they call the handler from the worker's console.
   Object.assign(globalThis, { commandHandler: onCommand });
 
-  onMessage('getSettings', ({ sender }) => {
-    if (!fromExtensionPage(sender)) throw new Error('refused');
+  onPageMessage('getSettings', () => {
     return settingsView();
   });
-  onMessage('saveSettings', ({ sender, data }) => {
-    if (!fromExtensionPage(sender)) throw new Error('refused');
+  onPageMessage('saveSettings', ({ data }) => {
     return saveAndCheck(data, uiLocale());
   });
-  onMessage('removeKey', async ({ sender }) => {
-    if (!fromExtensionPage(sender)) throw new Error('refused');
+  onPageMessage('removeKey', async () => {
     await reader.stop();
     await clearApiKey();
     await audioCache.clear();
     await accountStorage.setValue(null);
     return settingsView();
   });
-  onMessage('startReading', ({ sender, data }) => {
-    if (!fromExtensionPage(sender)) throw new Error('refused');
+  onPageMessage('startReading', ({ data }) => {
     const req = { tabId: data.tabId, source: '' as const, extract: () => extractFromTab(data.tabId) };
     void (data.force ? reader.start(req) : reader.startUnlessActive(req));
   });
-  onMessage('command', async ({ sender, data }) => {
-    if (!fromExtensionPage(sender)) throw new Error('refused');
+  onPageMessage('command', async ({ data }) => {
     switch (data.command) {
       case 'pause':
         return reader.pause();
@@ -104,24 +94,19 @@ export default defineBackground(() => {
         return reader.confirm();
     }
   });
-  onMessage('jumpTo', ({ sender, data }) => {
-    if (!fromExtensionPage(sender)) throw new Error('refused');
+  onPageMessage('jumpTo', ({ data }) => {
     return reader.jumpTo(data.part);
   });
-  onMessage('setPlayback', ({ sender, data }) => {
-    if (!fromExtensionPage(sender)) throw new Error('refused');
+  onPageMessage('setPlayback', ({ data }) => {
     return reader.setPlayback(data);
   });
-  onMessage('saveEstimate', ({ sender }) => {
-    if (!fromExtensionPage(sender)) throw new Error('refused');
+  onPageMessage('saveEstimate', () => {
     return reader.saveEstimate();
   });
-  onMessage('fetchForSave', ({ sender }) => {
-    if (!fromExtensionPage(sender)) throw new Error('refused');
+  onPageMessage('fetchForSave', () => {
     return reader.fetchMissing();
   });
-  onMessage('playerEvent', ({ sender, data }) => {
-    if (!fromExtensionPage(sender)) return;
+  onPageMessage('playerEvent', ({ data }) => {
     void reader.onPlayerEvent(data);
   });
 });

@@ -43,3 +43,16 @@ interface ProtocolMap {
 }
 
 export const { sendMessage, onMessage } = defineExtensionMessaging<ProtocolMap>();
+
+/** Only the extension's own pages may drive it: never a content script or a web page. */
+function fromExtensionPage(sender: chrome.runtime.MessageSender): boolean {
+  return sender.id === chrome.runtime.id && !!sender.url?.startsWith(chrome.runtime.getURL('/'));
+}
+
+/** `onMessage` for the background: anything not sent by one of the extension's pages is refused. */
+export function onPageMessage<T extends keyof ProtocolMap>(type: T, handler: Parameters<typeof onMessage<T>>[1]) {
+  return onMessage(type, (message) => {
+    if (!fromExtensionPage(message.sender)) throw new Error('refused');
+    return handler(message);
+  });
+}

@@ -1,5 +1,6 @@
 import { browser } from 'wxt/browser';
 import { blocksFromPlainText, type ExtractedText } from './extract-page';
+import { HIGHLIGHT_NAME } from './page-highlight';
 import { ReadingError } from './reading-session';
 
 const RESTRICTED = [
@@ -22,7 +23,7 @@ export function isRestrictedUrl(url: string | undefined): boolean {
  * From the context menu (`menuSelection` given) only a selection is read: the
  * page's own when it can be scripted, else the menu's `selectionText` (the PDF viewer).
  */
-export const HIGHLIGHT_CSS = '::highlight(trysasha-sentence) { background-color: #fde68a; color: #111; }';
+export const HIGHLIGHT_CSS = `::highlight(${HIGHLIGHT_NAME}) { background-color: #fde68a; color: #111; }`;
 
 export async function extractFromTab(
   tabId: number,

@@ -1,3 +1,4 @@
+import { formatRubPlain } from '../../utils/money.ts';
 import { readFile } from 'node:fs/promises';
 import { mp3Duration } from '../../utils/mp3-duration.ts';
 import { makeArticleHtml } from '../fixtures/make-article.ts';
@@ -5,7 +6,7 @@ import { expect, player, test } from './fixtures.ts';
 
 test.use({ serviceOptions: { msPerChar: 1.5, minMs: 50 } });
 
-const plain = (units: bigint) => `${units / 10000n}.${(units % 10000n).toString().padStart(4, '0')}`;
+const plain = formatRubPlain;
 
 test('the options page lists every paid request with per-day totals, exports CSV and clears on demand', async ({ ext, service }) => {
   await ext.configure();

@@ -1,3 +1,4 @@
+import { formatRubPlain } from '../../utils/money.ts';
 import { makeArticleHtml } from '../fixtures/make-article.ts';
 import { expect, player, test } from './fixtures.ts';
 
@@ -10,11 +11,7 @@ const speech = (service: { speechLog(): Array<{ status: number; text: string }> 
 const sumCost = (entries: Array<{ costUnits: number | bigint }>) =>
   entries.reduce((n, e) => n + BigInt(e.costUnits), 0n);
 
-const plain = (units: bigint) => {
-  const sign = units < 0n ? '-' : '';
-  const abs = units < 0n ? -units : units;
-  return `${sign}${abs / 10000n}.${(abs % 10000n).toString().padStart(4, '0')}`;
-};
+const plain = formatRubPlain;
 
 test('a 15,000-character Russian article reads to the end: every sentence requested once, in order, cost exact', async ({
   ext,

@@ -1,3 +1,4 @@
+import { formatRubPlain } from '../../utils/money.ts';
 import type { Page } from '@playwright/test';
 import { makeArticleHtml } from '../fixtures/make-article.ts';
 import { expect, player, test } from './fixtures.ts';
@@ -44,7 +45,7 @@ test.describe('the service worker is stopped', () => {
     const billed = service.speechLog().reduce((n, e) => n + e.billedChars, 0);
     await expect(again.getByTestId('chars')).toHaveAttribute('data-value', String(billed));
     const cost = service.speechLog().reduce((n, e) => n + BigInt(e.costUnits), 0n);
-    await expect(again.getByTestId('cost')).toHaveAttribute('data-value', `${cost / 10000n}.${(cost % 10000n).toString().padStart(4, '0')}`);
+    await expect(again.getByTestId('cost')).toHaveAttribute('data-value', formatRubPlain(cost));
   });
 
   test('during a long pause, with the offscreen document closed too: resume continues from the same second, unpaid', async ({
