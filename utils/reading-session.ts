@@ -2,7 +2,7 @@ import { makeAcceptable } from './accepted-text';
 import { type AudioCache, concatBytes, partKey } from './audio-cache';
 import type { ExtractedText } from './extract-page';
 import { costOf, formatRubPlain, parseRub, type RubUnits } from './money';
-import { mp3Duration } from './mp3-duration';
+import { mp3Duration } from './mp3-frames';
 import type { PlayerSink } from './offscreen-player';
 import type { PlayerEvent } from './player-protocol';
 import { IDLE_VIEW, isActive, type ReadingView } from './reading-state';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { toneMp3 } from '../tests/fake-service/audio';
-import { mp3Duration } from './mp3-duration';
+import { mp3Duration } from './mp3-frames';
 
 describe('mp3Duration', () => {
   it.each([300, 1000, 2500, 10_000])('a %i ms tone measures within one frame', (ms) => {

@@ -1,0 +1,98 @@
+import { EncodedAudioPacketSource, EncodedPacket, Mp4OutputFormat, NullTarget, Output } from 'mediabunny';
+import { id3Length, scanMp3Frames } from './mp3-frames';
+
+/** MediaSource type of the wrapped stream (Firefox plays MP3 through MediaSource only inside MP4). */
+export const FMP4_MP3_MIME = 'audio/mp4; codecs="mp3"';
+
+/**
+ * Turns one streamed MP3 (one part) into fragmented MP4 as it arrives: each
+ * `push` returns the boxes ready so far (the init segment comes with the first
+ * fragment), `end` the rest. Fragments are short, so playback can begin on the
+ * first bytes as it does with plain MP3 in Chrome.
+ */
+export class Mp3ToFmp4 {
+  private pending: Uint8Array = new Uint8Array(0);
+  private atStart = true;
+  private out: Uint8Array[] = [];
+  private output: Output | null = null;
+  private source: EncodedAudioPacketSource | null = null;
+  private seconds = 0;
+
+  constructor(private readonly fragmentSeconds = 0.1) {}
+
+  async push(bytes: Uint8Array): Promise<Uint8Array | null> {
+    let data = this.pending.length ? concat(this.pending, bytes) : bytes;
+    if (this.atStart) {
+      if (data.length < 10 && data[0] === 0x49) {
+        this.pending = data.slice(); // too short to tell whether an ID3 tag begins here
+        return null;
+      }
+      const tag = id3Length(data);
+      if (tag > data.length) {
+        this.pending = data.slice();
+        return null;
+      }
+      data = data.subarray(tag);
+      this.atStart = false;
+    }
+    const { frames, consumed } = scanMp3Frames(data);
+    this.pending = data.slice(consumed);
+    for (const frame of frames) {
+      const duration = frame.samples / frame.sampleRate;
+      const packet = new EncodedPacket(data.slice(frame.offset, frame.offset + frame.length), 'key', this.seconds, duration);
+      if (!this.source) {
+        await this.open();
+        await this.source!.add(packet, {
+          decoderConfig: { codec: 'mp3', sampleRate: frame.sampleRate, numberOfChannels: frame.channels },
+        });
+      } else {
+        await this.source.add(packet);
+      }
+      this.seconds += duration;
+    }
+    return this.take();
+  }
+
+  /** Flushes the last fragment; null when the part held no audio at all. */
+  async end(): Promise<Uint8Array | null> {
+    if (this.output) await this.output.finalize();
+    this.output = null;
+    return this.take();
+  }
+
+  private async open(): Promise<void> {
+    const keep = (data: Uint8Array) => void this.out.push(data.slice());
+    const output = new Output({
+      format: new Mp4OutputFormat({
+        fastStart: 'fragmented',
+        minimumFragmentDuration: this.fragmentSeconds,
+        onFtyp: keep,
+        onMoov: keep,
+        onMoof: keep,
+        onMdat: keep,
+      }),
+      target: new NullTarget(),
+    });
+    this.source = new EncodedAudioPacketSource('mp3');
+    output.addAudioTrack(this.source);
+    await output.start();
+    this.output = output;
+  }
+
+  private take(): Uint8Array | null {
+    if (this.out.length === 0) return null;
+    const all = this.out.length === 1 ? this.out[0]! : concat(...this.out);
+    this.out = [];
+    return all;
+  }
+}
+
+function concat(...parts: Uint8Array[]): Uint8Array {
+  const all = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    all.set(p, at);
+    at += p.length;
+  }
+  return all;
+}
