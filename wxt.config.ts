@@ -4,6 +4,8 @@ import { defineConfig } from 'wxt';
 // The API origin every install may reach; other https origins are asked for at
 // run time (optional_host_permissions), loopback is granted for the local service.
 export const DEFAULT_API_ORIGIN = 'https://api.trysasha.ru';
+/** Firefox needs a fixed add-on id (storage and the tests' fixed UUID hang on it). */
+export const GECKO_ID = 'reader@trysasha.ru';
 
 export default defineConfig({
   modules: ['@wxt-dev/webextension-polyfill'],
@@ -17,6 +19,14 @@ export default defineConfig({
     ),
     host_permissions: [`${DEFAULT_API_ORIGIN}/*`, 'http://127.0.0.1/*', 'http://localhost/*'],
     optional_host_permissions: ['https://*/*'],
+    browser_specific_settings: {
+      gecko: {
+        id: GECKO_ID,
+        // storage.session, scripting in MV2 and ::highlight() are all there by Firefox 140 (ESR).
+        strict_min_version: '140.0',
+        data_collection_permissions: { required: ['none'] },
+      },
+    },
     action: { default_title: '__MSG_actionTitle__' },
     // Chrome allows four suggested keys; "previous" is left for the user to bind in chrome://extensions/shortcuts.
     commands: {
@@ -36,6 +46,11 @@ export default defineConfig({
       // not turn into a standing host permission for every site.
       manifest.host_permissions = manifest.host_permissions?.filter((p: string) => p !== '<all_urls>');
       if (manifest.action) manifest.action.default_title = '__MSG_actionTitle__';
+      if (manifest.browser_action) manifest.browser_action.default_title = '__MSG_actionTitle__';
+      if (manifest.manifest_version === 2) {
+        // MV2 has no optional_host_permissions: other API origins are optional permissions there.
+        manifest.optional_permissions = [...(manifest.optional_permissions ?? []), 'https://*/*'];
+      }
     },
   },
 });

@@ -1,6 +1,8 @@
 import { browser, type Browser } from 'wxt/browser';
 import { saveAndCheck, settingsView } from '@/utils/account-check';
+import { backgroundPlayerSink } from '@/utils/background-player';
 import { onPageMessage } from '@/utils/messages';
+import { offscreenPlayerSink } from '@/utils/offscreen-player';
 import { audioCache, createReader, uiLocale } from '@/utils/reader-service';
 import { clearApiKey } from '@/utils/secret-store';
 import { extractFromTab } from '@/utils/tab-text';
@@ -9,10 +11,19 @@ import { accountStorage } from '@/utils/settings';
 const MENU_READ_SELECTION = 'read-selection';
 const MENU_READ_FROM_HERE = 'read-from-here';
 
-export default defineBackground(() => {
-  const reader = createReader();
+export default defineBackground({
+  // Firefox (MV2): a persistent page, so the audio playing in it is never cut by an idle timeout.
+  persistent: true,
+  main,
+});
 
-  browser.runtime.onInstalled.addListener(() => {
+function main() {
+  // Chrome plays in an offscreen document; Firefox has none and plays in this page.
+  const reader = createReader(
+    import.meta.env.FIREFOX ? inPagePlayer((event) => void reader.onPlayerEvent(event)) : offscreenPlayerSink(),
+  );
+
+  const createMenus = () => {
     browser.contextMenus.create({
       id: MENU_READ_SELECTION,
       title: browser.i18n.getMessage('menuReadSelection'),
@@ -23,7 +34,11 @@ export default defineBackground(() => {
       title: browser.i18n.getMessage('menuReadFromHere'),
       contexts: ['page'],
     });
-  });
+  };
+  // Chrome keeps menus across worker restarts (create once); Firefox forgets a persistent page's menus
+  // when the page ends, so they are made at every start.
+  if (import.meta.env.FIREFOX) void browser.contextMenus.removeAll().then(createMenus);
+  else browser.runtime.onInstalled.addListener(createMenus);
 
   const onMenuClick = (info: Browser.contextMenus.OnClickData, tab?: Browser.tabs.Tab) => {
     if (tab?.id === undefined) return;
@@ -109,4 +124,11 @@ export default defineBackground(() => {
   onPageMessage('playerEvent', ({ data }) => {
     void reader.onPlayerEvent(data);
   });
-});
+}
+
+function inPagePlayer(onEvent: Parameters<typeof backgroundPlayerSink>[0]) {
+  const sink = backgroundPlayerSink(onEvent);
+  // Reachable from the background page's console (and the benchmarks) as `player`, as in Chrome's offscreen document.
+  Object.assign(globalThis, { player: sink.player });
+  return sink;
+}

@@ -1,6 +1,20 @@
 import type { PlayerCommand, PlayerEvent } from './player-protocol';
 
-const MIME = 'audio/mpeg';
+/** Turns one part's streamed bytes into what the SourceBuffer takes (Firefox: MP3 inside fragmented MP4). */
+export interface StreamWrapper {
+  push(bytes: Uint8Array): Promise<Uint8Array | null>;
+  end(): Promise<Uint8Array | null>;
+}
+
+/** The SourceBuffer's type, and the wrapper the stream needs first, if any. */
+export interface PlayerFormat {
+  mime: string;
+  wrap?: () => StreamWrapper;
+}
+
+/** Chrome's MediaSource takes the MP3 stream as it comes. */
+export const PLAIN_MP3: PlayerFormat = { mime: 'audio/mpeg' };
+
 /** Seconds of already played audio kept behind the playhead; the rest is removed so memory stays flat. */
 const KEEP_BEHIND = 10;
 const EVICT_AFTER = 30;
@@ -14,7 +28,11 @@ export class MsePlayer {
   private readingId = '';
   private media: MediaSource | null = null;
   private buffer: SourceBuffer | null = null;
-  private queue: Array<{ part: number; bytes: ArrayBuffer }> = [];
+  private queue: Array<{ part: number; bytes: ArrayBuffer | Uint8Array<ArrayBuffer> }> = [];
+  /** Wrapped streams: one wrapper per part, fed in command order through one chain. */
+  private wrappers = new Map<number, StreamWrapper>();
+  private feed: Promise<void> = Promise.resolve();
+  private generation = 0;
   private partStarts = new Map<number, number>();
   private partBytes = new Map<number, number>();
   private completeParts = new Set<number>();
@@ -30,6 +48,7 @@ export class MsePlayer {
   constructor(
     private readonly emit: (event: PlayerEvent) => void,
     readonly audio: HTMLAudioElement = new Audio(),
+    private readonly format: PlayerFormat = PLAIN_MP3,
   ) {
     audio.addEventListener('playing', () => {
       this.stats.firstPlayingAt ||= performance.now();
@@ -62,20 +81,35 @@ export class MsePlayer {
       return;
     }
     switch (cmd.type) {
-      case 'append':
-        this.partBytes.set(cmd.part, (this.partBytes.get(cmd.part) ?? 0) + cmd.bytes.byteLength);
-        this.queue.push({ part: cmd.part, bytes: cmd.bytes });
-        this.pump();
+      case 'append': {
+        const { part, bytes } = cmd;
+        this.partBytes.set(part, (this.partBytes.get(part) ?? 0) + bytes.byteLength);
+        if (this.format.wrap) {
+          this.wrapped(part, (w) => w.push(new Uint8Array(bytes)));
+        } else {
+          this.queue.push({ part, bytes });
+          this.pump();
+        }
         break;
-      case 'part-end':
-        this.completeParts.add(cmd.part);
+      }
+      case 'part-end': {
+        const { part } = cmd;
+        if (this.format.wrap) {
+          this.wrapped(part, (w) => (this.wrappers.delete(part), w.end()));
+          this.afterFeed(() => void this.completeParts.add(part));
+        } else {
+          this.completeParts.add(part);
+        }
         break;
+      }
       case 'playback':
         this.setPlayback(cmd.rate, cmd.volume);
         break;
       case 'end-of-stream':
-        this.ending = true;
-        this.pump();
+        this.afterFeed(() => {
+          this.ending = true;
+          this.pump();
+        });
         break;
       case 'pause':
         this.userPaused = true;
@@ -92,6 +126,36 @@ export class MsePlayer {
         this.reset();
         break;
     }
+  }
+
+  /** Runs `step` after every wrapping step before it; nothing of an earlier load runs after a new one. */
+  private afterFeed(step: () => void | Promise<void>): void {
+    if (!this.format.wrap) {
+      void step();
+      return;
+    }
+    const generation = this.generation;
+    const readingId = this.readingId;
+    this.feed = this.feed
+      .then(() => (generation === this.generation ? step() : undefined))
+      .catch(() => {
+        if (generation === this.generation) this.emit({ type: 'error', readingId, message: 'The audio could not be buffered.' });
+      });
+  }
+
+  private wrapped(part: number, op: (w: StreamWrapper) => Promise<Uint8Array | null>): void {
+    const generation = this.generation;
+    this.afterFeed(async () => {
+      let wrapper = this.wrappers.get(part);
+      if (!wrapper) {
+        wrapper = this.format.wrap!();
+        this.wrappers.set(part, wrapper);
+      }
+      const out = await op(wrapper);
+      if (!out || generation !== this.generation) return;
+      this.queue.push({ part, bytes: out as Uint8Array<ArrayBuffer> });
+      this.pump();
+    });
   }
 
   private setPlayback(rate: number, volume: number): void {
@@ -126,7 +190,7 @@ export class MsePlayer {
       'sourceopen',
       () => {
         if (this.media !== media) return;
-        const buffer = media.addSourceBuffer(MIME);
+        const buffer = media.addSourceBuffer(this.format.mime);
         buffer.mode = 'sequence';
         buffer.addEventListener('updateend', () => this.onUpdateEnd());
         this.buffer = buffer;
@@ -156,6 +220,9 @@ export class MsePlayer {
     this.started = false;
     this.userPaused = false;
     this.readingId = '';
+    this.generation++;
+    this.wrappers.clear();
+    this.feed = Promise.resolve();
   }
 
   private bufferedEnd(): number {

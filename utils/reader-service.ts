@@ -1,6 +1,6 @@
 import { browser } from 'wxt/browser';
 import { AudioCache, indexedDbBackend } from './audio-cache';
-import { offscreenPlayerSink, type PlayerSink } from './offscreen-player';
+import type { PlayerSink } from './offscreen-player';
 import type { PageMessage } from './page-reader';
 import { Reader } from './reading-session';
 import { readingPlanStorage, readingViewStorage } from './reading-state';
@@ -32,7 +32,7 @@ export const audioCache = new AudioCache(indexedDbBackend());
 let usageChain: Promise<void> = Promise.resolve();
 
 /** The background's one reader, wired to the real browser, storage and service. */
-export function createReader(player: PlayerSink = offscreenPlayerSink()): Reader {
+export function createReader(player: PlayerSink): Reader {
   return new Reader({
     async getAuth() {
       const key = await getApiKey();
@@ -57,8 +57,10 @@ export function createReader(player: PlayerSink = offscreenPlayerSink()): Reader
     sleep,
     badge(code) {
       // A reading started from the menu or a shortcut has no popup open: its error shows on the icon.
-      void browser.action.setBadgeText({ text: code ? '!' : '' }).catch(() => undefined);
-      if (code) void browser.action.setBadgeBackgroundColor({ color: '#b91c1c' }).catch(() => undefined);
+      // MV2 (Firefox) names it browserAction.
+      const action = browser.action ?? browser.browserAction;
+      void action.setBadgeText({ text: code ? '!' : '' }).catch(() => undefined);
+      if (code) void action.setBadgeBackgroundColor({ color: '#b91c1c' }).catch(() => undefined);
     },
     recordUsage(entry) {
       usageChain = usageChain

@@ -18,13 +18,15 @@ interface ShownError {
   message: string;
 }
 
-/** Asks for the service's origin when it is neither the default nor loopback (needs the click's user gesture). */
+/**
+ * Asks for the service's origin when it is neither the default nor loopback.
+ * Asked at once, with no await before it: Firefox refuses a request that is no
+ * longer inside the click. An origin already granted resolves true with no prompt.
+ */
 async function allowOrigin(baseUrl: string): Promise<boolean> {
   const url = checkBaseUrl(baseUrl);
   if (!url.ok || url.isDefault || url.loopback) return true;
-  const origins = [originPattern(url.origin)];
-  if (await browser.permissions.contains({ origins })) return true;
-  return browser.permissions.request({ origins });
+  return browser.permissions.request({ origins: [originPattern(url.origin)] });
 }
 
 export function Options() {

@@ -1,0 +1,27 @@
+import { FMP4_MP3_MIME, Mp3ToFmp4 } from './mp3-fmp4';
+import { MsePlayer, PLAIN_MP3, type PlayerFormat } from './mse-player';
+import type { PlayerSink } from './offscreen-player';
+import type { PlayerEvent } from './player-protocol';
+
+/** MP3 straight into MediaSource where the browser takes it, else wrapped in fragmented MP4 (Firefox). */
+export function pickPlayerFormat(isTypeSupported = (t: string) => MediaSource.isTypeSupported(t)): PlayerFormat {
+  if (isTypeSupported(PLAIN_MP3.mime)) return PLAIN_MP3;
+  if (isTypeSupported(FMP4_MP3_MIME)) return { mime: FMP4_MP3_MIME, wrap: () => new Mp3ToFmp4() };
+  throw new Error('This browser cannot stream MP3 audio.');
+}
+
+/**
+ * Firefox has no offscreen documents: the player lives in the persistent
+ * background page itself. Events reach the reader on a later microtask, as
+ * they would through messaging, so a command never re-enters the reader.
+ */
+export function backgroundPlayerSink(onEvent: (event: PlayerEvent) => void): PlayerSink & { player: MsePlayer } {
+  const player = new MsePlayer((event) => void Promise.resolve().then(() => onEvent(event)), new Audio(), pickPlayerFormat());
+  return {
+    player,
+    post(cmd) {
+      player.handle(cmd);
+      return Promise.resolve();
+    },
+  };
+}
