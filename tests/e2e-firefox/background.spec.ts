@@ -1,0 +1,55 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from 'puppeteer-core';
+import { attr, expect, extensionHelpers, state, test, type Ext } from './fixtures.ts';
+import { evaluate, launchFirefoxWithExtension } from './firefox.ts';
+
+test.use({ serviceOptions: { msPerChar: 0.35, minMs: 200, firstByteMs: 30 } });
+
+/** Which of the menu items exist (update() refuses an id that does not). */
+const menuItems = (page: Page) =>
+  evaluate(page, async () => {
+    const { browser } = globalThis as unknown as Ext;
+    const found = async (id: string) =>
+      (browser.contextMenus.update(id, {}) as unknown as Promise<void>).then(
+        () => true,
+        () => false,
+      );
+    return { readSelection: await found('read-selection'), readFromHere: await found('read-from-here'), other: await found('no-such-item') };
+  });
+const ALL_THERE = { readSelection: true, readFromHere: true, other: false };
+
+test('after Firefox restarts, the menu items are back and the saved key still reads', async ({ service, pages }) => {
+  // Installed into the profile (not as a temporary add-on, which a restart removes). At the second start
+  // there is no onInstalled: Firefox never keeps a persistent page's menus, so they must be made again.
+  const profileDir = mkdtempSync(join(tmpdir(), 'tts-firefox-restart-'));
+  const uuid = randomUUID();
+  try {
+    const first = await launchFirefoxWithExtension({ permanent: true, profileDir, uuid });
+    try {
+      const ext = extensionHelpers(first, service, pages);
+      await expect.poll(async () => menuItems(await ext.extensionPage())).toEqual(ALL_THERE);
+      await ext.configure();
+    } finally {
+      await first.close();
+    }
+
+    const second = await launchFirefoxWithExtension({ permanent: true, profileDir, uuid });
+    try {
+      const ext = extensionHelpers(second, service, pages);
+      await expect.poll(async () => menuItems(await ext.extensionPage())).toEqual(ALL_THERE);
+      const { tabId } = await ext.openTab('sample-article.html');
+      const popup = await ext.openPopup(tabId);
+      await expect.poll(() => state(popup), { timeout: 30_000 }).toBe('finished');
+      expect(Number(await attr(popup, 'player', 'data-position'))).toBeGreaterThan(0.5); // it played
+      expect(service.speechLog().length).toBeGreaterThan(0);
+      expect(service.speechLog().every((e) => e.status === 200)).toBe(true);
+    } finally {
+      await second.close();
+    }
+  } finally {
+    rmSync(profileDir, { recursive: true, force: true });
+  }
+});

@@ -1,0 +1,126 @@
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative, resolve } from 'node:path';
+import JSZip from 'jszip';
+import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import { GECKO_ID } from '../../wxt.config.ts';
+
+export const FIREFOX_EXTENSION_DIR = resolve(import.meta.dirname, '../../.output/firefox-mv2');
+
+export function firefoxPath(): string {
+  const found = [process.env.FIREFOX_PATH, '/usr/bin/firefox-esr', '/usr/bin/firefox'].find((p): p is string => !!p && existsSync(p));
+  if (!found) throw new Error('Firefox not found: apt-get install -y firefox-esr');
+  return found;
+}
+
+export interface LaunchedFirefox {
+  browser: Browser;
+  /** moz-extension://UUID/ — fixed in advance through a pref, so pages can be opened by URL. */
+  base: string;
+  profileDir: string;
+  /** Quits Firefox and removes the profile (unless it was given by the caller). */
+  close(): Promise<void>;
+}
+
+export interface FirefoxLaunchOptions {
+  extensionDir?: string;
+  /**
+   * Installs the build into the profile as a regular (unsigned) add-on instead of
+   * a temporary one, so it survives a restart of Firefox with the same profile.
+   * ESR honours `xpinstall.signatures.required = false`.
+   */
+  permanent?: boolean;
+  /** A profile to use (and keep); a fresh one is made and removed otherwise. */
+  profileDir?: string;
+  /** The moz-extension UUID (the same across restarts of one profile). */
+  uuid?: string;
+}
+
+/** Zips a built extension into `<profile>/extensions/<id>.xpi`, where Firefox finds it at start. */
+async function installIntoProfile(extensionDir: string, profileDir: string): Promise<void> {
+  const zip = new JSZip();
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir)) {
+      const path = join(dir, name);
+      if (statSync(path).isDirectory()) walk(path);
+      else zip.file(relative(extensionDir, path), readFileSync(path));
+    }
+  };
+  walk(extensionDir);
+  mkdirSync(join(profileDir, 'extensions'), { recursive: true });
+  writeFileSync(join(profileDir, 'extensions', `${GECKO_ID}.xpi`), await zip.generateAsync({ type: 'nodebuffer' }));
+}
+
+/**
+ * Headless firefox-esr over WebDriver BiDi with the built extension installed as
+ * a temporary add-on (FIREFOX-TESTING.md). No sound card here: cubeb's mock
+ * context plays in real time instead of failing.
+ */
+export async function launchFirefoxWithExtension(opts: FirefoxLaunchOptions = {}): Promise<LaunchedFirefox> {
+  const ext = opts.extensionDir ?? FIREFOX_EXTENSION_DIR;
+  if (!existsSync(join(ext, 'manifest.json'))) throw new Error(`No built extension at ${ext}: run npm run build:firefox`);
+  const uuid = opts.uuid ?? randomUUID();
+  const profileDir = opts.profileDir ?? mkdtempSync(join(tmpdir(), 'tts-firefox-'));
+  if (opts.permanent && !existsSync(join(profileDir, 'extensions', `${GECKO_ID}.xpi`))) await installIntoProfile(ext, profileDir);
+  const browser = await puppeteer.launch({
+    browser: 'firefox',
+    executablePath: firefoxPath(),
+    headless: true,
+    userDataDir: profileDir,
+    args: ['--remote-allow-system-access'],
+    extraPrefsFirefox: {
+      'extensions.webextensions.uuids': JSON.stringify({ [GECKO_ID]: uuid }),
+      'media.cubeb.force_mock_context': true,
+      'media.autoplay.default': 0,
+      'media.autoplay.block-webaudio': false,
+      ...(opts.permanent
+        ? { 'xpinstall.signatures.required': false, 'extensions.autoDisableScopes': 0, 'extensions.enabledScopes': 15 }
+        : {}),
+    },
+  });
+  if (!opts.permanent) await browser.installExtension(ext);
+  return {
+    browser,
+    base: `moz-extension://${uuid}/`,
+    profileDir,
+    async close() {
+      await browser.close().catch(() => undefined);
+      if (!opts.profileDir) rmSync(profileDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * Firefox's BiDi sometimes fails an evaluation with a protocol error ("right-hand
+ * side of 'in' should be an object") while a document is being replaced; such a
+ * failure says nothing about the page, so it is tried again.
+ */
+export async function evaluate<A extends unknown[], T>(page: Page, fn: (...args: A) => T | Promise<T>, ...args: A): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return (await page.evaluate(fn as never, ...(args as unknown as never[]))) as T;
+    } catch (err) {
+      const text = `${String(err)} ${String((err as { cause?: unknown }).cause)}`;
+      if (attempt >= 20 || !text.includes('Protocol error')) throw err;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+}
+
+/**
+ * Opens a page without awaiting `goto` (it never reports an extension page's
+ * navigation finished) and waits until the document at `url` has loaded.
+ */
+export async function openPage(browser: Browser, url: string, timeout = 15_000): Promise<Page> {
+  const page = await browser.newPage();
+  void page.goto(url).catch(() => undefined);
+  const deadline = Date.now() + timeout;
+  while (!(await evaluate(page, () => `${location.href} ${document.readyState}`).catch(() => '')).startsWith(`${url} complete`)) {
+    if (Date.now() > deadline) throw new Error(`${url} did not load in ${timeout} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return page;
+}
+
+export const openExtensionPage = openPage;

@@ -1,0 +1,131 @@
+import { test as base, expect } from '@playwright/test';
+import type { Page } from 'puppeteer-core';
+import { startFakeService, type FakeService, type FakeServiceOptions } from '../fake-service/server.ts';
+import { startPagesServer, type PagesServer } from '../e2e/pages-server.ts';
+import { evaluate, launchFirefoxWithExtension, openExtensionPage, openPage, type LaunchedFirefox } from './firefox.ts';
+
+export const TEST_KEY = 'vk_live_test_key';
+
+/**
+ * The Playwright test runner drives firefox-esr through puppeteer-core (Playwright
+ * cannot drive stock Firefox). Pages are observed through the same CONTRACT.md
+ * attributes as in Chrome, polled with `expect.poll`.
+ */
+export interface FirefoxFixtures {
+  serviceOptions: FakeServiceOptions;
+  service: FakeService;
+  pages: PagesServer;
+  firefox: LaunchedFirefox;
+  ext: FirefoxHelpers;
+}
+
+export interface FirefoxHelpers {
+  url(path: string): string;
+  openOptions(): Promise<Page>;
+  configure(opts?: { key?: string; baseUrl?: string; threshold?: string }): Promise<void>;
+  /** Opens a fixture page by path, or any URL. */
+  openTab(pathOrUrl: string): Promise<{ page: Page; tabId: number }>;
+  openPopup(tabId: number): Promise<Page>;
+  /** Runs the background's context-menu handler, as Firefox would on a click (the native menu is out of reach). */
+  menuClick(tabId: number, selectionText: string): Promise<void>;
+  /**
+   * An extension page kept open for evaluating in: it has the `browser` API, and
+   * `browser.runtime.getBackgroundPage()` gives the background's window (MV2).
+   */
+  extensionPage(): Promise<Page>;
+}
+
+/** An attribute of the element with `data-testid=testId` ('' while it is missing). */
+export const attr = (page: Page, testId: string, name: string): Promise<string> =>
+  evaluate(page, (t: string, n: string) => document.querySelector(`[data-testid="${t}"]`)?.getAttribute(n) ?? '', testId, name);
+
+export const state = (popup: Page) => attr(popup, 'player', 'data-state');
+
+export const test = base.extend<FirefoxFixtures>({
+  serviceOptions: [{}, { option: true }],
+  service: async ({ serviceOptions }, use) => {
+    const service = await startFakeService(serviceOptions);
+    await use(service);
+    await service.close();
+  },
+  pages: async ({}, use) => {
+    const pages = await startPagesServer();
+    await use(pages);
+    await pages.close();
+  },
+  // A fresh profile for every test, as in the Chromium suite.
+  firefox: async ({}, use) => {
+    const launched = await launchFirefoxWithExtension();
+    await use(launched);
+    await launched.close();
+  },
+  ext: async ({ firefox, service, pages }, use) => {
+    await use(extensionHelpers(firefox, service, pages));
+  },
+});
+
+/** The helpers for one running Firefox (a test that restarts Firefox makes them again). */
+export function extensionHelpers(firefox: LaunchedFirefox, service: FakeService, pages: PagesServer): FirefoxHelpers {
+  const { browser } = firefox;
+  const url = (path: string) => firefox.base + path.replace(/^\//, '');
+  let helperPage: Page | null = null;
+  const helpers: FirefoxHelpers = {
+    url,
+    openOptions: () => openExtensionPage(browser, url('options.html')),
+    async configure(opts = {}) {
+      const page = await helpers.openOptions();
+      await fill(page, 'api-key', opts.key ?? TEST_KEY);
+      await fill(page, 'base-url', opts.baseUrl ?? service.url);
+      if (opts.threshold !== undefined) await fill(page, 'confirm-threshold', opts.threshold);
+      await page.click('[data-testid="save"]');
+      await expect.poll(() => attr(page, 'account', 'data-balance')).not.toBe('');
+      await page.close();
+    },
+    async openTab(path) {
+      const target = /^[a-z-]+:/.test(path) ? path : `${pages.url}/${path.replace(/^\//, '')}`;
+      const page = await openPage(browser, target);
+      const tabId = await evaluate(await helpers.extensionPage(), async (u: string) => {
+        const tabs = await (globalThis as unknown as Ext).browser.tabs.query({});
+        // Without the "tabs" permission a browser page's URL is hidden: it is then the newest tab.
+        return tabs.find((t) => t.url === u)?.id ?? Math.max(...tabs.map((t) => t.id ?? -1));
+      }, target);
+      expect(tabId).toBeGreaterThan(0);
+      return { page, tabId };
+    },
+    openPopup: (tabId) => openExtensionPage(browser, url(`popup.html?tabId=${tabId}`)),
+    async menuClick(tabId, selectionText) {
+      await (await helpers.extensionPage()).evaluate(
+        async (tabId, selectionText) => {
+          const { browser } = globalThis as unknown as Ext;
+          const bg = (await browser.runtime.getBackgroundPage()) as unknown as Hooks;
+          const tab = await browser.tabs.get(tabId);
+          bg.contextMenuClick({ menuItemId: 'read-selection', selectionText, editable: false, pageUrl: tab.url }, tab);
+        },
+        tabId,
+        selectionText,
+      );
+    },
+    async extensionPage() {
+      if (!helperPage || helperPage.isClosed()) helperPage = await openExtensionPage(browser, url('options.html'));
+      return helperPage;
+    },
+  };
+  return helpers;
+}
+
+/** What evaluated functions find on an extension page's global, and on the background page's. */
+export type Ext = { browser: typeof chrome };
+export interface Hooks {
+  contextMenuClick(info: object, tab: object): void;
+  commandHandler(name: string, tab?: object): Promise<void>;
+  player: { stats: { waiting: number; firstPlayingAt: number; endedAt: number; loads: number } };
+}
+
+/** Types `value` into an empty input, as a user would (Preact sees the input events). */
+export async function fill(page: Page, testId: string, value: string): Promise<void> {
+  const sel = `[data-testid="${testId}"]`;
+  await evaluate(page, (s: string) => void ((document.querySelector(s) as HTMLInputElement).value = ''), sel);
+  await page.type(sel, value);
+}
+
+export { expect };

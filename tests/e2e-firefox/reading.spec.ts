@@ -1,0 +1,181 @@
+import type { Page } from 'puppeteer-core';
+import { formatRubPlain } from '../../utils/money.ts';
+import { makeArticleHtml } from '../fixtures/make-article.ts';
+import { attr, expect, fill, state, test, TEST_KEY, type Ext, type Hooks } from './fixtures.ts';
+import { evaluate } from './firefox.ts';
+
+/** Short tones keep a long article's playback to a few seconds of real time. */
+test.use({ serviceOptions: { msPerChar: 0.35, minMs: 200, firstByteMs: 30 } });
+
+type Entry = { status: number; text: string; billedChars: number; costUnits: number | bigint; endedAt: number | null };
+const paid = (service: { speechLog(): unknown[] }) => (service.speechLog() as Entry[]).filter((e) => e.status === 200);
+const position = async (popup: Page) => Number(await attr(popup, 'player', 'data-position'));
+
+test('options: a refused key gets its code, a good one shows the account', async ({ ext, service }) => {
+  const page = await ext.openOptions();
+  const value = (id: string) => evaluate(page, (s: string) => (document.querySelector(s) as HTMLInputElement).value, `[data-testid="${id}"]`);
+  await expect.poll(() => value('base-url')).toBe('https://api.trysasha.ru');
+  await fill(page, 'api-key', 'vk_live_wrong');
+  await fill(page, 'base-url', service.url);
+  await page.click('[data-testid="save"]');
+  await expect.poll(() => attr(page, 'options-error', 'data-code')).toBe('unauthorized');
+  expect(await attr(page, 'account', 'data-balance')).toBe(''); // no account panel
+
+  await fill(page, 'api-key', TEST_KEY);
+  await page.click('[data-testid="save"]');
+  await expect.poll(() => attr(page, 'account', 'data-balance')).toBe('100.0000');
+  expect(await attr(page, 'account', 'data-price')).toBe('1500.0000');
+  expect(await attr(page, 'options-error', 'data-code')).toBe('');
+  // The key is never shown again in full.
+  expect(await page.content()).not.toContain(TEST_KEY);
+});
+
+test('a 15,000-character Russian article reads to the end: every sentence requested once, in order, cost exact', async ({
+  ext,
+  service,
+  pages,
+}) => {
+  await ext.configure();
+  pages.put('/long.html', makeArticleHtml(15_000));
+  const { page, tabId } = await ext.openTab('long.html');
+  const popup = await ext.openPopup(tabId);
+
+  // Above the 10 ₽ threshold: nothing is sent before confirming.
+  await expect.poll(() => state(popup)).toBe('confirm');
+  const chars = Number(await attr(popup, 'estimate', 'data-chars'));
+  expect(chars).toBeGreaterThan(15_000);
+  expect(await attr(popup, 'estimate', 'data-value')).toBe(formatRubPlain((BigInt(chars) * 15_000_000n + 500_000n) / 1_000_000n));
+  expect(service.speechLog()).toHaveLength(0);
+
+  await popup.click('[data-testid="confirm-read"]');
+  await expect.poll(() => state(popup)).toBe('playing');
+  await expect.poll(() => state(popup), { timeout: 80_000 }).toBe('finished');
+
+  const done = paid(service);
+  const parts = Number(await attr(popup, 'player', 'data-parts'));
+  expect(done).toHaveLength(parts);
+  expect(parts).toBeGreaterThanOrEqual(8);
+  const requested = done.map((e) => e.text).join(' ').replace(/\s+/g, ' ');
+  const expectedText = await evaluate(page, () =>
+    [...document.querySelectorAll('article h1, article h2, article p')].map((e) => e.textContent!.trim()).join(' '),
+  );
+  expect(requested.replace(/(Глава \d+|Длинная статья)\./g, '$1')).toBe(expectedText.replace(/\s+/g, ' '));
+  expect(new Set(done.map((e) => e.text)).size).toBe(done.length);
+  expect(service.speechLog()).toHaveLength(done.length);
+
+  const billed = done.reduce((n, e) => n + e.billedChars, 0);
+  expect(await attr(popup, 'chars', 'data-value')).toBe(String(billed));
+  expect(await attr(popup, 'cost', 'data-value')).toBe(formatRubPlain(done.reduce((n, e) => n + BigInt(e.costUnits), 0n)));
+  expect(await attr(popup, 'balance', 'data-value')).toBe(service.account(TEST_KEY).balanceRub);
+  // Every part was played: the position is the audio's length, not where a stall left it.
+  expect(await position(popup)).toBeGreaterThan(4);
+  const stats = await evaluate(await ext.extensionPage(), async () => {
+    const bg = (await (globalThis as unknown as Ext).browser.runtime.getBackgroundPage()) as unknown as Hooks;
+    return { ...bg.player.stats };
+  });
+  expect(stats.endedAt).toBeGreaterThan(0);
+});
+
+test('playback starts on the first bytes, before the first part has finished arriving', async ({ ext, service, pages }) => {
+  service.configure({ msPerChar: 40, chunkBytes: 1024, chunkIntervalMs: 400 });
+  await ext.configure({ threshold: '1000' });
+  pages.put('/slow.html', makeArticleHtml(1_000));
+  const { tabId } = await ext.openTab('slow.html');
+  const popup = await ext.openPopup(tabId);
+  await expect.poll(() => state(popup)).toBe('playing');
+  expect(service.speechLog()[0]!.endedAt).toBeNull(); // still streaming while we already play
+  await expect.poll(() => position(popup)).toBeGreaterThan(0.2);
+  await popup.click('[data-testid="stop"]');
+  await expect.poll(() => state(popup)).toBe('stopped');
+});
+
+test('402 mid-reading: what was received plays out, then insufficient_balance, and nothing more is requested', async ({
+  ext,
+  service,
+  pages,
+}) => {
+  await ext.configure({ threshold: '1000' });
+  pages.put('/six.html', makeArticleHtml(6_000));
+  service.addFault({ match: { nth: 3 }, kind: 'status', status: 402, code: 'insufficient_balance' });
+  const { tabId } = await ext.openTab('six.html');
+  const popup = await ext.openPopup(tabId);
+  await expect.poll(() => state(popup), { timeout: 30_000 }).toBe('error');
+  expect(await attr(popup, 'error', 'data-code')).toBe('insufficient_balance');
+  expect(service.speechLog()).toHaveLength(3);
+  expect(await attr(popup, 'player', 'data-part')).toBe('1'); // both paid parts were played first
+  expect(await attr(popup, 'chars', 'data-value')).toBe(String(paid(service).reduce((n, e) => n + e.billedChars, 0)));
+  expect(await attr(popup, 'balance', 'data-value')).toBe(service.account(TEST_KEY).balanceRub);
+  expect(await popup.content()).not.toContain(TEST_KEY);
+  // The toolbar icon says so too (MV2's browserAction), for readings started without the popup.
+  type Mv2 = { browser: { browserAction: { getBadgeText(details: object): Promise<string> } } };
+  const badge = await evaluate(await ext.extensionPage(), () => (globalThis as unknown as Mv2).browser.browserAction.getBadgeText({}));
+  expect(badge).toBe('!');
+});
+
+test('"Read selection aloud" reads only the selection; reading it again comes from the cache, never billed twice', async ({
+  ext,
+  service,
+}) => {
+  await ext.configure();
+  const { page, tabId } = await ext.openTab('sample-article.html');
+  const selected = await evaluate(page, () => {
+    const range = document.createRange();
+    range.selectNodeContents(document.getElementById('p3')!);
+    getSelection()!.removeAllRanges();
+    getSelection()!.addRange(range);
+    return getSelection()!.toString();
+  });
+  await ext.menuClick(tabId, selected);
+  const popup = await ext.openPopup(tabId);
+  await expect.poll(() => state(popup), { timeout: 30_000 }).toBe('finished');
+  const texts = paid(service).map((e) => e.text).join(' ');
+  expect(texts).toContain('Затем система решает');
+  expect(texts).not.toContain('Синтез речи давно');
+  const requests = service.speechLog().length;
+
+  await ext.menuClick(tabId, selected);
+  await expect.poll(() => state(popup)).toBe('playing');
+  await expect.poll(() => state(popup), { timeout: 30_000 }).toBe('finished');
+  expect(service.speechLog()).toHaveLength(requests);
+});
+
+test('pause holds the position; resuming after the pause continues without a new request', async ({ ext, service, pages }) => {
+  service.configure({ msPerChar: 3 });
+  await ext.configure({ threshold: '1000' });
+  pages.put('/short.html', makeArticleHtml(400));
+  const { tabId } = await ext.openTab('short.html');
+  const popup = await ext.openPopup(tabId);
+  await expect.poll(() => position(popup)).toBeGreaterThan(0.5);
+  // Everything is in: the resume below must not need the service.
+  await expect.poll(() => service.speechLog().every((e) => e.endedAt !== null) && service.inFlight(TEST_KEY) === 0).toBe(true);
+  const requests = service.speechLog().length;
+
+  await popup.click('[data-testid="play-pause"]');
+  await expect.poll(() => state(popup)).toBe('paused');
+  let held = -1;
+  await expect
+    .poll(
+      async () => {
+        const now = await position(popup);
+        const settled = now === held;
+        held = now;
+        return settled;
+      },
+      { intervals: [1000] },
+    )
+    .toBe(true);
+
+  await popup.click('[data-testid="play-pause"]');
+  await expect.poll(() => state(popup)).toBe('playing');
+  await expect.poll(() => position(popup)).toBeGreaterThan(held + 0.3);
+  expect(service.speechLog()).toHaveLength(requests);
+});
+
+test('a page Firefox protects gets restricted-page, and nothing is sent', async ({ ext, service }) => {
+  await ext.configure();
+  const { tabId } = await ext.openTab('about:robots');
+  const popup = await ext.openPopup(tabId);
+  await expect.poll(() => state(popup)).toBe('error');
+  expect(await attr(popup, 'error', 'data-code')).toBe('restricted-page');
+  expect(service.speechLog()).toHaveLength(0);
+});
