@@ -5,7 +5,6 @@
  *   npm run bench                      all measures
  *   npm run bench -- --only first-audio,seams --runs 5 --minutes 10
  */
-import { spawn } from 'node:child_process';
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -16,37 +15,28 @@ import { startPagesServer, type PagesServer } from '../tests/e2e/pages-server.ts
 import { makeArticleHtml } from '../tests/fixtures/make-article.ts';
 import { splitIntoParts } from '../utils/text-parts.ts';
 import { TargetEvaluator } from './cdp.ts';
+import { firefoxFirstAudio, firefoxSeams } from './firefox.ts';
+import {
+  arg,
+  FIRST_AUDIO_SERVICE,
+  FIRST_BYTE_MS,
+  firstAudioPage,
+  KEY,
+  median,
+  quantile,
+  r1,
+  results,
+  RUNS,
+  rows,
+  SEAMS_PAGE,
+  SEAMS_SERVICE,
+  startExternalService,
+} from './report.ts';
 
-const args = process.argv.slice(2);
-const arg = (name: string, fallback: string) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 && args[i + 1] ? args[i + 1]! : fallback;
-};
-const ONLY = arg('only', 'first-audio,seams,extraction,memory,waste,bundle').split(',');
-const RUNS = Number(arg('runs', '10'));
+const ONLY = arg('only', 'first-audio,seams,firefox-first-audio,firefox-seams,extraction,memory,waste,bundle').split(',');
 const MINUTES = Number(arg('minutes', '60'));
 const TRIALS = Number(arg('trials', '20'));
-const KEY = 'vk_live_test_key';
 const OFFSCREEN = '/offscreen.html';
-
-interface Row {
-  measure: string;
-  value: string;
-  target: string;
-  met: boolean | null;
-}
-const rows: Row[] = [];
-const results: Record<string, unknown> = { date: new Date().toISOString(), chromium: '', machine: `${process.platform} ${process.arch}` };
-
-const median = (xs: number[]) => quantile(xs, 0.5);
-function quantile(xs: number[], q: number): number {
-  const s = [...xs].sort((a, b) => a - b);
-  if (s.length === 0) return NaN;
-  const i = (s.length - 1) * q;
-  const lo = Math.floor(i);
-  return s[lo]! + (s[Math.ceil(i)]! - s[lo]!) * (i - lo);
-}
-const r1 = (n: number) => Math.round(n * 10) / 10;
 
 /** One browser with the extension set up for a local service. */
 class Rig {
@@ -133,34 +123,6 @@ class Rig {
   }
 }
 
-/** The local service as a child process (only its URL is used). */
-async function startExternalService(o: FakeServiceOptions): Promise<FakeService> {
-  const flags = [
-    ['--first-byte-ms', o.firstByteMs],
-    ['--ms-per-char', o.msPerChar],
-    ['--realtime-factor', o.realtimeFactor],
-    ['--chunk-bytes', o.chunkBytes],
-  ].flatMap(([flag, value]) => (value === undefined || value === null ? [] : [String(flag), String(value)]));
-  const child = spawn(process.execPath, [resolve(import.meta.dirname, '../node_modules/tsx/dist/cli.mjs'), resolve(import.meta.dirname, '../tests/fake-service/cli.ts'), ...flags], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const url = await new Promise<string>((ok, fail) => {
-    let out = '';
-    child.stdout.on('data', (d) => {
-      out += d;
-      const line = out.split('\n').find((l) => l.startsWith('{'));
-      if (line) ok((JSON.parse(line) as { url: string }).url);
-    });
-    child.on('exit', () => fail(new Error(`the service exited: ${out}`)));
-  });
-  return {
-    url,
-    close: async () => {
-      child.kill('SIGTERM');
-    },
-  } as unknown as FakeService;
-}
-
 const popupState = (popup: Page) =>
   popup.evaluate(() => {
     const el = document.querySelector('[data-testid="player"]')!;
@@ -178,20 +140,12 @@ async function waitState(popup: Page, states: string[], timeout = 600_000) {
 // --- 1. time to first audio -------------------------------------------------
 
 async function firstAudio() {
-  const FIRST_BYTE = 100;
-  // Speech at about 15 characters a second, synthesized at 4× real time.
-  const rig = await Rig.start({ firstByteMs: FIRST_BYTE, msPerChar: 65, realtimeFactor: 4, chunkBytes: 2048 }, true);
+  const FIRST_BYTE = FIRST_BYTE_MS;
+  const rig = await Rig.start(FIRST_AUDIO_SERVICE, true);
   try {
     const measure = async (kind: 'selection' | 'article', run: number) => {
-      // A new first part every run (the cache would otherwise answer without the service); the rest of
-      // the text is the same each run, so the local service's CPU-bound tone encoding for later parts
-      // (a stand-in's cost, not the extension's) is cached and does not steal the 2 cores from the browser.
-      const path = `/fa-${kind}-${run}.html`;
-      const n = String(run + 100);
-      rig.pages.put(
-        path,
-        makeArticleHtml(kind === 'article' ? 15_000 : 600, `Статья номер ${n} о скорости`).replace('<p>', `<p>Проба номер ${n} начинается здесь. `),
-      );
+      const { path, html } = firstAudioPage(kind, run);
+      rig.pages.put(path, html);
       const { page, tabId } = await rig.openTab(path);
       if (kind === 'selection') {
         await page.evaluate(() => {
@@ -270,11 +224,10 @@ async function firstAudio() {
 // --- 2. seams ---------------------------------------------------------------
 
 async function seams() {
-  // 3 ms of audio a character (2,000-character parts ≈ 6 s), synthesized at 2× real time, 300 ms first byte.
-  const rig = await Rig.start({ firstByteMs: 300, msPerChar: 3, realtimeFactor: 2, chunkBytes: 1024 });
+  const rig = await Rig.start(SEAMS_SERVICE);
   try {
-    rig.pages.put('/seams.html', makeArticleHtml(39_000, 'Двадцать частей'));
-    const { tabId } = await rig.openTab('/seams.html');
+    rig.pages.put(SEAMS_PAGE.path, SEAMS_PAGE.html);
+    const { tabId } = await rig.openTab(SEAMS_PAGE.path);
     const { popup } = await rig.popupUntilPlaying(tabId);
     await waitState(popup, ['finished', 'error']);
     const stats = await rig.offscreen<{ waiting: number; firstPlayingAt: number; endedAt: number }>('player.stats');
@@ -473,6 +426,8 @@ async function main() {
     ['extraction', extraction],
     ['first-audio', firstAudio],
     ['seams', seams],
+    ['firefox-first-audio', firefoxFirstAudio],
+    ['firefox-seams', firefoxSeams],
     ['waste', waste],
     ['memory', memory],
   ];

@@ -1,0 +1,83 @@
+/** What the Chromium and Firefox measures share: the table, the statistics, and the service they run against. */
+import { spawn } from 'node:child_process';
+import { resolve } from 'node:path';
+import type { FakeService, FakeServiceOptions } from '../tests/fake-service/server.ts';
+import { makeArticleHtml } from '../tests/fixtures/make-article.ts';
+
+export const KEY = 'vk_live_test_key';
+const args = process.argv.slice(2);
+export const arg = (name: string, fallback: string) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 && args[i + 1] ? args[i + 1]! : fallback;
+};
+export const RUNS = Number(arg('runs', '10'));
+
+export interface Row {
+  measure: string;
+  value: string;
+  target: string;
+  met: boolean | null;
+}
+export const rows: Row[] = [];
+export const results: Record<string, unknown> = { date: new Date().toISOString(), chromium: '',
+  firefox: '', machine: `${process.platform} ${process.arch}` };
+
+export const median = (xs: number[]) => quantile(xs, 0.5);
+export function quantile(xs: number[], q: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  if (s.length === 0) return NaN;
+  const i = (s.length - 1) * q;
+  const lo = Math.floor(i);
+  return s[lo]! + (s[Math.ceil(i)]! - s[lo]!) * (i - lo);
+}
+export const r1 = (n: number) => Math.round(n * 10) / 10;
+
+
+/** The local service as a child process (only its URL is used). */
+export async function startExternalService(o: FakeServiceOptions): Promise<FakeService> {
+  const flags = [
+    ['--first-byte-ms', o.firstByteMs],
+    ['--ms-per-char', o.msPerChar],
+    ['--realtime-factor', o.realtimeFactor],
+    ['--chunk-bytes', o.chunkBytes],
+  ].flatMap(([flag, value]) => (value === undefined || value === null ? [] : [String(flag), String(value)]));
+  const child = spawn(process.execPath, [resolve(import.meta.dirname, '../node_modules/tsx/dist/cli.mjs'), resolve(import.meta.dirname, '../tests/fake-service/cli.ts'), ...flags], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const url = await new Promise<string>((ok, fail) => {
+    let out = '';
+    child.stdout.on('data', (d) => {
+      out += d;
+      const line = out.split('\n').find((l) => l.startsWith('{'));
+      if (line) ok((JSON.parse(line) as { url: string }).url);
+    });
+    child.on('exit', () => fail(new Error(`the service exited: ${out}`)));
+  });
+  return {
+    url,
+    close: async () => {
+      child.kill('SIGTERM');
+    },
+  } as unknown as FakeService;
+}
+
+/** First audio: 100 ms first byte; speech at about 15 characters a second, synthesized at 4× real time. */
+export const FIRST_BYTE_MS = 100;
+export const FIRST_AUDIO_SERVICE: FakeServiceOptions = { firstByteMs: FIRST_BYTE_MS, msPerChar: 65, realtimeFactor: 4, chunkBytes: 2048 };
+
+/**
+ * A new first part every run (the cache would otherwise answer without the service); the rest of
+ * the text is the same each run, so the local service's CPU-bound tone encoding for later parts
+ * (a stand-in's cost, not the extension's) is cached and does not steal the 2 cores from the browser.
+ */
+export function firstAudioPage(kind: 'selection' | 'article', run: number): { path: string; html: string } {
+  const n = String(run + 100);
+  return {
+    path: `/fa-${kind}-${run}.html`,
+    html: makeArticleHtml(kind === 'article' ? 15_000 : 600, `Статья номер ${n} о скорости`).replace('<p>', `<p>Проба номер ${n} начинается здесь. `),
+  };
+}
+
+/** Seams: 3 ms of audio a character (2,000-character parts ≈ 6 s), synthesized at 2× real time, 300 ms first byte. */
+export const SEAMS_SERVICE: FakeServiceOptions = { firstByteMs: 300, msPerChar: 3, realtimeFactor: 2, chunkBytes: 1024 };
+export const SEAMS_PAGE = { path: '/seams.html', html: makeArticleHtml(39_000, 'Двадцать частей') };
