@@ -81,3 +81,10 @@ export function firstAudioPage(kind: 'selection' | 'article', run: number): { pa
 /** Seams: 3 ms of audio a character (2,000-character parts ≈ 6 s), synthesized at 2× real time, 300 ms first byte. */
 export const SEAMS_SERVICE: FakeServiceOptions = { firstByteMs: 300, msPerChar: 3, realtimeFactor: 2, chunkBytes: 1024 };
 export const SEAMS_PAGE = { path: '/seams.html', html: makeArticleHtml(39_000, 'Двадцать частей') };
+
+/** When the first speech request at or after `since` (epoch ms) reached the service, from its log endpoint. */
+export async function firstRequestAfter(serviceUrl: string, since: number): Promise<number | null> {
+  const log = (await (await fetch(`${serviceUrl}/__fake/log?speech=1`)).json()) as Array<{ arrivedAt: number }>;
+  const times = log.map((e) => e.arrivedAt).filter((t) => t >= since);
+  return times.length ? Math.min(...times) : null;
+}

@@ -21,6 +21,7 @@ import {
   FIRST_AUDIO_SERVICE,
   FIRST_BYTE_MS,
   firstAudioPage,
+  firstRequestAfter,
   KEY,
   median,
   quantile,
@@ -143,6 +144,12 @@ async function firstAudio() {
   const FIRST_BYTE = FIRST_BYTE_MS;
   const rig = await Rig.start(FIRST_AUDIO_SERVICE, true);
   try {
+    /** In the player: first bytes handed to it → `playing` (MediaSource open, wrapping, first append, play()). */
+    const bytesToPlaying: number[] = [];
+    /** In the popup: navigation start → its script has run (DOMContentLoaded). */
+    const popupLoad: number[] = [];
+    /** Navigation start of the popup → the first speech request reaching the service (extraction and splitting included). */
+    const toRequest: number[] = [];
     const measure = async (kind: 'selection' | 'article', run: number) => {
       const { path, html } = firstAudioPage(kind, run);
       rig.pages.put(path, html);
@@ -156,6 +163,14 @@ async function firstAudio() {
         });
       }
       const { popup, ms } = await rig.popupUntilPlaying(tabId);
+      const player = await rig.offscreen<{ firstBytesAt: number; firstPlayingAt: number }>('player.stats');
+      if (player && player.firstPlayingAt && run >= 0) bytesToPlaying.push(player.firstPlayingAt - player.firstBytesAt);
+      if (run >= 0) {
+        const origin = await popup.evaluate(() => performance.timeOrigin);
+        const arrived = await firstRequestAfter(rig.service.url, origin);
+        if (arrived !== null) toRequest.push(arrived - origin);
+      }
+      if (run >= 0) popupLoad.push(await popup.evaluate(() => (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming).domContentLoadedEventEnd));
       await rig.stopReading(popup);
       await popup.close();
       await page.close();
@@ -200,7 +215,7 @@ async function firstAudio() {
       out.naive!.push(await naive(i));
     }
     const stat = (xs: number[]) => ({ median: r1(median(xs)), p95: r1(quantile(xs, 0.95)), runs: xs.map(r1) });
-    results.firstAudio = { firstByteMs: FIRST_BYTE, selection: stat(out.selection!), article: stat(out.article!), naive: stat(out.naive!) };
+    results.firstAudio = { firstByteMs: FIRST_BYTE, selection: stat(out.selection!), article: stat(out.article!), naive: stat(out.naive!), bytesToPlaying: stat(bytesToPlaying), popupLoad: stat(popupLoad), toRequest: stat(toRequest) };
     for (const kind of ['selection', 'article'] as const) {
       const m = median(out[kind]!);
       rows.push({
@@ -210,6 +225,9 @@ async function firstAudio() {
         met: m <= 50,
       });
     }
+    rows.push({ measure: 'first audio: in the player, first bytes → playing', value: `median ${r1(median(bytesToPlaying))} ms`, target: '—', met: null });
+    rows.push({ measure: `first audio, popup page load (navigation → DOMContentLoaded)`, value: `median ${r1(median(popupLoad))} ms`, target: '—', met: null });
+    rows.push({ measure: `first audio, popup open → first request at the service`, value: `median ${r1(median(toRequest))} ms`, target: '—', met: null });
     rows.push({
       measure: 'first audio, naive (download the whole first part, then play)',
       value: `median ${r1(median(out.naive!))} ms, p95 ${r1(quantile(out.naive!, 0.95))} ms`,
@@ -230,12 +248,12 @@ async function seams() {
     const { tabId } = await rig.openTab(SEAMS_PAGE.path);
     const { popup } = await rig.popupUntilPlaying(tabId);
     await waitState(popup, ['finished', 'error']);
-    const stats = await rig.offscreen<{ waiting: number; firstPlayingAt: number; endedAt: number }>('player.stats');
+    const stats = await rig.offscreen<{ waiting: number; firstPlayingAt: number; endedAt: number; stalls: Array<{ at: number; ms: number }> }>('player.stats');
     const parts = rig.service.speechLog().filter((e) => e.status === 200);
     const audioSeconds = Number((await popupState(popup)).position);
     const wall = (stats!.endedAt - stats!.firstPlayingAt) / 1000;
     const perSeam = ((wall - audioSeconds) * 1000) / Math.max(parts.length - 1, 1);
-    results.seams = { parts: parts.length, stalls: stats!.waiting, wallSeconds: r1(wall), audioSeconds: r1(audioSeconds), msPerSeam: r1(perSeam) };
+    results.seams = { parts: parts.length, stalls: stats!.waiting, stallDetails: stats!.stalls, wallSeconds: r1(wall), audioSeconds: r1(audioSeconds), msPerSeam: r1(perSeam) };
     rows.push({ measure: `seams: stalls in a ${parts.length}-part reading (2× real-time synthesis, 300 ms first byte)`, value: String(stats!.waiting), target: '0', met: stats!.waiting === 0 });
     rows.push({ measure: 'seams: playback wall time − audio time, per seam', value: `${r1(perSeam)} ms`, target: '≤ 30 ms', met: perSeam <= 30 });
   } finally {

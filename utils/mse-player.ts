@@ -43,7 +43,8 @@ export class MsePlayer {
   private userPaused = false;
   private objectUrl = '';
   /** Diagnostics for the benchmarks (read through the DevTools protocol): stalls and timings of the current load. */
-  readonly stats = { waiting: 0, firstPlayingAt: 0, endedAt: 0, loads: 0 };
+  readonly stats = { waiting: 0, firstBytesAt: 0, firstPlayingAt: 0, endedAt: 0, loads: 0, stalls: [] as Array<{ at: number; ms: number }> };
+  private stalledSince = 0;
 
   constructor(
     private readonly emit: (event: PlayerEvent) => void,
@@ -52,11 +53,16 @@ export class MsePlayer {
   ) {
     audio.addEventListener('playing', () => {
       this.stats.firstPlayingAt ||= performance.now();
+      if (this.stalledSince) this.stats.stalls.push({ at: Math.round(this.audio.currentTime * 10) / 10, ms: Math.round(performance.now() - this.stalledSince) });
+      this.stalledSince = 0;
       this.emit({ type: 'playing', readingId: this.readingId });
     });
     audio.addEventListener('waiting', () => {
       // A stall is a wait after playback had begun (not the first buffering).
-      if (this.stats.firstPlayingAt) this.stats.waiting++;
+      if (this.stats.firstPlayingAt) {
+        this.stats.waiting++;
+        this.stalledSince = performance.now();
+      }
       this.emit({ type: 'waiting', readingId: this.readingId });
     });
     audio.addEventListener('timeupdate', () => this.onTime());
@@ -83,6 +89,7 @@ export class MsePlayer {
     switch (cmd.type) {
       case 'append': {
         const { part, bytes } = cmd;
+        this.stats.firstBytesAt ||= performance.now();
         this.partBytes.set(part, (this.partBytes.get(part) ?? 0) + bytes.byteLength);
         if (this.format.wrap) {
           this.wrapped(part, (w) => w.push(new Uint8Array(bytes)));
@@ -177,7 +184,8 @@ export class MsePlayer {
 
   private load(readingId: string, seekInPart: number, positionBase: number, startPart: number): void {
     this.reset();
-    Object.assign(this.stats, { waiting: 0, firstPlayingAt: 0, endedAt: 0, loads: this.stats.loads + 1 });
+    Object.assign(this.stats, { waiting: 0, firstBytesAt: 0, firstPlayingAt: 0, endedAt: 0, loads: this.stats.loads + 1, stalls: [] });
+    this.stalledSince = 0;
     this.readingId = readingId;
     this.positionBase = positionBase;
     this.firstPart = startPart;
