@@ -15,12 +15,22 @@ export function pickPlayerFormat(isTypeSupported = (t: string) => MediaSource.is
  * background page itself. Events reach the reader on a later microtask, as
  * they would through messaging, so a command never re-enters the reader.
  */
-export function backgroundPlayerSink(onEvent: (event: PlayerEvent) => void): PlayerSink & { player: MsePlayer } {
-  const player = new MsePlayer((event) => void Promise.resolve().then(() => onEvent(event)), new Audio(), pickPlayerFormat());
+export function backgroundPlayerSink(onEvent: (event: PlayerEvent) => void): PlayerSink & { player: MsePlayer | null } {
+  const emit = (event: PlayerEvent) => void Promise.resolve().then(() => onEvent(event));
+  let format: PlayerFormat | null = null;
+  let refusal = '';
+  try {
+    format = pickPlayerFormat();
+  } catch (err) {
+    // Said on the first reading; the rest of the background (menus, options, popup) still starts.
+    refusal = err instanceof Error ? err.message : String(err);
+  }
+  const player = format ? new MsePlayer(emit, new Audio(), format) : null;
   return {
     player,
     post(cmd) {
-      player.handle(cmd);
+      if (player) player.handle(cmd);
+      else if (cmd.type === 'load') emit({ type: 'error', readingId: cmd.readingId, message: refusal });
       return Promise.resolve();
     },
   };

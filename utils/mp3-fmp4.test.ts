@@ -39,7 +39,7 @@ describe('Mp3ToFmp4', () => {
   it.each([
     ['one write', 1 << 30],
     ['network-sized chunks', 1400],
-    ['single bytes at frame edges', 417],
+    ['417-byte chunks, cutting frames anywhere', 417],
   ])('carries every MP3 frame unchanged into fragmented MP4 (%s)', async (_name, chunk) => {
     const mp3 = toneMp3(3000);
     const { all } = await wrapInChunks(mp3, chunk);
@@ -72,15 +72,48 @@ describe('Mp3ToFmp4', () => {
   it('skips an ID3 tag split across writes, and gives nothing for a part with no audio', async () => {
     const mp3 = toneMp3(500);
     const id3 = new Uint8Array([0x49, 0x44, 0x33, 4, 0, 0, 0, 0, 0, 3, 1, 2, 3]);
+    const withTag = new Uint8Array([...id3, ...mp3]);
+    // 5 bytes: not even the tag's header; 6 more: the header but not the whole tag; then the rest.
     const wrap = new Mp3ToFmp4();
-    expect(await wrap.push(id3.subarray(0, 5))).toBeNull();
-    await wrap.push(new Uint8Array([...id3.subarray(5), ...mp3]));
-    const all = await wrapInChunks(new Uint8Array([...id3, ...mp3]), 100);
-    const track = (await new Input({ formats: ALL_FORMATS, source: new BufferSource(all.all) }).getPrimaryAudioTrack())!;
-    expect(await track.computeDuration()).toBeCloseTo(mp3Duration(mp3), 3);
+    const pieces = [await wrap.push(withTag.subarray(0, 5)), await wrap.push(withTag.subarray(5, 11)), await wrap.push(withTag.subarray(11)), await wrap.end()];
+    expect(pieces.slice(0, 2)).toEqual([null, null]);
+    expect(await packetsOf(concatAll(pieces))).toEqual(framesOf(mp3));
 
     const empty = new Mp3ToFmp4();
     expect(await empty.push(new TextEncoder().encode('{"error":"x"}'))).toBeNull();
     expect(await empty.end()).toBeNull();
   });
+
+  it('after a cut mid-frame, restart() drops the cut frame: the rest of the part follows with no spliced frame', async () => {
+    const first = toneMp3(1000);
+    const rest = toneMp3(700);
+    const cutAt = scanMp3Frames(first).frames[20]!.offset + 50; // inside frame 21
+    const wrap = new Mp3ToFmp4();
+    const pieces = [await wrap.push(first.subarray(0, cutAt))];
+    wrap.restart();
+    pieces.push(await wrap.push(rest), await wrap.end());
+    expect(await packetsOf(concatAll(pieces))).toEqual([...framesOf(first).slice(0, 20), ...framesOf(rest)]);
+  });
 });
+
+function framesOf(mp3: Uint8Array): Uint8Array[] {
+  return scanMp3Frames(mp3).frames.map((f) => mp3.slice(f.offset, f.offset + f.length));
+}
+
+async function packetsOf(mp4: Uint8Array): Promise<Uint8Array[]> {
+  const track = (await new Input({ formats: ALL_FORMATS, source: new BufferSource(mp4) }).getPrimaryAudioTrack())!;
+  const out: Uint8Array[] = [];
+  for await (const packet of new EncodedPacketSink(track).packets()) out.push(packet.data.slice());
+  return out;
+}
+
+function concatAll(pieces: Array<Uint8Array | null>): Uint8Array {
+  const parts = pieces.filter((p): p is Uint8Array => !!p);
+  const all = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    all.set(p, at);
+    at += p.length;
+  }
+  return all;
+}

@@ -53,6 +53,12 @@ export class Mp3ToFmp4 {
     return this.take();
   }
 
+  /** The next bytes begin a new stream within this part: a cut frame held back is dropped, an ID3 tag is looked for. */
+  restart(): void {
+    this.pending = new Uint8Array(0);
+    this.atStart = true;
+  }
+
   /** Flushes the last fragment; null when the part held no audio at all. */
   async end(): Promise<Uint8Array | null> {
     if (this.output) await this.output.finalize();

@@ -3,6 +3,8 @@ import type { PlayerCommand, PlayerEvent } from './player-protocol';
 /** Turns one part's streamed bytes into what the SourceBuffer takes (Firefox: MP3 inside fragmented MP4). */
 export interface StreamWrapper {
   push(bytes: Uint8Array): Promise<Uint8Array | null>;
+  /** The bytes pushed next begin a new stream (the rest of a cut part): drop any cut frame held back. */
+  restart(): void;
   end(): Promise<Uint8Array | null>;
 }
 
@@ -88,11 +90,14 @@ export class MsePlayer {
     }
     switch (cmd.type) {
       case 'append': {
-        const { part, bytes } = cmd;
+        const { part, bytes, resumed } = cmd;
         this.stats.firstBytesAt ||= performance.now();
         this.partBytes.set(part, (this.partBytes.get(part) ?? 0) + bytes.byteLength);
         if (this.format.wrap) {
-          this.wrapped(part, (w) => w.push(new Uint8Array(bytes)));
+          this.wrapped(part, (w) => {
+            if (resumed) w.restart();
+            return w.push(new Uint8Array(bytes));
+          });
         } else {
           this.queue.push({ part, bytes });
           this.pump();
@@ -112,12 +117,21 @@ export class MsePlayer {
       case 'playback':
         this.setPlayback(cmd.rate, cmd.volume);
         break;
-      case 'end-of-stream':
-        this.afterFeed(() => {
+      case 'end-of-stream': {
+        const generation = this.generation;
+        this.afterFeed(async () => {
+          // A part that ended in an error gets no part-end: what its wrapper holds back still plays.
+          for (const part of [...this.wrappers.keys()].sort((a, b) => a - b)) {
+            const out = await this.wrappers.get(part)!.end();
+            this.wrappers.delete(part);
+            if (generation !== this.generation) return;
+            if (out) this.queue.push({ part, bytes: out as Uint8Array<ArrayBuffer> });
+          }
           this.ending = true;
           this.pump();
         });
         break;
+      }
       case 'pause':
         this.userPaused = true;
         this.audio.pause();

@@ -10,7 +10,14 @@ export type PlayerCommand =
       volume: number;
     }
   | { type: 'playback'; readingId: string; rate: number; volume: number }
-  | { type: 'append'; readingId: string; part: number; bytes: ArrayBuffer }
+  | {
+      type: 'append';
+      readingId: string;
+      part: number;
+      bytes: ArrayBuffer;
+      /** These bytes begin another request for the rest of this part (after a cut): what is left of a cut frame before them is dropped. */
+      resumed?: true;
+    }
   /** All of this part's audio has been appended. */
   | { type: 'part-end'; readingId: string; part: number }
   | { type: 'end-of-stream'; readingId: string }

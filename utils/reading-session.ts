@@ -679,9 +679,12 @@ export class Reader {
         await this.account(ctx, stream, countChars(body.text));
         source = stream.chunks;
       }
+      // A request for the rest of a cut part: its first bytes start a new stream inside the part.
+      let resumed = from > 0;
       for await (const chunk of source) {
         chunks.push(chunk);
-        if (!ctx.signal.aborted) await this.append(ctx, k, chunk);
+        if (!ctx.signal.aborted) await this.append(ctx, k, chunk, resumed);
+        resumed &&= chunk.byteLength === 0;
       }
       if (key && !early) {
         const bytes = concatBytes(chunks);
@@ -808,12 +811,12 @@ export class Reader {
     });
   }
 
-  private async append(ctx: PumpContext, part: number, chunk: Uint8Array): Promise<void> {
+  private async append(ctx: PumpContext, part: number, chunk: Uint8Array, resumed = false): Promise<void> {
     if (chunk.byteLength === 0 || ctx.signal.aborted || !ctx.deliver) return;
     // A copy is transferred; the original stays for the cache.
     const bytes = chunk.slice().buffer;
     this.appended = true;
-    await this.deps.player.post({ type: 'append', readingId: ctx.id, part, bytes });
+    await this.deps.player.post({ type: 'append', readingId: ctx.id, part, bytes, ...(resumed ? { resumed } : {}) });
   }
 
   private async partEnd(ctx: PumpContext, part: number): Promise<void> {

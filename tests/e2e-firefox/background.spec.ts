@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'puppeteer-core';
+import { makeArticleHtml } from '../fixtures/make-article.ts';
 import { attr, expect, extensionHelpers, state, test, type Ext } from './fixtures.ts';
 import { evaluate, launchFirefoxWithExtension } from './firefox.ts';
 
@@ -52,4 +53,49 @@ test('after Firefox restarts, the menu items are back and the saved key still re
   } finally {
     rmSync(profileDir, { recursive: true, force: true });
   }
+});
+
+test.describe('a long pause', () => {
+  test.use({ serviceOptions: { msPerChar: 1.2, minMs: 50 } });
+
+  test('with the background page started again meanwhile: resume continues from the same second, unpaid', async ({ ext, service, pages }) => {
+    await ext.configure({ threshold: '1000' });
+    pages.put('/long.html', makeArticleHtml(5_000));
+    const { tabId } = await ext.openTab('long.html');
+    const popup = await ext.openPopup(tabId);
+    const position = async () => Number(await attr(popup, 'player', 'data-position'));
+    await expect.poll(async () => Number(await attr(popup, 'player', 'data-part'))).toBeGreaterThanOrEqual(1);
+    await expect.poll(position).toBeGreaterThan(1);
+    await popup.click('[data-testid="play-pause"]');
+    await expect.poll(() => state(popup)).toBe('paused');
+    const heldPart = await attr(popup, 'player', 'data-part');
+    const held = await position();
+
+    // A persistent page is not unloaded for idleness, but it starts again when Firefox restarts its
+    // extension process (after a crash, or an update): the player and everything in memory go.
+    const page = await ext.extensionPage();
+    await page.evaluate(async () => {
+      const bg = await (globalThis as unknown as Ext).browser.runtime.getBackgroundPage();
+      bg!.location.reload();
+    });
+    await expect
+      .poll(() =>
+        evaluate(page, async () => {
+          const bg = (await (globalThis as unknown as Ext).browser.runtime.getBackgroundPage()) as unknown as Window & { player?: { stats: { loads: number } } };
+          return bg.document.readyState === 'complete' && bg.player?.stats.loads === 0;
+        }),
+      )
+      .toBe(true);
+
+    await popup.click('[data-testid="play-pause"]');
+    await expect.poll(() => state(popup)).toBe('playing');
+    expect(await attr(popup, 'player', 'data-part')).toBe(heldPart);
+    const resumedAt = await position();
+    expect(resumedAt).toBeGreaterThanOrEqual(held - 0.05);
+    expect(resumedAt).toBeLessThan(held + 1.5);
+    await expect.poll(() => state(popup), { timeout: 40_000 }).toBe('finished');
+    // Every part was paid once: those fetched before the pause came from the cache.
+    const texts = service.speechLog().filter((e) => e.status === 200).map((e) => e.text);
+    expect(new Set(texts).size).toBe(texts.length);
+  });
 });

@@ -72,8 +72,6 @@ export async function launchFirefoxWithExtension(opts: FirefoxLaunchOptions = {}
     extraPrefsFirefox: {
       'extensions.webextensions.uuids': JSON.stringify({ [GECKO_ID]: uuid }),
       'media.cubeb.force_mock_context': true,
-      'media.autoplay.default': 0,
-      'media.autoplay.block-webaudio': false,
       ...(opts.permanent
         ? { 'xpinstall.signatures.required': false, 'extensions.autoDisableScopes': 0, 'extensions.enabledScopes': 15 }
         : {}),

@@ -1,5 +1,6 @@
 import type { Page } from 'puppeteer-core';
 import { formatRubPlain } from '../../utils/money.ts';
+import { MP3_KBPS } from '../fake-service/audio.ts';
 import { makeArticleHtml } from '../fixtures/make-article.ts';
 import { attr, expect, fill, state, test, TEST_KEY, type Ext, type Hooks } from './fixtures.ts';
 import { evaluate } from './firefox.ts';
@@ -67,8 +68,10 @@ test('a 15,000-character Russian article reads to the end: every sentence reques
   expect(await attr(popup, 'chars', 'data-value')).toBe(String(billed));
   expect(await attr(popup, 'cost', 'data-value')).toBe(formatRubPlain(done.reduce((n, e) => n + BigInt(e.costUnits), 0n)));
   expect(await attr(popup, 'balance', 'data-value')).toBe(service.account(TEST_KEY).balanceRub);
-  // Every part was played: the position is the audio's length, not where a stall left it.
-  expect(await position(popup)).toBeGreaterThan(4);
+  // Every part was played to its end: the position is the length of all the audio served (constant
+  // bit rate, so bytes tell seconds), not where a dropped tail or a stall left it.
+  const servedSeconds = done.reduce((n, e) => n + (e as unknown as { bytesSent: number }).bytesSent, 0) / ((MP3_KBPS.mp3 * 1000) / 8);
+  expect(Math.abs((await position(popup)) - servedSeconds)).toBeLessThan(0.25);
   const stats = await evaluate(await ext.extensionPage(), async () => {
     const bg = (await (globalThis as unknown as Ext).browser.runtime.getBackgroundPage()) as unknown as Hooks;
     return { ...bg.player.stats };
@@ -132,10 +135,17 @@ test('"Read selection aloud" reads only the selection; reading it again comes fr
   expect(texts).toContain('Затем система решает');
   expect(texts).not.toContain('Синтез речи давно');
   const requests = service.speechLog().length;
+  const loads = () =>
+    evaluate(popup, async () => {
+      const bg = (await (globalThis as unknown as Ext).browser.runtime.getBackgroundPage()) as unknown as Hooks;
+      return { loads: bg.player.stats.loads, ended: bg.player.stats.endedAt > 0 };
+    });
+  const before = (await loads()).loads;
 
+  // Again: the player loads a new reading and plays it to the end, all from the cache.
   await ext.menuClick(tabId, selected);
-  await expect.poll(() => state(popup)).toBe('playing');
-  await expect.poll(() => state(popup), { timeout: 30_000 }).toBe('finished');
+  await expect.poll(loads, { timeout: 30_000 }).toEqual({ loads: before + 1, ended: true });
+  await expect.poll(() => state(popup)).toBe('finished');
   expect(service.speechLog()).toHaveLength(requests);
 });
 
@@ -178,4 +188,65 @@ test('a page Firefox protects gets restricted-page, and nothing is sent', async 
   await expect.poll(() => state(popup)).toBe('error');
   expect(await attr(popup, 'error', 'data-code')).toBe('restricted-page');
   expect(service.speechLog()).toHaveLength(0);
+});
+
+test.describe('faults and controls', () => {
+  test.use({ serviceOptions: { msPerChar: 1.5, minMs: 50 } });
+
+  test('a connection dropped mid-part: the rest is asked for from the cut sentence, and the reading finishes', async ({ ext, service, pages }) => {
+    await ext.configure({ threshold: '1000' });
+    pages.put('/a.html', makeArticleHtml(4_500));
+    // The third part: about 2 s of its 3 s of audio arrive, then the connection drops.
+    service.addFault({ match: { nth: 3 }, kind: 'reset', afterBytes: 12_000 });
+    const { tabId } = await ext.openTab('a.html');
+    const popup = await ext.openPopup(tabId);
+    await expect.poll(() => state(popup), { timeout: 60_000 }).toBe('finished');
+    expect(await attr(popup, 'error', 'data-code')).toBe('');
+    const log = service.speechLog() as Array<Entry & { fault: string | null }>;
+    const cut = log.find((e) => e.fault === 'reset')!;
+    const rest = log.find((e) => e !== cut && e.status === 200 && cut.text.endsWith(e.text) && e.text !== cut.text)!;
+    expect(rest.text.length).toBeLessThan(cut.text.length);
+    expect(rest.text).toMatch(/^[А-ЯЁA-Z]/);
+    // The player went on past the cut: it reached the end of the last part.
+    expect(Number(await attr(popup, 'player', 'data-part'))).toBe(Number(await attr(popup, 'player', 'data-parts')) - 1);
+  });
+
+  test('next and previous jump between parts (back comes from the cache); stop, then a new reading', async ({ ext, service, pages }) => {
+    await ext.configure({ threshold: '1000' });
+    pages.put('/j.html', makeArticleHtml(9_000));
+    const { page, tabId } = await ext.openTab('j.html');
+    const popup = await ext.openPopup(tabId);
+    const part = async () => Number(await attr(popup, 'player', 'data-part'));
+    // Into the second part (about 3 s long), so a jump lands well before the next seam.
+    await expect.poll(part).toBe(1);
+    await expect.poll(() => state(popup)).toBe('playing');
+
+    await popup.click('[data-testid="next"]');
+    await expect.poll(part).toBe(2);
+    await expect.poll(() => state(popup)).toBe('playing');
+    await popup.click('[data-testid="prev"]');
+    await expect.poll(part).toBe(1);
+    await expect.poll(() => state(popup)).toBe('playing');
+    const texts = paid(service).map((e) => e.text);
+    expect(new Set(texts).size).toBe(texts.length); // part 1 was not asked for again
+
+    await popup.click('[data-testid="stop"]');
+    await expect.poll(() => state(popup)).toBe('stopped');
+    expect(service.inFlight(TEST_KEY)).toBe(0);
+
+    const selected = await evaluate(page, () => {
+      const range = document.createRange();
+      range.selectNodeContents(document.querySelector('article p')!);
+      getSelection()!.removeAllRanges();
+      getSelection()!.addRange(range);
+      return getSelection()!.toString();
+    });
+    const requested = service.speechLog().length;
+    await ext.menuClick(tabId, selected);
+    await expect.poll(() => state(popup)).toBe('playing');
+    await expect.poll(() => state(popup), { timeout: 30_000 }).toBe('finished');
+    // The new reading is the selection alone (its first sentences were paid already, in part 0).
+    const norm = (t: string) => t.replace(/\s+/g, ' ').trim();
+    for (const e of service.speechLog().slice(requested)) expect(norm(selected)).toContain(norm(e.text));
+  });
 });
