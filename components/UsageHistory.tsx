@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { Strings } from '@/utils/i18n';
 import { saveFile } from '@/utils/save-file';
+import { followStored } from '@/utils/stored-value';
 import { dailyTotals, usageCsv, type UsageEntry, usageStorage } from '@/utils/usage-history';
 import { Money } from './Money';
 
@@ -10,8 +11,7 @@ const SHOWN = 200;
 export function UsageHistory({ t, locale }: { t: Strings; locale: string }) {
   const [entries, setEntries] = useState<UsageEntry[]>([]);
   useEffect(() => {
-    void usageStorage.getValue().then(setEntries);
-    return usageStorage.watch((v) => setEntries(v ?? []));
+    return followStored(usageStorage, [], setEntries);
   }, []);
   const days = dailyTotals(entries);
   const time = new Intl.DateTimeFormat(locale, { dateStyle: 'short', timeStyle: 'medium' });

@@ -10,6 +10,7 @@ import { strings, uiLanguage } from '@/utils/i18n';
 import { type ReadingCommand, sendMessage } from '@/utils/messages';
 import { IDLE_VIEW, isActive, readingPlanStorage, readingViewStorage, type ReadingView } from '@/utils/reading-state';
 import { DEFAULT_PLAYBACK, type Playback, playbackStorage } from '@/utils/settings';
+import { followStored } from '@/utils/stored-value';
 
 const lang = uiLanguage();
 const t = strings(lang);
@@ -27,8 +28,7 @@ async function targetTabId(): Promise<number | null> {
 function useReadingView(): ReadingView | null {
   const [view, setView] = useState<ReadingView | null>(null);
   useEffect(() => {
-    void readingViewStorage.getValue().then(setView);
-    return readingViewStorage.watch((v) => setView(v ?? IDLE_VIEW));
+    return followStored(readingViewStorage, IDLE_VIEW, setView);
   }, []);
   return view;
 }
@@ -53,8 +53,7 @@ function usePartTexts(readingId: string): string[] {
   useEffect(() => {
     const show = (plan: Awaited<ReturnType<typeof readingPlanStorage.getValue>>) =>
       setTexts(plan && plan.id === readingId ? plan.parts.map((p) => p.text) : []);
-    void readingPlanStorage.getValue().then(show);
-    return readingPlanStorage.watch(show);
+    return followStored(readingPlanStorage, null, show);
   }, [readingId]);
   return texts;
 }
@@ -62,8 +61,7 @@ function usePartTexts(readingId: string): string[] {
 function usePlayback(): [Playback, (patch: Partial<Playback>) => void] {
   const [playback, setPlayback] = useState<Playback>(DEFAULT_PLAYBACK);
   useEffect(() => {
-    void playbackStorage.getValue().then(setPlayback);
-    return playbackStorage.watch((p) => setPlayback(p ?? DEFAULT_PLAYBACK));
+    return followStored(playbackStorage, DEFAULT_PLAYBACK, setPlayback);
   }, []);
   const change = (patch: Partial<Playback>) => {
     setPlayback((p) => ({ ...p, ...patch }));
