@@ -5,6 +5,8 @@ import { defineConfig } from '@playwright/test';
 // never beside it: one browser at a time on two cores.
 export default defineConfig({
   testDir: 'tests/e2e-firefox',
+  // One clear failure, before any test, on a Firefox without a mock audio output.
+  globalSetup: './tests/e2e-firefox/global-setup.ts',
   workers: 1,
   fullyParallel: false,
   timeout: 90_000,

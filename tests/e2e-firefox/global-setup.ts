@@ -1,0 +1,5 @@
+import { checkFirefoxVersion } from './firefox.ts';
+
+export default function globalSetup(): void {
+  checkFirefoxVersion();
+}
