@@ -23,19 +23,14 @@ export function firefoxPath(): string {
  * With a real audio output (a PulseAudio null sink named in PULSE_SERVER) the
  * suite runs on 140 too: all of it passed there.
  */
-export const MIN_TEST_FIREFOX = 153;
-
-/** The major version of the Firefox at `path`, from `--version` ("Mozilla Firefox 153.7.0esr"). */
-export function firefoxMajor(path = firefoxPath()): number {
-  const printed = execFileSync(path, ['--version'], { encoding: 'utf8' });
-  return Number(/(\d+)\.\d+/.exec(printed)?.[1] ?? 0);
-}
+const MIN_TEST_FIREFOX = 153;
 
 let checkedVersion = false;
 /** Fails at once, with what to do, on a Firefox these tests cannot play audio in. */
 export function checkFirefoxVersion(path = firefoxPath()): void {
   if (checkedVersion || process.env.PULSE_SERVER) return;
-  const major = firefoxMajor(path);
+  // `--version` prints "Mozilla Firefox 153.7.0esr".
+  const major = Number(/(\d+)\.\d+/.exec(execFileSync(path, ['--version'], { encoding: 'utf8' }))?.[1] ?? 0);
   if (major < MIN_TEST_FIREFOX) {
     throw new Error(
       `${path} is Firefox ${major}; these tests need ${MIN_TEST_FIREFOX} or newer for a mock audio output ` +
@@ -92,7 +87,7 @@ async function installIntoProfile(extensionDir: string, profileDir: string): Pro
 export async function launchFirefoxWithExtension(opts: FirefoxLaunchOptions = {}): Promise<LaunchedFirefox> {
   const ext = opts.extensionDir ?? FIREFOX_EXTENSION_DIR;
   if (!existsSync(join(ext, 'manifest.json'))) throw new Error(`No built extension at ${ext}: run npm run build:firefox`);
-  checkFirefoxVersion(firefoxPath());
+  checkFirefoxVersion();
   const uuid = opts.uuid ?? randomUUID();
   const profileDir = opts.profileDir ?? mkdtempSync(join(tmpdir(), 'tts-firefox-'));
   if (opts.permanent && !existsSync(join(profileDir, 'extensions', `${GECKO_ID}.xpi`))) await installIntoProfile(ext, profileDir);
