@@ -81,8 +81,15 @@ test.describe('a long pause', () => {
     await expect
       .poll(() =>
         evaluate(page, async () => {
-          const bg = (await (globalThis as unknown as Ext).browser.runtime.getBackgroundPage()) as unknown as Window & { player?: { stats: { loads: number } } };
-          return bg.document.readyState === 'complete' && bg.player?.stats.loads === 0;
+          // While the old window is being replaced, getBackgroundPage() either answers null or
+          // rejects with an error from the dying window's compartment, which cannot be handed over
+          // ("non-unwrappable cross-compartment wrapper"). Both only mean: not back yet.
+          try {
+            const bg = (await (globalThis as unknown as Ext).browser.runtime.getBackgroundPage()) as unknown as (Window & { player?: { stats: { loads: number } } }) | null;
+            return bg?.document.readyState === 'complete' && bg.player?.stats.loads === 0;
+          } catch {
+            return false;
+          }
         }),
       )
       .toBe(true);
