@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { makeArticleHtml } from '../fixtures/make-article.ts';
-import { expect, player, test } from './fixtures.ts';
+import { expect, menuItemExists, player, test } from './fixtures.ts';
 
 test.use({ serviceOptions: { msPerChar: 2, minMs: 50 } });
 
@@ -103,7 +103,7 @@ test('"Read from here" starts at the right-clicked paragraph', async ({ ext, ser
   await ext.configure({ threshold: '1000' });
   const { page, tabId } = await ext.openTab('sample-article.html');
   // The menu item exists.
-  await sw.evaluate(() => chrome.contextMenus.update('read-from-here', {}));
+  await expect.poll(() => menuItemExists(sw, 'read-from-here')).toBe(true);
   // A first reading injects the page script, which then notes where the user right-clicks.
   await ext.menuClick(tabId, 'Первое чтение.');
   await expect.poll(() => service.speechLog().length).toBe(1);

@@ -142,3 +142,11 @@ export { expect };
 
 /** The popup's player element, whose data-* attributes are the test surface. */
 export const player = (popup: Page) => popup.getByTestId('player');
+
+/**
+ * Whether the worker has made the context menu item `id` (an update of it succeeds). The menus are
+ * made in `onInstalled`, which can run after the worker is already reachable: wait on this with
+ * `expect.poll` rather than assume it.
+ */
+export const menuItemExists = (sw: Worker, id: string) =>
+  sw.evaluate((id) => chrome.contextMenus.update(id, {}).then(() => true, () => false), id);

@@ -1,4 +1,4 @@
-import { expect, test } from './fixtures.ts';
+import { expect, menuItemExists, test } from './fixtures.ts';
 
 test('the extension loads, its service worker runs and the options page opens', async ({ sw, ext }) => {
   expect(sw.url()).toMatch(/^chrome-extension:\/\/[a-p]{32}\/background\.js$/);
@@ -9,8 +9,9 @@ test('the extension loads, its service worker runs and the options page opens', 
   // Strict CSP: only the extension's own scripts run in its pages; no remote code.
   expect((manifest.content_security_policy as { extension_pages: string }).extension_pages).toBe("script-src 'self'; object-src 'self'");
   expect(manifest.externally_connectable).toBeUndefined();
-  // The context menu item exists: updating it succeeds.
-  await sw.evaluate(() => chrome.contextMenus.update('read-selection', {}));
+  // The context menu items are made.
+  await expect.poll(() => menuItemExists(sw, 'read-selection')).toBe(true);
+  await expect.poll(() => menuItemExists(sw, 'read-from-here')).toBe(true);
 
   const options = await ext.openOptions();
   await expect(options.getByTestId('api-key')).toHaveAttribute('type', 'password');
