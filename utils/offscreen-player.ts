@@ -1,3 +1,4 @@
+import pLimit from 'p-limit';
 import type { PlayerCommand } from './player-protocol';
 
 /** The part of the service worker's `clients` used here (the DOM lib has no worker globals). */
@@ -54,10 +55,10 @@ async function findClient(): Promise<WindowClient | undefined> {
  * (client.postMessage moves an ArrayBuffer without a copy, runtime messaging would not carry it).
  */
 export function offscreenPlayerSink(): PlayerSink {
-  let chain: Promise<void> = Promise.resolve();
+  const inOrder = pLimit(1);
   return {
     post(cmd) {
-      chain = chain.then(async () => {
+      return inOrder(async () => {
         let client = await findClient();
         if (!client) {
           await ensureOffscreenDocument();
@@ -66,9 +67,6 @@ export function offscreenPlayerSink(): PlayerSink {
         if (!client) throw new Error('The player could not be opened.');
         client.postMessage(cmd, cmd.type === 'append' ? [cmd.bytes] : []);
       });
-      const result = chain;
-      chain = chain.catch(() => undefined);
-      return result;
     },
   };
 }

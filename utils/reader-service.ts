@@ -1,3 +1,4 @@
+import pLimit from 'p-limit';
 import { browser } from 'wxt/browser';
 import { AudioCache, indexedDbBackend } from './audio-cache';
 import type { PlayerSink } from './offscreen-player';
@@ -29,7 +30,7 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 export const audioCache = new AudioCache(indexedDbBackend());
 
 /** History writes are read-modify-write: one at a time. */
-let usageChain: Promise<void> = Promise.resolve();
+const usageWrites = pLimit(1);
 
 /** The background's one reader, wired to the real browser, storage and service. */
 export function createReader(player: PlayerSink): Reader {
@@ -63,9 +64,7 @@ export function createReader(player: PlayerSink): Reader {
       if (code) void action.setBadgeBackgroundColor({ color: '#b91c1c' }).catch(() => undefined);
     },
     recordUsage(entry) {
-      usageChain = usageChain
-        .then(async () => usageStorage.setValue(appendUsage(await usageStorage.getValue(), entry)))
-        .catch(() => undefined);
+      usageWrites(async () => usageStorage.setValue(appendUsage(await usageStorage.getValue(), entry))).catch(() => undefined);
     },
     highlight(tabId, sentence) {
       const message: PageMessage = sentence === null ? { type: 'trysasha-clear-highlight' } : { type: 'trysasha-highlight', text: sentence };

@@ -1,3 +1,4 @@
+import pLimit from 'p-limit';
 import { makeAcceptable } from './accepted-text';
 import { type AudioCache, concatBytes, partKey } from './audio-cache';
 import type { ExtractedText } from './extract-page';
@@ -164,6 +165,8 @@ export class Reader {
   /** Seconds of audio of each part fetched whole (for following the sentence being read). */
   private partSeconds = new Map<number, number>();
   private highlighted = '';
+  /** Speed and volume changes, applied one after another in the order made. */
+  private readonly playbackChanges = pLimit(1);
   readonly ready: Promise<void>;
 
   constructor(private readonly deps: ReaderDeps) {
@@ -411,10 +414,13 @@ export class Reader {
   /** Speed and volume: applied by the player to what it already holds, remembered for later readings. */
   async setPlayback(patch: Partial<Playback>): Promise<Playback> {
     await this.ready;
-    const playback = clampPlayback({ ...(await this.deps.getPlayback()), ...patch });
-    await this.deps.savePlayback(playback);
-    if (this.active) await this.deps.player.post({ type: 'playback', readingId: this.view.id, ...playback }).catch(() => undefined);
-    return playback;
+    // Read, merge, write: one change at a time, or a quick speed-then-volume would lose the speed.
+    return this.playbackChanges(async () => {
+      const playback = clampPlayback({ ...(await this.deps.getPlayback()), ...patch });
+      await this.deps.savePlayback(playback);
+      if (this.active) await this.deps.player.post({ type: 'playback', readingId: this.view.id, ...playback }).catch(() => undefined);
+      return playback;
+    });
   }
 
   async onPlayerEvent(event: PlayerEvent): Promise<void> {
