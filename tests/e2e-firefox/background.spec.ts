@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'puppeteer-core';
 import { makeArticleHtml } from '../fixtures/make-article.ts';
+import { settled } from '../fixtures/settled.ts';
 import { attr, expect, extensionHelpers, state, test, type Ext } from './fixtures.ts';
 import { evaluate, launchFirefoxWithExtension } from './firefox.ts';
 
@@ -68,6 +69,7 @@ test.describe('a long pause', () => {
     await expect.poll(position).toBeGreaterThan(1);
     await popup.click('[data-testid="play-pause"]');
     await expect.poll(() => state(popup)).toBe('paused');
+    await settled(async () => `${await attr(popup, 'player', 'data-part')} ${await position()}`);
     const heldPart = await attr(popup, 'player', 'data-part');
     const held = await position();
 

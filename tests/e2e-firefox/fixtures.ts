@@ -94,8 +94,16 @@ export function extensionHelpers(firefox: LaunchedFirefox, service: FakeService,
     },
     openPopup: (tabId) => openExtensionPage(browser, url(`popup.html?tabId=${tabId}`)),
     async menuClick(tabId, selectionText) {
-      await (await helpers.extensionPage()).evaluate(
-        async (tabId, selectionText) => {
+      const page = await helpers.extensionPage();
+      const readingId = () =>
+        evaluate(page, async () => {
+          const saved = await (globalThis as unknown as Ext).browser.storage.session.get('reading-view');
+          return (saved['reading-view'] as { id?: string } | undefined)?.id ?? '';
+        });
+      const before = await readingId();
+      await evaluate(
+        page,
+        async (tabId: number, selectionText: string) => {
           const { browser } = globalThis as unknown as Ext;
           const bg = (await browser.runtime.getBackgroundPage()) as unknown as Hooks;
           const tab = await browser.tabs.get(tabId);
@@ -104,6 +112,8 @@ export function extensionHelpers(firefox: LaunchedFirefox, service: FakeService,
         tabId,
         selectionText,
       );
+      // The click starts a new reading; a popup opened before it shows would start one of its own.
+      await expect.poll(readingId).not.toBe(before);
     },
     async extensionPage() {
       if (!helperPage || helperPage.isClosed()) helperPage = await openExtensionPage(browser, url('options.html'));

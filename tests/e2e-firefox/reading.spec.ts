@@ -2,6 +2,7 @@ import type { Page } from 'puppeteer-core';
 import { formatRubPlain } from '../../utils/money.ts';
 import { MP3_KBPS } from '../fake-service/audio.ts';
 import { makeArticleHtml } from '../fixtures/make-article.ts';
+import { settled } from '../fixtures/settled.ts';
 import { attr, expect, fill, state, test, TEST_KEY, type Ext, type Hooks } from './fixtures.ts';
 import { evaluate } from './firefox.ts';
 
@@ -85,7 +86,7 @@ test('playback starts on the first bytes, before the first part has finished arr
   pages.put('/slow.html', makeArticleHtml(1_000));
   const { tabId } = await ext.openTab('slow.html');
   const popup = await ext.openPopup(tabId);
-  await expect.poll(() => state(popup)).toBe('playing');
+  await expect.poll(() => state(popup), { intervals: [50] }).toBe('playing');
   expect(service.speechLog()[0]!.endedAt).toBeNull(); // still streaming while we already play
   await expect.poll(() => position(popup)).toBeGreaterThan(0.2);
   await popup.click('[data-testid="stop"]');
@@ -119,6 +120,9 @@ test('"Read selection aloud" reads only the selection; reading it again comes fr
   ext,
   service,
 }) => {
+  // About 2.5 s of audio: the menu's reading is still going when the popup opens (a popup opened on
+  // a finished reading starts a new one).
+  service.configure({ msPerChar: 10 });
   await ext.configure();
   const { page, tabId } = await ext.openTab('sample-article.html');
   const selected = await evaluate(page, () => {
@@ -150,30 +154,20 @@ test('"Read selection aloud" reads only the selection; reading it again comes fr
 });
 
 test('pause holds the position; resuming after the pause continues without a new request', async ({ ext, service, pages }) => {
-  service.configure({ msPerChar: 3 });
+  // About 2.4 s of audio, all of it received at once: the pause lands well before the end.
+  service.configure({ msPerChar: 6 });
   await ext.configure({ threshold: '1000' });
   pages.put('/short.html', makeArticleHtml(400));
   const { tabId } = await ext.openTab('short.html');
   const popup = await ext.openPopup(tabId);
-  await expect.poll(() => position(popup)).toBeGreaterThan(0.5);
+  await expect.poll(() => position(popup), { intervals: [50] }).toBeGreaterThan(0.5);
   // Everything is in: the resume below must not need the service.
   await expect.poll(() => service.speechLog().every((e) => e.endedAt !== null) && service.inFlight(TEST_KEY) === 0).toBe(true);
   const requests = service.speechLog().length;
 
   await popup.click('[data-testid="play-pause"]');
   await expect.poll(() => state(popup)).toBe('paused');
-  let held = -1;
-  await expect
-    .poll(
-      async () => {
-        const now = await position(popup);
-        const settled = now === held;
-        held = now;
-        return settled;
-      },
-      { intervals: [1000] },
-    )
-    .toBe(true);
+  const held = await settled(() => position(popup));
 
   await popup.click('[data-testid="play-pause"]');
   await expect.poll(() => state(popup)).toBe('playing');
@@ -243,7 +237,6 @@ test.describe('faults and controls', () => {
     });
     const requested = service.speechLog().length;
     await ext.menuClick(tabId, selected);
-    await expect.poll(() => state(popup)).toBe('playing');
     await expect.poll(() => state(popup), { timeout: 30_000 }).toBe('finished');
     // The new reading is the selection alone (its first sentences were paid already, in part 0).
     const norm = (t: string) => t.replace(/\s+/g, ' ').trim();

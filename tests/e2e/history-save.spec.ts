@@ -48,7 +48,7 @@ test('save as MP3: parts not fetched yet are fetched only after their cost is sh
   const { tabId } = await ext.openTab('long.html');
   const popup = await ext.openPopup(tabId);
   const p = player(popup);
-  await expect.poll(() => service.speechLog().length).toBe(2);
+  await expect.poll(() => service.speechLog().length).toBeGreaterThanOrEqual(2);
   await popup.getByTestId('stop').click();
   await expect(p).toHaveAttribute('data-state', 'stopped');
   const parts = Number(await p.getAttribute('data-parts'));

@@ -132,6 +132,7 @@ test('if Chrome has closed the offscreen document, the next reading opens it aga
 });
 
 test('the popup reads the selection when there is one, and closing it never stops the reading', async ({ ext, service }) => {
+  service.configure({ msPerChar: 10 }); // about 2.5 s: still playing when the popup closes
   await ext.configure();
   const { page, tabId } = await ext.openTab('sample-article.html');
   await page.evaluate(() => {

@@ -1,6 +1,7 @@
 import { formatRubPlain } from '../../utils/money.ts';
 import type { Page } from '@playwright/test';
 import { makeArticleHtml } from '../fixtures/make-article.ts';
+import { settled } from '../fixtures/settled.ts';
 import { expect, player, test } from './fixtures.ts';
 
 type Log = Array<{ status: number; text: string; billedChars: number }>;
@@ -62,6 +63,7 @@ test.describe('the service worker is stopped', () => {
     await expect.poll(() => position(popup)).toBeGreaterThan(1);
     await popup.getByTestId('play-pause').click();
     await expect(p).toHaveAttribute('data-state', 'paused');
+    await settled(async () => `${await p.getAttribute('data-part')} ${await position(popup)}`);
     const heldPart = await p.getAttribute('data-part');
     const held = await position(popup);
     const requested = service.speechLog().length;
