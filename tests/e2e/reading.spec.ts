@@ -1,5 +1,6 @@
 import { formatRubPlain } from '../../utils/money.ts';
 import { makeArticleHtml } from '../fixtures/make-article.ts';
+import { settled } from '../fixtures/settled.ts';
 import { expect, player, test } from './fixtures.ts';
 
 /** Short tones keep a long article's playback to a few seconds of real time. */
@@ -166,20 +167,9 @@ test('pause holds the position, resume continues, stop leaves at most the next p
 
   await popup.getByTestId('play-pause').click();
   await expect(p).toHaveAttribute('data-state', 'paused');
-  // While paused the position settles (a report already on its way may land) and then stays:
-  // two reads 400 ms apart agree. A player that kept playing would never pass this.
-  let held = '';
-  await expect
-    .poll(
-      async () => {
-        const now = (await p.getAttribute('data-position'))!;
-        const settled = now === held;
-        held = now;
-        return settled;
-      },
-      { intervals: [400] },
-    )
-    .toBe(true);
+  // While paused the position settles (a report already on its way may land) and then stays.
+  // A player that kept playing would never pass this.
+  const held = await settled(async () => (await p.getAttribute('data-position'))!);
 
   await popup.getByTestId('play-pause').click();
   await expect(p).toHaveAttribute('data-state', 'playing');
