@@ -8,6 +8,9 @@ export const DEFAULT_API_ORIGIN = 'https://api.trysasha.ru';
 export const GECKO_ID = 'reader@trysasha.ru';
 
 export default defineConfig({
+  // Every import is written out: a file's imports say where its code comes from (and WXT's auto-imports
+  // reach only files directly in utils/).
+  imports: false,
   modules: ['@wxt-dev/webextension-polyfill'],
   vite: () => ({ plugins: [preact()] }),
   manifest: ({ browser }) => ({

@@ -13,7 +13,7 @@ import { startFakeService, type FakeService, type FakeServiceOptions } from '../
 import { EXTENSION_DIR, launchWithExtension, serviceWorkerOf, type LaunchedBrowser } from '../tests/e2e/chromium.ts';
 import { startPagesServer, type PagesServer } from '../tests/e2e/pages-server.ts';
 import { makeArticleHtml } from '../tests/fixtures/make-article.ts';
-import { splitIntoParts } from '../utils/text-parts.ts';
+import { splitIntoParts } from '../utils/text/parts.ts';
 import { TargetEvaluator } from './cdp.ts';
 import { firefoxFirstAudio, firefoxSeams } from './firefox.ts';
 import {

@@ -1,4 +1,4 @@
-import { PLAYBACK_RATES, type Playback } from '@/utils/settings';
+import { PLAYBACK_RATES, type Playback } from '@/utils/storage/settings';
 
 interface Props {
   playback: Playback;

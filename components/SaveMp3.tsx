@@ -1,10 +1,10 @@
 import { useState } from 'preact/hooks';
-import { concatBytes, indexedDbBackend, partKey } from '@/utils/audio-cache';
-import type { Strings } from '@/utils/i18n';
-import { sendMessage } from '@/utils/messages';
-import type { SaveEstimate } from '@/utils/reading-session';
-import { readingPlanStorage } from '@/utils/reading-state';
-import { saveFile } from '@/utils/save-file';
+import { concatBytes, indexedDbBackend, partKey } from '@/utils/audio/cache';
+import type { Strings } from '@/utils/pages/i18n';
+import { sendMessage } from '@/utils/messaging/protocol';
+import type { SaveEstimate } from '@/utils/reading/session';
+import { readingPlanStorage } from '@/utils/reading/state';
+import { saveFile } from '@/utils/pages/save-file';
 import { Money } from './Money';
 
 /** Builds the reading's MP3 from the cache (read only: the background keeps the cache's order). */

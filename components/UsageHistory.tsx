@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
-import type { Strings } from '@/utils/i18n';
-import { saveFile } from '@/utils/save-file';
-import { followStored } from '@/utils/stored-value';
-import { dailyTotals, usageCsv, type UsageEntry, usageStorage } from '@/utils/usage-history';
+import type { Strings } from '@/utils/pages/i18n';
+import { saveFile } from '@/utils/pages/save-file';
+import { followStored } from '@/utils/storage/stored-value';
+import { dailyTotals, usageCsv, type UsageEntry, usageStorage } from '@/utils/storage/usage-history';
 import { Money } from './Money';
 
 const SHOWN = 200;

@@ -1,12 +1,13 @@
+import { defineBackground } from 'wxt/utils/define-background';
 import { browser, type Browser } from 'wxt/browser';
-import { saveAndCheck, settingsView } from '@/utils/account-check';
-import { backgroundPlayerSink } from '@/utils/background-player';
-import { onPageMessage } from '@/utils/messages';
-import { offscreenPlayerSink } from '@/utils/offscreen-player';
-import { audioCache, createReader, uiLocale } from '@/utils/reader-service';
-import { clearApiKey } from '@/utils/secret-store';
-import { extractFromTab } from '@/utils/tab-text';
-import { accountStorage } from '@/utils/settings';
+import { saveAndCheck, settingsView } from '@/utils/speech/account';
+import { backgroundPlayerSink } from '@/utils/audio/page-sink';
+import { onPageMessage } from '@/utils/messaging/protocol';
+import { offscreenPlayerSink } from '@/utils/audio/offscreen-sink';
+import { audioCache, createReader, uiLocale } from '@/utils/reading/wiring';
+import { clearApiKey } from '@/utils/storage/key-store';
+import { extractFromTab } from '@/utils/reading/tab-text';
+import { accountStorage } from '@/utils/storage/settings';
 
 const MENU_READ_SELECTION = 'read-selection';
 const MENU_READ_FROM_HERE = 'read-from-here';

@@ -1,5 +1,6 @@
-import { extractFromPage } from '@/utils/extract-page';
-import { fromHere, installPageReader } from '@/utils/page-reader';
+import { defineContentScript } from 'wxt/utils/define-content-script';
+import { extractFromPage } from '@/utils/text/extract';
+import { fromHere, installPageReader } from '@/utils/text/page-reader';
 
 // Injected on demand (activeTab + scripting); its result is executeScript's result.
 // The background sets `__trysashaExtractMode` just before, for "Read from here".

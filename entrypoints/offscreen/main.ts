@@ -1,6 +1,6 @@
-import { sendMessage } from '@/utils/messages';
-import { MsePlayer } from '@/utils/mse-player';
-import type { PlayerCommand } from '@/utils/player-protocol';
+import { sendMessage } from '@/utils/messaging/protocol';
+import { MsePlayer } from '@/utils/audio/mse-player';
+import type { PlayerCommand } from '@/utils/messaging/player';
 
 const player = new MsePlayer((event) => {
   sendMessage('playerEvent', event).catch(() => undefined);

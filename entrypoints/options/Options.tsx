@@ -2,11 +2,11 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { browser } from 'wxt/browser';
 import { Money } from '@/components/Money';
 import { UsageHistory } from '@/components/UsageHistory';
-import { checkBaseUrl, originPattern } from '@/utils/base-url';
-import { strings, uiLanguage } from '@/utils/i18n';
-import { sendMessage, type SettingsView } from '@/utils/messages';
-import { humanMessage } from '@/utils/service-errors';
-import { AUDIO_FORMATS, type AccountInfo, type AudioFormat, DEFAULT_SETTINGS } from '@/utils/settings';
+import { checkBaseUrl, originPattern } from '@/utils/speech/base-url';
+import { strings, uiLanguage } from '@/utils/pages/i18n';
+import { sendMessage, type SettingsView } from '@/utils/messaging/protocol';
+import { humanMessage } from '@/utils/speech/errors';
+import { AUDIO_FORMATS, type AccountInfo, type AudioFormat, DEFAULT_SETTINGS } from '@/utils/storage/settings';
 
 const lang = uiLanguage();
 const t = strings(lang);

@@ -6,11 +6,11 @@ import { PartsList } from '@/components/PartsList';
 import { PlaybackControls } from '@/components/PlaybackControls';
 import { SaveMp3 } from '@/components/SaveMp3';
 import { Shortcuts } from '@/components/Shortcuts';
-import { strings, uiLanguage } from '@/utils/i18n';
-import { type ReadingCommand, sendMessage } from '@/utils/messages';
-import { IDLE_VIEW, isActive, readingPlanStorage, readingViewStorage, type ReadingView } from '@/utils/reading-state';
-import { DEFAULT_PLAYBACK, type Playback, playbackStorage } from '@/utils/settings';
-import { followStored } from '@/utils/stored-value';
+import { strings, uiLanguage } from '@/utils/pages/i18n';
+import { type ReadingCommand, sendMessage } from '@/utils/messaging/protocol';
+import { IDLE_VIEW, isActive, readingPlanStorage, readingViewStorage, type ReadingView } from '@/utils/reading/state';
+import { DEFAULT_PLAYBACK, type Playback, playbackStorage } from '@/utils/storage/settings';
+import { followStored } from '@/utils/storage/stored-value';
 
 const lang = uiLanguage();
 const t = strings(lang);

@@ -1,6 +1,6 @@
-import { formatRubPlain } from '../../utils/money.ts';
+import { formatRubPlain } from '../../utils/speech/money.ts';
 import { readFile } from 'node:fs/promises';
-import { mp3Duration } from '../../utils/mp3-frames.ts';
+import { mp3Duration } from '../../utils/audio/mp3-frames.ts';
 import { makeArticleHtml } from '../fixtures/make-article.ts';
 import { expect, player, test } from './fixtures.ts';
 

@@ -1,6 +1,6 @@
 import { browser } from 'wxt/browser';
-import { type ExtractedText } from './extract-page';
-import { PageHighlighter, startBlockText, tokens } from './page-highlight';
+import { type ExtractedText } from './extract';
+import { PageHighlighter, startBlockText, tokens } from './highlight';
 
 /** Messages the background sends to the page it reads (never anything secret). */
 export type PageMessage = { type: 'trysasha-highlight'; text: string } | { type: 'trysasha-clear-highlight' };

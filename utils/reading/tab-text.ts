@@ -1,7 +1,7 @@
 import { browser } from 'wxt/browser';
-import { blocksFromPlainText, type ExtractedText } from './extract-page';
-import { HIGHLIGHT_NAME } from './page-highlight';
-import { ReadingError } from './reading-session';
+import { blocksFromPlainText, type ExtractedText } from '../text/extract';
+import { HIGHLIGHT_NAME } from '../text/highlight';
+import { ReadingError } from './session';
 
 const RESTRICTED = [
   /^(chrome|edge|brave|opera|vivaldi|yandex|browser|about|view-source|devtools|chrome-search|chrome-untrusted|moz-extension|chrome-extension|resource|data|javascript):/i,

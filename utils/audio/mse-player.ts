@@ -1,4 +1,4 @@
-import type { PlayerCommand, PlayerEvent } from './player-protocol';
+import type { PlayerCommand, PlayerEvent } from '../messaging/player';
 
 /** Turns one part's streamed bytes into what the SourceBuffer takes (Firefox: MP3 inside fragmented MP4). */
 export interface StreamWrapper {

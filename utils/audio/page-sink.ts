@@ -1,7 +1,7 @@
 import { FMP4_MP3_MIME, Mp3ToFmp4 } from './mp3-fmp4';
 import { MsePlayer, PLAIN_MP3, type PlayerFormat } from './mse-player';
-import type { PlayerSink } from './offscreen-player';
-import type { PlayerEvent } from './player-protocol';
+import type { PlayerSink } from './offscreen-sink';
+import type { PlayerEvent } from '../messaging/player';
 
 /** MP3 straight into MediaSource where the browser takes it, else wrapped in fragmented MP4 (Firefox). */
 export function pickPlayerFormat(isTypeSupported = (t: string) => MediaSource.isTypeSupported(t)): PlayerFormat {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pickPlayerFormat } from './background-player';
+import { pickPlayerFormat } from './page-sink';
 import { FMP4_MP3_MIME } from './mp3-fmp4';
 
 describe('pickPlayerFormat', () => {

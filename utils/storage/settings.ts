@@ -1,4 +1,4 @@
-import { storage } from '#imports';
+import { storage } from 'wxt/utils/storage';
 
 export const DEFAULT_BASE_URL = 'https://api.trysasha.ru';
 export const AUDIO_FORMATS = ['mp3', 'mp3_high', 'mp3_low'] as const;

@@ -1,14 +1,14 @@
 import pLimit from 'p-limit';
 import { browser } from 'wxt/browser';
-import { AudioCache, indexedDbBackend } from './audio-cache';
-import type { PlayerSink } from './offscreen-player';
-import type { PageMessage } from './page-reader';
-import { Reader } from './reading-session';
-import { readingPlanStorage, readingViewStorage } from './reading-state';
-import { getApiKey } from './secret-store';
-import { accountStorage, playbackStorage, settingsStorage } from './settings';
-import { fetchAccount, openSpeechStream } from './speech-client';
-import { appendUsage, usageStorage } from './usage-history';
+import { AudioCache, indexedDbBackend } from '../audio/cache';
+import type { PlayerSink } from '../audio/offscreen-sink';
+import type { PageMessage } from '../text/page-reader';
+import { Reader } from './session';
+import { readingPlanStorage, readingViewStorage } from './state';
+import { getApiKey } from '../storage/key-store';
+import { accountStorage, playbackStorage, settingsStorage } from '../storage/settings';
+import { fetchAccount, openSpeechStream } from '../speech/client';
+import { appendUsage, usageStorage } from '../storage/usage-history';
 
 export const uiLocale = (): 'ru' | 'en' => (browser.i18n.getUILanguage().toLowerCase().startsWith('ru') ? 'ru' : 'en');
 

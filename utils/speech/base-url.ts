@@ -1,4 +1,4 @@
-import { DEFAULT_BASE_URL } from './settings';
+import { DEFAULT_BASE_URL } from '../storage/settings';
 
 export type BaseUrlCheck =
   | { ok: true; baseUrl: string; origin: string; loopback: boolean; isDefault: boolean }

@@ -1,5 +1,5 @@
-import { storage } from '#imports';
-import { formatRubPlain, parseRub } from './money';
+import { storage } from 'wxt/utils/storage';
+import { formatRubPlain, parseRub } from '../speech/money';
 
 /** One paid request, as the service billed it. */
 export interface UsageEntry {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { toneMp3 } from '../tests/fake-service/audio';
+import { toneMp3 } from '../../tests/fake-service/audio';
 import { mp3Duration } from './mp3-frames';
 
 describe('mp3Duration', () => {

@@ -1,6 +1,6 @@
 import { parseRub, type RubUnits } from './money';
-import { errorCodeFor, parseErrorBody } from './service-errors';
-import type { AccountInfo } from './settings';
+import { errorCodeFor, parseErrorBody } from './errors';
+import type { AccountInfo } from '../storage/settings';
 
 /** A failure the reading can act on; `status` 0 means no HTTP answer at all. */
 export class ServiceError extends Error {

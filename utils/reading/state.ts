@@ -1,5 +1,5 @@
-import { storage } from '#imports';
-import type { ReadingPlan } from './reading-session';
+import { storage } from 'wxt/utils/storage';
+import type { ReadingPlan } from './session';
 
 export type ReadingStateName =
   | 'idle'

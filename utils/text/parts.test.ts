@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { countChars, splitIntoParts, type Part, type SplitOptions, type TextBlock } from './text-parts';
+import { countChars, splitIntoParts, type Part, type SplitOptions, type TextBlock } from './parts';
 
 const p = (text: string): TextBlock => ({ kind: 'paragraph', text });
 const h = (text: string): TextBlock => ({ kind: 'heading', text });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { PlayerCommand } from './player-protocol';
-import { Reader, type ReaderDeps } from './reading-session';
-import { DEFAULT_PLAYBACK, type Playback } from './settings';
+import type { PlayerCommand } from '../messaging/player';
+import { Reader, type ReaderDeps } from './session';
+import { DEFAULT_PLAYBACK, type Playback } from '../storage/settings';
 
 /** Storage that answers after a turn of the event loop, as browser storage does. */
 function slowPlaybackStore(initial: Playback) {

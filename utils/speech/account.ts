@@ -1,10 +1,10 @@
 import { checkBaseUrl } from './base-url';
-import type { CheckResult, SaveSettingsInput, SettingsView } from './messages';
+import type { CheckResult, SaveSettingsInput, SettingsView } from '../messaging/protocol';
 import { parseRub } from './money';
-import { getApiKey, maskKey, setApiKey } from './secret-store';
-import { humanMessage } from './service-errors';
-import { accountStorage, AUDIO_FORMATS, settingsStorage } from './settings';
-import { fetchAccount, ServiceError } from './speech-client';
+import { getApiKey, maskKey, setApiKey } from '../storage/key-store';
+import { humanMessage } from './errors';
+import { accountStorage, AUDIO_FORMATS, settingsStorage } from '../storage/settings';
+import { fetchAccount, ServiceError } from './client';
 
 export async function settingsView(): Promise<SettingsView> {
   const key = await getApiKey();

@@ -1,17 +1,17 @@
 import pLimit from 'p-limit';
-import { makeAcceptable } from './accepted-text';
-import { type AudioCache, concatBytes, partKey } from './audio-cache';
-import type { ExtractedText } from './extract-page';
-import { costOf, formatRubPlain, parseRub, type RubUnits } from './money';
-import { mp3Duration } from './mp3-frames';
-import type { PlayerSink } from './offscreen-player';
-import type { PlayerEvent } from './player-protocol';
-import { IDLE_VIEW, isActive, type ReadingView } from './reading-state';
-import { actionFor, humanMessage, isKnownErrorCode, MAX_RETRIES, retryDelayMs } from './service-errors';
-import { type AccountInfo, clampPlayback, type Playback, type Settings } from './settings';
-import { type Auth, ServiceError, type SpeechBody, type SpeechStream } from './speech-client';
-import { countChars, type Part, splitIntoParts } from './text-parts';
-import type { UsageEntry } from './usage-history';
+import { makeAcceptable } from '../text/accepted';
+import { type AudioCache, concatBytes, partKey } from '../audio/cache';
+import type { ExtractedText } from '../text/extract';
+import { costOf, formatRubPlain, parseRub, type RubUnits } from '../speech/money';
+import { mp3Duration } from '../audio/mp3-frames';
+import type { PlayerSink } from '../audio/offscreen-sink';
+import type { PlayerEvent } from '../messaging/player';
+import { IDLE_VIEW, isActive, type ReadingView } from './state';
+import { actionFor, humanMessage, isKnownErrorCode, MAX_RETRIES, retryDelayMs } from '../speech/errors';
+import { type AccountInfo, clampPlayback, type Playback, type Settings } from '../storage/settings';
+import { type Auth, ServiceError, type SpeechBody, type SpeechStream } from '../speech/client';
+import { countChars, type Part, splitIntoParts } from '../text/parts';
+import type { UsageEntry } from '../storage/usage-history';
 
 /** A failure before any request: shown with a local code. */
 export class ReadingError extends Error {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { makeAcceptable } from './accepted-text';
+import { makeAcceptable } from './accepted';
 
 /** Every letter the service would see is Russian or basic Latin. */
 const ONLY_ACCEPTED_LETTERS = /^(?:[^\p{L}]|[A-Za-zА-Яа-яЁё])*$/u;

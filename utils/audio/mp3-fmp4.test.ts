@@ -1,6 +1,6 @@
 import { ALL_FORMATS, BufferSource, EncodedPacketSink, Input } from 'mediabunny';
 import { describe, expect, it } from 'vitest';
-import { toneMp3 } from '../tests/fake-service/audio';
+import { toneMp3 } from '../../tests/fake-service/audio';
 import { mp3Duration, scanMp3Frames } from './mp3-frames';
 import { Mp3ToFmp4 } from './mp3-fmp4';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AudioCache, memoryBackend, partKey } from './audio-cache';
+import { AudioCache, memoryBackend, partKey } from './cache';
 
 const bytes = (n: number, fill = 1) => new Uint8Array(n).fill(fill);
 

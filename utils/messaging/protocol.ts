@@ -1,7 +1,7 @@
 import { defineExtensionMessaging } from '@webext-core/messaging';
-import type { AccountInfo, AudioFormat, Playback, Settings } from './settings';
-import type { PlayerEvent } from './player-protocol';
-import type { SaveEstimate } from './reading-session';
+import type { AccountInfo, AudioFormat, Playback, Settings } from '../storage/settings';
+import type { PlayerEvent } from './player';
+import type { SaveEstimate } from '../reading/session';
 
 export interface SettingsView {
   settings: Settings;

@@ -1,5 +1,5 @@
 import pLimit from 'p-limit';
-import type { PlayerCommand } from './player-protocol';
+import type { PlayerCommand } from '../messaging/player';
 
 /** The part of the service worker's `clients` used here (the DOM lib has no worker globals). */
 interface WindowClient {

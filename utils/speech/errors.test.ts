@@ -11,7 +11,7 @@ import {
   RETRY_AFTER_CAP_MS,
   type ErrorAction,
   type ParsedError,
-} from './service-errors';
+} from './errors';
 
 const JSON_TYPE = 'application/json';
 
