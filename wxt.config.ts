@@ -11,7 +11,7 @@ export default defineConfig({
   // Every import is written out: a file's imports say where its code comes from (and WXT's auto-imports
   // reach only files directly in utils/).
   imports: false,
-  modules: ['@wxt-dev/webextension-polyfill'],
+  modules: ['@wxt-dev/webextension-polyfill', '@wxt-dev/i18n/module'],
   vite: () => ({ plugins: [preact()] }),
   manifest: ({ browser }) => ({
     name: '__MSG_extName__',

@@ -1,6 +1,7 @@
 /**
  * The Firefox side of `npm run bench`: first audio and seams with the Firefox
- * build in headless firefox-esr (puppeteer-core over WebDriver BiDi), against
+ * test build (`wxt build -b firefox --mode test`: the background page's `player`
+ * and its counters) in headless firefox-esr (puppeteer-core over WebDriver BiDi), against
  * the same local service settings as the Chromium measures.
  */
 import type { Page } from 'puppeteer-core';

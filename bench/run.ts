@@ -1,6 +1,7 @@
 /**
- * `npm run bench`: the built extension in headless Chromium against the local
- * service. Prints a table and writes bench/results.json. Not part of npm test.
+ * `npm run bench`: the test build of the extension (`wxt build --mode test`: it has the
+ * player's counters) in headless Chromium against the local service; bundle sizes are
+ * of the production build. Prints a table and writes bench/results.json. Not part of npm test.
  *
  *   npm run bench                      all measures
  *   npm run bench -- --only first-audio,seams --runs 5 --minutes 10
@@ -10,7 +11,7 @@ import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { BrowserContext, Page, Worker } from 'playwright-core';
 import { startFakeService, type FakeService, type FakeServiceOptions } from '../tests/fake-service/server.ts';
-import { EXTENSION_DIR, launchWithExtension, serviceWorkerOf, type LaunchedBrowser } from '../tests/e2e/chromium.ts';
+import { launchWithExtension, PRODUCTION_EXTENSION_DIR, serviceWorkerOf, type LaunchedBrowser } from '../tests/e2e/chromium.ts';
 import { startPagesServer, type PagesServer } from '../tests/e2e/pages-server.ts';
 import { makeArticleHtml } from '../tests/fixtures/make-article.ts';
 import { splitIntoParts } from '../utils/text/parts.ts';
@@ -401,7 +402,8 @@ async function waste() {
 // --- 6. bundle size ----------------------------------------------------------
 
 function bundle() {
-  const dir = EXTENSION_DIR;
+  // What ships: the production build (the test build adds the hooks and the player's counters).
+  const dir = PRODUCTION_EXTENSION_DIR;
   const gz = (file: string) => gzipSync(readFileSync(join(dir, file))).length;
   /** A page and everything it loads: its HTML, scripts and styles, and the chunks they import. */
   const closure = (entry: string): string[] => {

@@ -1,15 +1,15 @@
 import { useState } from 'preact/hooks';
 import { concatBytes, indexedDbBackend, partKey } from '@/utils/audio/cache';
-import type { Strings } from '@/utils/pages/i18n';
+import { errorText, i18n } from '@/utils/pages/i18n';
 import { sendMessage } from '@/utils/messaging/protocol';
-import type { SaveEstimate } from '@/utils/reading/session';
-import { readingPlanStorage } from '@/utils/reading/state';
+import { loadPlan } from '@/utils/reading/plan-store';
+import type { SaveEstimate } from '@/utils/reading/save';
 import { saveFile } from '@/utils/pages/save-file';
 import { Money } from './Money';
 
 /** Builds the reading's MP3 from the cache (read only: the background keeps the cache's order). */
 async function buildFile(): Promise<{ blob: Blob; name: string } | null> {
-  const plan = await readingPlanStorage.getValue();
+  const plan = await loadPlan();
   if (!plan) return null;
   const backend = indexedDbBackend();
   const chunks: Uint8Array[] = [];
@@ -28,7 +28,7 @@ async function buildFile(): Promise<{ blob: Blob; name: string } | null> {
  * "Save as MP3": the audio of the current reading. Parts not fetched yet are
  * fetched only after their cost is shown and confirmed.
  */
-export function SaveMp3({ t, locale, enabled }: { t: Strings; locale: string; enabled: boolean }) {
+export function SaveMp3({ locale, enabled }: { locale: string; enabled: boolean }) {
   const [estimate, setEstimate] = useState<SaveEstimate | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState('');
@@ -39,7 +39,7 @@ export function SaveMp3({ t, locale, enabled }: { t: Strings; locale: string; en
     try {
       const file = await buildFile();
       if (file) saveFile(file.blob, file.name);
-      else setError(t.saveNothing);
+      else setError(i18n.t('saveNothing'));
     } finally {
       setBusy(false);
       setEstimate(null);
@@ -59,7 +59,7 @@ export function SaveMp3({ t, locale, enabled }: { t: Strings; locale: string; en
     setBusy(false);
     if (!result.ok) {
       setEstimate(null);
-      setError(result.message);
+      setError(errorText(result.code));
       return;
     }
     await save();
@@ -68,16 +68,16 @@ export function SaveMp3({ t, locale, enabled }: { t: Strings; locale: string; en
   return (
     <div class="save" data-testid="save-box" data-missing={estimate ? String(estimate.missing) : ''} data-value={estimate?.missingRub ?? ''}>
       <button type="button" data-testid="save-mp3" disabled={!enabled || busy} onClick={() => void start()}>
-        {t.saveMp3}
+        {i18n.t('saveMp3')}
       </button>
       {estimate && (
         <p class="save-confirm">
-          {t.saveMissing} {estimate.missing} / {estimate.parts} · <Money value={estimate.missingRub} locale={locale} />{' '}
+          {i18n.t('saveMissing')} {estimate.missing} / {estimate.parts} · <Money value={estimate.missingRub} locale={locale} />{' '}
           <button type="button" data-testid="confirm-save" disabled={busy} onClick={() => void confirm()}>
-            {t.saveConfirm}
+            {i18n.t('saveConfirm')}
           </button>
           <button type="button" onClick={() => setEstimate(null)}>
-            {t.cancel}
+            {i18n.t('cancel')}
           </button>
         </p>
       )}

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import type { Strings } from '@/utils/pages/i18n';
+import { i18n } from '@/utils/pages/i18n';
 import { saveFile } from '@/utils/pages/save-file';
 import { followStored } from '@/utils/storage/stored-value';
 import { dailyTotals, usageCsv, type UsageEntry, usageStorage } from '@/utils/storage/usage-history';
@@ -8,7 +8,7 @@ import { Money } from './Money';
 const SHOWN = 200;
 
 /** Every paid request (time, page, characters, cost, request id), totals per day, CSV export, clearing. */
-export function UsageHistory({ t, locale }: { t: Strings; locale: string }) {
+export function UsageHistory({ locale }: { locale: string }) {
   const [entries, setEntries] = useState<UsageEntry[]>([]);
   useEffect(() => {
     return followStored(usageStorage, [], setEntries);
@@ -24,27 +24,27 @@ export function UsageHistory({ t, locale }: { t: Strings; locale: string }) {
 
   return (
     <section class="history" data-testid="history" data-count={String(entries.length)} aria-labelledby="history-title">
-      <h2 id="history-title">{t.history}</h2>
+      <h2 id="history-title">{i18n.t('history')}</h2>
       <div class="actions">
         <button type="button" data-testid="export-csv" disabled={entries.length === 0} onClick={exportCsv}>
-          {t.exportCsv}
+          {i18n.t('exportCsv')}
         </button>
         <button type="button" data-testid="clear-history" disabled={entries.length === 0} onClick={() => void usageStorage.setValue([])}>
-          {t.clearHistory}
+          {i18n.t('clearHistory')}
         </button>
       </div>
       {entries.length === 0 ? (
-        <p class="hint">{t.historyEmpty}</p>
+        <p class="hint">{i18n.t('historyEmpty')}</p>
       ) : (
         <>
           <table class="days">
-            <caption>{t.perDay}</caption>
+            <caption>{i18n.t('perDay')}</caption>
             <thead>
               <tr>
-                <th scope="col">{t.day}</th>
-                <th scope="col">{t.requests}</th>
-                <th scope="col">{t.chars}</th>
-                <th scope="col">{t.cost}</th>
+                <th scope="col">{i18n.t('day')}</th>
+                <th scope="col">{i18n.t('requests')}</th>
+                <th scope="col">{i18n.t('chars')}</th>
+                <th scope="col">{i18n.t('cost')}</th>
               </tr>
             </thead>
             <tbody>
@@ -61,14 +61,14 @@ export function UsageHistory({ t, locale }: { t: Strings; locale: string }) {
             </tbody>
           </table>
           <table class="requests">
-            <caption>{t.requestsList}</caption>
+            <caption>{i18n.t('requestsList')}</caption>
             <thead>
               <tr>
-                <th scope="col">{t.time}</th>
-                <th scope="col">{t.page}</th>
-                <th scope="col">{t.chars}</th>
-                <th scope="col">{t.cost}</th>
-                <th scope="col">{t.requestId}</th>
+                <th scope="col">{i18n.t('time')}</th>
+                <th scope="col">{i18n.t('page')}</th>
+                <th scope="col">{i18n.t('chars')}</th>
+                <th scope="col">{i18n.t('cost')}</th>
+                <th scope="col">{i18n.t('requestId')}</th>
               </tr>
             </thead>
             <tbody>

@@ -1,10 +1,12 @@
 import { defineBackground } from 'wxt/utils/define-background';
 import { browser, type Browser } from 'wxt/browser';
+import { i18n } from '#i18n';
 import { saveAndCheck, settingsView } from '@/utils/speech/account';
 import { backgroundPlayerSink } from '@/utils/audio/page-sink';
+import { PlayerStats } from '@/utils/audio/mse-player';
 import { onPageMessage } from '@/utils/messaging/protocol';
 import { offscreenPlayerSink } from '@/utils/audio/offscreen-sink';
-import { audioCache, createReader, uiLocale } from '@/utils/reading/wiring';
+import { audioCache, checkAccount, createReader } from '@/utils/reading/wiring';
 import { clearApiKey } from '@/utils/storage/key-store';
 import { extractFromTab } from '@/utils/reading/tab-text';
 import { accountStorage } from '@/utils/storage/settings';
@@ -27,12 +29,12 @@ function main() {
   const createMenus = () => {
     browser.contextMenus.create({
       id: MENU_READ_SELECTION,
-      title: browser.i18n.getMessage('menuReadSelection'),
+      title: i18n.t('menuReadSelection'),
       contexts: ['selection'],
     });
     browser.contextMenus.create({
       id: MENU_READ_FROM_HERE,
-      title: browser.i18n.getMessage('menuReadFromHere'),
+      title: i18n.t('menuReadFromHere'),
       contexts: ['page'],
     });
   };
@@ -51,8 +53,8 @@ function main() {
     }
   };
   browser.contextMenus.onClicked.addListener(onMenuClick);
-  // The native menu cannot be clicked by tests; they call this from the worker's own console.
-  Object.assign(globalThis, { contextMenuClick: onMenuClick });
+  // The native menu cannot be clicked by tests; they call this from the worker's own console (test builds only).
+  if (import.meta.env.MODE === 'test') Object.assign(globalThis, { contextMenuClick: onMenuClick });
 
   const onCommand = async (command: string, tab?: Browser.tabs.Tab) => {
     switch (command) {
@@ -72,14 +74,14 @@ function main() {
     }
   };
   browser.commands.onCommand.addListener((command, tab) => void onCommand(command, tab));
-  // Tests cannot press browser-level shortcuts; they call the handler from the worker's console.
-  Object.assign(globalThis, { commandHandler: onCommand });
+  // Tests cannot press browser-level shortcuts; they call the handler from the worker's console (test builds only).
+  if (import.meta.env.MODE === 'test') Object.assign(globalThis, { commandHandler: onCommand });
 
   onPageMessage('getSettings', () => {
     return settingsView();
   });
   onPageMessage('saveSettings', ({ data }) => {
-    return saveAndCheck(data, uiLocale());
+    return saveAndCheck(data, checkAccount);
   });
   onPageMessage('removeKey', async () => {
     await reader.stop();
@@ -128,8 +130,8 @@ function main() {
 }
 
 function inPagePlayer(onEvent: Parameters<typeof backgroundPlayerSink>[0]) {
-  const sink = backgroundPlayerSink(onEvent);
-  // Reachable from the background page's console (and the benchmarks) as `player`, as in Chrome's offscreen document.
-  Object.assign(globalThis, { player: sink.player });
+  const sink = backgroundPlayerSink(onEvent, import.meta.env.MODE === 'test' ? new PlayerStats() : undefined);
+  // Test builds only: reachable from the background page (tests, benchmarks) as `player`, as in Chrome's offscreen document.
+  if (import.meta.env.MODE === 'test') Object.assign(globalThis, { player: sink.player });
   return sink;
 }

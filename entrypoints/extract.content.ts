@@ -1,20 +1,13 @@
 import { defineContentScript } from 'wxt/utils/define-content-script';
-import { extractFromPage } from '@/utils/text/extract';
-import { fromHere, installPageReader } from '@/utils/text/page-reader';
+import { installPageReader } from '@/utils/text/page-reader';
 
-// Injected on demand (activeTab + scripting); its result is executeScript's result.
-// The background sets `__trysashaExtractMode` just before, for "Read from here".
+// Injected on demand (activeTab + scripting) and resident from then on: it only installs the page
+// reader, which answers the background's `extract` / `highlight` / `clearHighlight` messages
+// (utils/messaging/content.ts). A second injection finds the first's reader and adds nothing.
 export default defineContentScript({
   matches: ['<all_urls>'],
   registration: 'runtime',
   main() {
-    const page = installPageReader();
-    const holder = globalThis as unknown as { __trysashaExtractMode?: string };
-    const mode = holder.__trysashaExtractMode;
-    delete holder.__trysashaExtractMode;
-    if (mode === 'from-here') {
-      return fromHere(extractFromPage(document, { articleOnly: true }), page.lastContextTarget);
-    }
-    return extractFromPage();
+    installPageReader();
   },
 });

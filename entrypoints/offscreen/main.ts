@@ -1,13 +1,21 @@
 import { sendMessage } from '@/utils/messaging/protocol';
-import { MsePlayer } from '@/utils/audio/mse-player';
+import { MsePlayer, PlayerStats } from '@/utils/audio/mse-player';
 import type { PlayerCommand } from '@/utils/messaging/player';
+import { ignore } from '@/utils/log';
 
-const player = new MsePlayer((event) => {
-  sendMessage('playerEvent', event).catch(() => undefined);
-});
+const player = new MsePlayer(
+  (event) => {
+    // Logged once; the player's next report (every timeupdate) carries its state again.
+    sendMessage('playerEvent', event).catch(ignore('player event to the background'));
+  },
+  undefined,
+  undefined,
+  // Test builds only (`wxt build --mode test`): counters for the benchmarks; production has none.
+  import.meta.env.MODE === 'test' ? new PlayerStats() : undefined,
+);
 
-// Reachable from DevTools (and the benchmarks) as `player`; the offscreen document is the extension's own.
-Object.assign(globalThis, { player });
+// Test builds only: reachable from DevTools (the benchmarks) as `player`.
+if (import.meta.env.MODE === 'test') Object.assign(globalThis, { player });
 
 // The background posts commands with the audio bytes transferred, not copied.
 navigator.serviceWorker.onmessage = (event: MessageEvent<PlayerCommand>) => {

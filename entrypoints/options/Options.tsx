@@ -3,19 +3,20 @@ import { browser } from 'wxt/browser';
 import { Money } from '@/components/Money';
 import { UsageHistory } from '@/components/UsageHistory';
 import { checkBaseUrl, originPattern } from '@/utils/speech/base-url';
-import { strings, uiLanguage } from '@/utils/pages/i18n';
+import { errorText, i18n, uiLocale } from '@/utils/pages/i18n';
 import { sendMessage, type SettingsView } from '@/utils/messaging/protocol';
-import { humanMessage } from '@/utils/speech/errors';
 import { AUDIO_FORMATS, type AccountInfo, type AudioFormat, DEFAULT_SETTINGS } from '@/utils/storage/settings';
 
-const lang = uiLanguage();
-const t = strings(lang);
-document.documentElement.lang = lang;
-const locale = lang === 'ru' ? 'ru-RU' : 'en-US';
+const locale = uiLocale();
+document.documentElement.lang = locale.slice(0, 2);
 
+/** The shape of a key, not a word: the same in every language. */
+const KEY_PLACEHOLDER = 'vk_live_…';
+
+/** An error is kept as its code (and the service's own message); its words are made when shown. */
 interface ShownError {
   code: string;
-  message: string;
+  detail?: string;
 }
 
 /**
@@ -68,11 +69,11 @@ export function Options() {
     setSaved(false);
     const url = checkBaseUrl(baseUrl);
     if (!url.ok) {
-      setError({ code: 'bad-url', message: humanMessage('bad-url', lang) });
+      setError({ code: 'bad-url' });
       return;
     }
     if (!(await allowOrigin(url.baseUrl).catch(() => false))) {
-      setError({ code: 'permission-denied', message: humanMessage('permission-denied', lang) });
+      setError({ code: 'permission-denied' });
       return;
     }
     setBusy(true);
@@ -86,7 +87,7 @@ export function Options() {
         setSaved(true);
       } else {
         setAccount(null);
-        setError({ code: result.code, message: result.message });
+        setError({ code: result.code, detail: result.detail });
       }
     } finally {
       setBusy(false);
@@ -101,9 +102,9 @@ export function Options() {
 
   return (
     <main class="options">
-      <h1>{t.optionsTitle}</h1>
+      <h1>{i18n.t('optionsTitle')}</h1>
       <form onSubmit={save} noValidate>
-        <label for="api-key">{t.apiKey}</label>
+        <label for="api-key">{i18n.t('apiKey')}</label>
         <input
           id="api-key"
           data-testid="api-key"
@@ -111,27 +112,27 @@ export function Options() {
           autocomplete="off"
           spellcheck={false}
           value={key}
-          placeholder={view?.keyMask ? t.apiKeyPlaceholderSaved : t.apiKeyPlaceholder}
+          placeholder={view?.keyMask ? i18n.t('apiKeyPlaceholderSaved') : KEY_PLACEHOLDER}
           onInput={edit('key', setKey)}
         />
         {view?.keyMask && (
           <p class="hint row">
             <span>
-              {t.apiKeySaved} <code data-testid="key-mask">{view.keyMask}</code>
+              {i18n.t('apiKeySaved')} <code data-testid="key-mask">{view.keyMask}</code>
             </span>
             <button type="button" data-testid="remove-key" onClick={() => void removeKey()}>
-              {t.removeKey}
+              {i18n.t('removeKey')}
             </button>
           </p>
         )}
 
-        <label for="base-url">{t.baseUrl}</label>
+        <label for="base-url">{i18n.t('baseUrl')}</label>
         <input id="base-url" data-testid="base-url" type="url" value={baseUrl} onInput={edit('baseUrl', setBaseUrl)} />
 
-        <label for="voice">{t.voice}</label>
-        <input id="voice" data-testid="voice" value={voice} placeholder={t.voicePlaceholder} onInput={edit('voice', setVoice)} />
+        <label for="voice">{i18n.t('voice')}</label>
+        <input id="voice" data-testid="voice" value={voice} placeholder={i18n.t('voicePlaceholder')} onInput={edit('voice', setVoice)} />
 
-        <label for="format">{t.format}</label>
+        <label for="format">{i18n.t('format')}</label>
         <select id="format" data-testid="format" value={format} onChange={edit('format', (f) => setFormat(f as AudioFormat))}>
           {AUDIO_FORMATS.map((f) => (
             <option value={f} key={f}>
@@ -140,7 +141,7 @@ export function Options() {
           ))}
         </select>
 
-        <label for="confirm-threshold">{t.threshold}</label>
+        <label for="confirm-threshold">{i18n.t('threshold')}</label>
         <input
           id="confirm-threshold"
           data-testid="confirm-threshold"
@@ -151,14 +152,14 @@ export function Options() {
 
         <div class="actions">
           <button class="save" type="submit" data-testid="save" disabled={busy}>
-            {busy ? t.saving : t.save}
+            {busy ? i18n.t('saving') : i18n.t('save')}
           </button>
-          {saved && <span class="ok">{t.saved}</span>}
+          {saved && <span class="ok">{i18n.t('saved')}</span>}
         </div>
       </form>
 
       <p class="error" role="alert" data-testid="options-error" data-code={error?.code ?? ''} hidden={!error}>
-        {error?.message}
+        {error && errorText(error.code, error.detail)}
       </p>
 
       {account && (
@@ -169,27 +170,27 @@ export function Options() {
           data-price={account.pricePerMillionRub}
           data-concurrency={String(account.maxConcurrency)}
         >
-          <h2>{t.account}</h2>
+          <h2>{i18n.t('account')}</h2>
           <dl>
-            <dt>{t.accountName}</dt>
+            <dt>{i18n.t('accountName')}</dt>
             <dd>{account.name}</dd>
-            <dt>{t.provider}</dt>
+            <dt>{i18n.t('provider')}</dt>
             <dd>{account.provider}</dd>
-            <dt>{t.balance}</dt>
+            <dt>{i18n.t('balance')}</dt>
             <dd>
               <Money value={account.balanceRub} locale={locale} />
             </dd>
-            <dt>{t.price}</dt>
+            <dt>{i18n.t('price')}</dt>
             <dd>
               <Money value={account.pricePerMillionRub} locale={locale} />
             </dd>
-            <dt>{t.concurrency}</dt>
+            <dt>{i18n.t('concurrency')}</dt>
             <dd>{account.maxConcurrency}</dd>
           </dl>
         </section>
       )}
 
-      <UsageHistory t={t} locale={locale} />
+      <UsageHistory locale={locale} />
     </main>
   );
 }

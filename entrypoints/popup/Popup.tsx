@@ -6,16 +6,15 @@ import { PartsList } from '@/components/PartsList';
 import { PlaybackControls } from '@/components/PlaybackControls';
 import { SaveMp3 } from '@/components/SaveMp3';
 import { Shortcuts } from '@/components/Shortcuts';
-import { strings, uiLanguage } from '@/utils/pages/i18n';
+import { errorText, i18n, uiLocale } from '@/utils/pages/i18n';
 import { type ReadingCommand, sendMessage } from '@/utils/messaging/protocol';
-import { IDLE_VIEW, isActive, readingPlanStorage, readingViewStorage, type ReadingView } from '@/utils/reading/state';
+import { IDLE_VIEW, isActive, readingViewStorage, type ReadingView } from '@/utils/reading/state';
 import { DEFAULT_PLAYBACK, type Playback, playbackStorage } from '@/utils/storage/settings';
 import { followStored } from '@/utils/storage/stored-value';
+import { loadPlan } from '@/utils/reading/plan-store';
 
-const lang = uiLanguage();
-const t = strings(lang);
-document.documentElement.lang = lang;
-const locale = lang === 'ru' ? 'ru-RU' : 'en-US';
+const locale = uiLocale();
+document.documentElement.lang = locale.slice(0, 2);
 
 /** `popup.html?tabId=N` acts on tab N; opened from the toolbar it acts on the active tab. */
 async function targetTabId(): Promise<number | null> {
@@ -48,13 +47,15 @@ export function startReadingOnOpen(): void {
 }
 
 /** The texts of the current reading's parts (written once per reading, not on every progress report). */
-function usePartTexts(readingId: string): string[] {
+function usePartTexts(readingId: string, parts: number): string[] {
   const [texts, setTexts] = useState<string[]>([]);
   useEffect(() => {
-    const show = (plan: Awaited<ReturnType<typeof readingPlanStorage.getValue>>) =>
-      setTexts(plan && plan.id === readingId ? plan.parts.map((p) => p.text) : []);
-    return followStored(readingPlanStorage, null, show);
-  }, [readingId]);
+    let live = true;
+    if (!readingId || parts === 0) setTexts([]);
+    // The plan is in IndexedDB (a book is megabytes): read again when the reading or its part count changes.
+    else void loadPlan().then((plan) => live && setTexts(plan && plan.id === readingId ? plan.parts.map((p) => p.text) : []));
+    return () => void (live = false);
+  }, [readingId, parts]);
   return texts;
 }
 
@@ -79,14 +80,14 @@ export function Popup() {
 
   const v = view ?? IDLE_VIEW;
   const active = isActive(v.state);
-  const partTexts = usePartTexts(v.id);
+  const partTexts = usePartTexts(v.id, v.parts);
   const [playback, changePlayback] = usePlayback();
   const error = v.state === 'error' ? v.error : null;
 
   return (
     <main class="popup" data-theme-root>
       <header>
-        <h1>{t.title}</h1>
+        <h1>{i18n.t('extName')}</h1>
       </header>
       <section
         class="player"
@@ -98,65 +99,61 @@ export function Popup() {
         data-rate={String(v.rate)}
         aria-live="polite"
       >
-        <div class="state">{t[`state_${v.state}`]}</div>
+        <div class="state">{i18n.t(`state.${v.state}`)}</div>
         {v.title && <div class="title">{v.title}</div>}
         {v.parts > 0 && (
           <div class="progress">
-            <span>
-              {t.part} {v.part + 1} {t.of} {v.parts}
-            </span>
-            <span>
-              {t.played}: {v.position.toFixed(1)} {t.seconds}
-            </span>
+            <span>{i18n.t('partOf', { part: v.part + 1, parts: v.parts })}</span>
+            <span>{i18n.t('played', { seconds: v.position.toFixed(1) })}</span>
             <progress max={v.parts} value={v.state === 'finished' ? v.parts : v.part} />
           </div>
         )}
       </section>
 
       <section class="confirm" hidden={v.state !== 'confirm'}>
-        <p>{t.confirmQuestion}</p>
+        <p>{i18n.t('confirmQuestion')}</p>
         <button type="button" data-testid="confirm-read" onClick={() => command('confirm')}>
-          {t.confirmRead}
+          {i18n.t('confirmRead')}
         </button>
       </section>
 
       <dl class="figures">
-        <dt>{t.cost}</dt>
+        <dt>{i18n.t('cost')}</dt>
         <dd data-testid="cost" data-value={v.costRub}>
           <Money value={v.costRub} locale={locale} />
         </dd>
-        <dt>{t.chars}</dt>
+        <dt>{i18n.t('chars')}</dt>
         <dd data-testid="chars" data-value={v.id ? String(v.chars) : ''}>
           {v.chars.toLocaleString(locale)}
         </dd>
-        <dt>{t.balance}</dt>
+        <dt>{i18n.t('balance')}</dt>
         <dd data-testid="balance" data-value={v.balanceRub}>
           <Money value={v.balanceRub} locale={locale} />
         </dd>
-        <dt>{t.estimate}</dt>
+        <dt>{i18n.t('estimate')}</dt>
         <dd data-testid="estimate" data-chars={v.estimateChars ? String(v.estimateChars) : ''} data-value={v.estimateRub}>
           <Money value={v.estimateRub} locale={locale} />
           {v.estimateChars > 0 && ` · ${v.estimateChars.toLocaleString(locale)}`}
         </dd>
       </dl>
-      {v.estimateAboveBalance && <p class="warning">{t.estimateAboveBalance}</p>}
+      {v.estimateAboveBalance && <p class="warning">{i18n.t('estimateAboveBalance')}</p>}
 
       <p class="notice" data-testid="notice" data-code={v.notice.code} data-count={String(v.notice.count)} hidden={!v.notice.code}>
-        {v.notice.code === 'skipped-words' ? t.noticeSkippedWords : t.noticeContentRejected} {v.notice.count}
+        {v.notice.code === 'skipped-words' ? i18n.t('noticeSkippedWords') : i18n.t('noticeContentRejected')} {v.notice.count}
       </p>
 
       <div class="error" role="alert" data-testid="error" data-code={error?.code ?? ''} hidden={!error}>
         {error && (
           <>
-            <p>{error.message}</p>
+            <p>{errorText(error.code, error.detail)}</p>
             {error.requestId && (
               <p class="request-id">
-                {t.requestId}: <code>{error.requestId}</code>
+                {i18n.t('requestId')}: <code>{error.requestId}</code>
               </p>
             )}
-            {['unauthorized', 'no-key', 'unknown_voice', 'unknown_format', 'unknown_model', 'bad-url'].includes(error.code) && (
+            {['unauthorized', 'no-key', 'unknown_voice', 'unknown_format', 'unknown_model', 'bad-url', 'key-origin'].includes(error.code) && (
               <button type="button" onClick={() => void browser.runtime.openOptionsPage()}>
-                {t.openOptions}
+                {i18n.t('openOptions')}
               </button>
             )}
           </>
@@ -164,14 +161,14 @@ export function Popup() {
       </div>
 
       <nav class="controls">
-        <button type="button" data-testid="prev" aria-label={t.prev} title={t.prev} disabled={!active} onClick={() => command('prev')}>
+        <button type="button" data-testid="prev" aria-label={i18n.t('prev')} title={i18n.t('prev')} disabled={!active} onClick={() => command('prev')}>
           <Icon name="prev" />
         </button>
         <button
           type="button"
           data-testid="play-pause"
-          aria-label={v.state === 'paused' ? t.play : t.pause}
-          title={v.state === 'paused' ? t.play : t.pause}
+          aria-label={v.state === 'paused' ? i18n.t('play') : i18n.t('pause')}
+          title={v.state === 'paused' ? i18n.t('play') : i18n.t('pause')}
           disabled={!active && tabId === null}
           onClick={() => {
             if (active) command('toggle');
@@ -180,34 +177,34 @@ export function Popup() {
         >
           <Icon name={v.state === 'playing' || v.state === 'loading' ? 'pause' : 'play'} />
         </button>
-        <button type="button" data-testid="stop" aria-label={t.stop} title={t.stop} disabled={!active} onClick={() => command('stop')}>
+        <button type="button" data-testid="stop" aria-label={i18n.t('stop')} title={i18n.t('stop')} disabled={!active} onClick={() => command('stop')}>
           <Icon name="stop" />
         </button>
-        <button type="button" data-testid="next" aria-label={t.next} title={t.next} disabled={!active} onClick={() => command('next')}>
+        <button type="button" data-testid="next" aria-label={i18n.t('next')} title={i18n.t('next')} disabled={!active} onClick={() => command('next')}>
           <Icon name="next" />
         </button>
       </nav>
 
-      <PlaybackControls playback={playback} labels={{ speed: t.speed, volume: t.volume }} locale={locale} onChange={changePlayback} />
+      <PlaybackControls playback={playback} labels={{ speed: i18n.t('speed'), volume: i18n.t('volume') }} locale={locale} onChange={changePlayback} />
 
       {partTexts.length > 0 && (
         <details class="parts-box" open={partTexts.length <= 12}>
           <summary>
-            {t.parts} ({partTexts.length})
+            {i18n.t('parts')} ({partTexts.length})
           </summary>
           <PartsList
             parts={partTexts}
             current={v.part}
-            label={t.parts}
+            label={i18n.t('parts')}
             disabled={!active || v.state === 'confirm'}
             onJump={(part) => void sendMessage('jumpTo', { part })}
           />
         </details>
       )}
 
-      <SaveMp3 t={t} locale={locale} enabled={partTexts.length > 0 && v.state !== 'confirm' && v.state !== 'extracting'} />
+      <SaveMp3 locale={locale} enabled={partTexts.length > 0 && v.state !== 'confirm' && v.state !== 'extracting'} />
 
-      <Shortcuts title={t.shortcuts} unset={t.shortcutUnset} change={t.changeShortcuts} />
+      <Shortcuts title={i18n.t('shortcuts')} unset={i18n.t('shortcutUnset')} change={i18n.t('changeShortcuts')} />
     </main>
   );
 }

@@ -7,7 +7,12 @@ import JSZip from 'jszip';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { GECKO_ID } from '../../wxt.config.ts';
 
-export const FIREFOX_EXTENSION_DIR = resolve(import.meta.dirname, '../../.output/firefox-mv2');
+/**
+ * The Firefox test build (`wxt build -b firefox --mode test`): the production code plus the background
+ * page's `contextMenuClick`, `commandHandler` and `player` (with `stats`) hooks. `web-ext lint` runs on
+ * the production build (`.output/firefox-mv2`), which is what ships.
+ */
+export const FIREFOX_EXTENSION_DIR = resolve(import.meta.dirname, '../../.output/firefox-mv2-test');
 
 export function firefoxPath(): string {
   const found = [process.env.FIREFOX_PATH, '/usr/bin/firefox-esr', '/usr/bin/firefox'].find((p): p is string => !!p && existsSync(p));
@@ -86,7 +91,7 @@ async function installIntoProfile(extensionDir: string, profileDir: string): Pro
  */
 export async function launchFirefoxWithExtension(opts: FirefoxLaunchOptions = {}): Promise<LaunchedFirefox> {
   const ext = opts.extensionDir ?? FIREFOX_EXTENSION_DIR;
-  if (!existsSync(join(ext, 'manifest.json'))) throw new Error(`No built extension at ${ext}: run npm run build:firefox`);
+  if (!existsSync(join(ext, 'manifest.json'))) throw new Error(`No built extension at ${ext}: run npx wxt build -b firefox --mode test`);
   checkFirefoxVersion();
   const uuid = opts.uuid ?? randomUUID();
   const profileDir = opts.profileDir ?? mkdtempSync(join(tmpdir(), 'tts-firefox-'));

@@ -123,7 +123,7 @@ export function extensionHelpers(firefox: LaunchedFirefox, service: FakeService,
   return helpers;
 }
 
-/** What evaluated functions find on an extension page's global, and on the background page's. */
+/** What evaluated functions find on an extension page's global, and on the background page's (test build only). */
 export type Ext = { browser: typeof chrome };
 export interface Hooks {
   contextMenuClick(info: object, tab: object): void;

@@ -3,7 +3,13 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type BrowserContext } from 'playwright-core';
 
-export const EXTENSION_DIR = resolve(import.meta.dirname, '../../.output/chrome-mv3');
+/** What ships (`npm run build`): no test hooks, no player counters. The demo runs this one. */
+export const PRODUCTION_EXTENSION_DIR = resolve(import.meta.dirname, '../../.output/chrome-mv3');
+/**
+ * The test build (`wxt build --mode test`): the same code plus the hooks tests and benchmarks need
+ * (`contextMenuClick`, `commandHandler` in the worker, `player` with its `stats` in the offscreen document).
+ */
+export const EXTENSION_DIR = resolve(import.meta.dirname, '../../.output/chrome-mv3-test');
 
 /** Debian's binary without its wrapper script (the wrapper prints harmless shell warnings). */
 export function chromiumPath(): string {
@@ -28,7 +34,9 @@ export async function launchWithExtension(
   opts: { headless?: boolean; extensionDir?: string; locale?: string; colorScheme?: 'light' | 'dark'; args?: string[] } = {},
 ): Promise<LaunchedBrowser> {
   const ext = opts.extensionDir ?? EXTENSION_DIR;
-  if (!existsSync(join(ext, 'manifest.json'))) throw new Error(`No built extension at ${ext}: run npm run build`);
+  if (!existsSync(join(ext, 'manifest.json'))) {
+    throw new Error(`No built extension at ${ext}: run ${ext === EXTENSION_DIR ? 'npx wxt build --mode test' : 'npm run build'}`);
+  }
   const profileDir = mkdtempSync(join(tmpdir(), 'tts-profile-'));
   const context = await chromium.launchPersistentContext(profileDir, {
     executablePath: chromiumPath(),

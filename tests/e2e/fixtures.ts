@@ -125,7 +125,9 @@ export const test = base.extend<ExtensionFixtures>({
         await sw.evaluate(
           async ({ tabId, selectionText, menuItemId }) => {
             const tab = await chrome.tabs.get(tabId);
-            const hook = (globalThis as unknown as { contextMenuClick: (i: object, t: object) => void }).contextMenuClick;
+            const hook = (globalThis as { contextMenuClick?: (i: object, t: object) => void }).contextMenuClick;
+            // Only the test build (`wxt build --mode test`) has the hook.
+            if (!hook) throw new Error('contextMenuClick is missing: run the tests on the test build (npx wxt build --mode test)');
             hook({ menuItemId, selectionText, editable: false, pageUrl: tab.url }, tab);
           },
           { tabId, selectionText, menuItemId },

@@ -17,6 +17,47 @@ export interface PlayerFormat {
 /** Chrome's MediaSource takes the MP3 stream as it comes. */
 export const PLAIN_MP3: PlayerFormat = { mime: 'audio/mpeg' };
 
+/**
+ * Counters for the benchmarks and the Firefox suite (read through DevTools or the background page):
+ * stalls and timings of the current load. Only a test build (`wxt build --mode test`) makes one and
+ * hands it to the player; production players have none, and this class is dropped from their bundle.
+ */
+export class PlayerStats {
+  waiting = 0;
+  firstBytesAt = 0;
+  firstPlayingAt = 0;
+  endedAt = 0;
+  loads = 0;
+  stalls: Array<{ at: number; ms: number }> = [];
+  #stalledSince = 0;
+
+  load(): void {
+    Object.assign(this, { waiting: 0, firstBytesAt: 0, firstPlayingAt: 0, endedAt: 0, loads: this.loads + 1, stalls: [] });
+    this.#stalledSince = 0;
+  }
+
+  bytes(): void {
+    this.firstBytesAt ||= performance.now();
+  }
+
+  playing(currentTime: number): void {
+    this.firstPlayingAt ||= performance.now();
+    if (this.#stalledSince) this.stalls.push({ at: Math.round(currentTime * 10) / 10, ms: Math.round(performance.now() - this.#stalledSince) });
+    this.#stalledSince = 0;
+  }
+
+  /** A stall is a wait after playback had begun (not the first buffering). */
+  waited(): void {
+    if (!this.firstPlayingAt) return;
+    this.waiting++;
+    this.#stalledSince = performance.now();
+  }
+
+  ended(): void {
+    this.endedAt = performance.now();
+  }
+}
+
 /** Seconds of already played audio kept behind the playhead; the rest is removed so memory stays flat. */
 const KEEP_BEHIND = 10;
 const EVICT_AFTER = 30;
@@ -44,32 +85,25 @@ export class MsePlayer {
   private started = false;
   private userPaused = false;
   private objectUrl = '';
-  /** Diagnostics for the benchmarks (read through the DevTools protocol): stalls and timings of the current load. */
-  readonly stats = { waiting: 0, firstBytesAt: 0, firstPlayingAt: 0, endedAt: 0, loads: 0, stalls: [] as Array<{ at: number; ms: number }> };
-  private stalledSince = 0;
 
   constructor(
     private readonly emit: (event: PlayerEvent) => void,
     readonly audio: HTMLAudioElement = new Audio(),
     private readonly format: PlayerFormat = PLAIN_MP3,
+    /** Test builds only: counters for the benchmarks and tests. */
+    readonly stats?: PlayerStats,
   ) {
     audio.addEventListener('playing', () => {
-      this.stats.firstPlayingAt ||= performance.now();
-      if (this.stalledSince) this.stats.stalls.push({ at: Math.round(this.audio.currentTime * 10) / 10, ms: Math.round(performance.now() - this.stalledSince) });
-      this.stalledSince = 0;
+      this.stats?.playing(this.audio.currentTime);
       this.emit({ type: 'playing', readingId: this.readingId });
     });
     audio.addEventListener('waiting', () => {
-      // A stall is a wait after playback had begun (not the first buffering).
-      if (this.stats.firstPlayingAt) {
-        this.stats.waiting++;
-        this.stalledSince = performance.now();
-      }
+      this.stats?.waited();
       this.emit({ type: 'waiting', readingId: this.readingId });
     });
     audio.addEventListener('timeupdate', () => this.onTime());
     audio.addEventListener('ended', () => {
-      this.stats.endedAt = performance.now();
+      this.stats?.ended();
       this.emit({ type: 'ended', readingId: this.readingId, position: this.position() });
     });
     audio.addEventListener('error', () => {
@@ -91,7 +125,7 @@ export class MsePlayer {
     switch (cmd.type) {
       case 'append': {
         const { part, bytes, resumed } = cmd;
-        this.stats.firstBytesAt ||= performance.now();
+        this.stats?.bytes();
         this.partBytes.set(part, (this.partBytes.get(part) ?? 0) + bytes.byteLength);
         if (this.format.wrap) {
           this.wrapped(part, (w) => {
@@ -198,8 +232,7 @@ export class MsePlayer {
 
   private load(readingId: string, seekInPart: number, positionBase: number, startPart: number): void {
     this.reset();
-    Object.assign(this.stats, { waiting: 0, firstBytesAt: 0, firstPlayingAt: 0, endedAt: 0, loads: this.stats.loads + 1, stalls: [] });
-    this.stalledSince = 0;
+    this.stats?.load();
     this.readingId = readingId;
     this.positionBase = positionBase;
     this.firstPart = startPart;

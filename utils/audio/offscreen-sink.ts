@@ -1,5 +1,5 @@
 import pLimit from 'p-limit';
-import type { PlayerCommand } from '../messaging/player';
+import type { PlayerSink } from '../messaging/player';
 
 /** The part of the service worker's `clients` used here (the DOM lib has no worker globals). */
 interface WindowClient {
@@ -11,10 +11,6 @@ const swClients = () =>
 
 const PATH = '/offscreen.html';
 
-/** Where the background sends player commands; Chrome: the offscreen document. */
-export interface PlayerSink {
-  post(cmd: PlayerCommand): Promise<void>;
-}
 
 let creating: Promise<void> | null = null;
 

@@ -1,7 +1,6 @@
 import { FMP4_MP3_MIME, Mp3ToFmp4 } from './mp3-fmp4';
-import { MsePlayer, PLAIN_MP3, type PlayerFormat } from './mse-player';
-import type { PlayerSink } from './offscreen-sink';
-import type { PlayerEvent } from '../messaging/player';
+import { MsePlayer, PLAIN_MP3, type PlayerFormat, type PlayerStats } from './mse-player';
+import type { PlayerEvent, PlayerSink } from '../messaging/player';
 
 /** MP3 straight into MediaSource where the browser takes it, else wrapped in fragmented MP4 (Firefox). */
 export function pickPlayerFormat(isTypeSupported = (t: string) => MediaSource.isTypeSupported(t)): PlayerFormat {
@@ -14,8 +13,12 @@ export function pickPlayerFormat(isTypeSupported = (t: string) => MediaSource.is
  * Firefox has no offscreen documents: the player lives in the persistent
  * background page itself. Events reach the reader on a later microtask, as
  * they would through messaging, so a command never re-enters the reader.
+ * `stats` (test builds only) counts the player's stalls and timings.
  */
-export function backgroundPlayerSink(onEvent: (event: PlayerEvent) => void): PlayerSink & { player: MsePlayer | null } {
+export function backgroundPlayerSink(
+  onEvent: (event: PlayerEvent) => void,
+  stats?: PlayerStats,
+): PlayerSink & { player: MsePlayer | null } {
   const emit = (event: PlayerEvent) => void Promise.resolve().then(() => onEvent(event));
   let format: PlayerFormat | null = null;
   let refusal = '';
@@ -25,7 +28,7 @@ export function backgroundPlayerSink(onEvent: (event: PlayerEvent) => void): Pla
     // Said on the first reading; the rest of the background (menus, options, popup) still starts.
     refusal = err instanceof Error ? err.message : String(err);
   }
-  const player = format ? new MsePlayer(emit, new Audio(), format) : null;
+  const player = format ? new MsePlayer(emit, new Audio(), format, stats) : null;
   return {
     player,
     post(cmd) {

@@ -48,3 +48,8 @@ export type PlayerEvent =
   | { type: 'waiting'; readingId: string }
   | { type: 'ended'; readingId: string; position: number }
   | { type: 'error'; readingId: string; message: string };
+
+/** Where the background sends player commands: Chrome's offscreen document, or Firefox's player in the background page. */
+export interface PlayerSink {
+  post(cmd: PlayerCommand): Promise<void>;
+}

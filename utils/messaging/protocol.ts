@@ -1,7 +1,7 @@
 import { defineExtensionMessaging } from '@webext-core/messaging';
 import type { AccountInfo, AudioFormat, Playback, Settings } from '../storage/settings';
 import type { PlayerEvent } from './player';
-import type { SaveEstimate } from '../reading/session';
+import type { SaveEstimate } from '../reading/save';
 
 export interface SettingsView {
   settings: Settings;
@@ -21,7 +21,10 @@ export interface SaveSettingsInput {
 
 export type CheckResult =
   | { ok: true; account: AccountInfo }
-  | { ok: false; code: string; message: string; requestId?: string };
+  | { ok: false; code: string; requestId?: string; detail?: string };
+
+/** A failure told to a page by its code (the page renders the words). */
+export type Outcome = { ok: true } | { ok: false; code: string };
 
 export type ReadingCommand = 'pause' | 'resume' | 'toggle' | 'stop' | 'next' | 'prev' | 'confirm';
 
@@ -37,7 +40,7 @@ interface ProtocolMap {
   setPlayback(data: Partial<Playback>): Playback;
   /** Saving as MP3: what is still missing and its cost; then fetching it (only after the user confirmed). */
   saveEstimate(): SaveEstimate;
-  fetchForSave(): { ok: true } | { ok: false; code: string; message: string };
+  fetchForSave(): Outcome;
   /** From the offscreen player. */
   playerEvent(event: PlayerEvent): void;
 }

@@ -1,160 +1,40 @@
-/** The pages' words in Russian and English; the browser's language chooses. */
-const en = {
-  title: 'trySasha Reader',
-  state_idle: 'Ready',
-  state_extracting: 'Getting the text…',
-  state_confirm: 'Confirm the cost',
-  state_loading: 'Starting…',
-  state_playing: 'Reading',
-  state_paused: 'Paused',
-  state_finished: 'Finished',
-  state_stopped: 'Stopped',
-  state_error: 'Error',
-  part: 'Part',
-  of: 'of',
-  played: 'Played',
-  seconds: 's',
-  cost: 'This reading',
-  chars: 'Characters billed',
-  balance: 'Balance',
-  estimate: 'Estimate',
-  estimateAboveBalance: 'The estimate is above your balance; the service may allow a small overdraft.',
-  confirmQuestion: 'This reading is estimated above your confirmation threshold.',
-  confirmRead: 'Read it',
-  play: 'Play',
-  pause: 'Pause',
-  stop: 'Stop',
-  next: 'Next part',
-  prev: 'Previous part',
-  readAgain: 'Read this page',
-  openOptions: 'Open settings',
-  noticeSkippedWords: 'Words in scripts the service cannot read were left out:',
-  noticeContentRejected: 'Parts refused by the service were skipped:',
-  requestId: 'Request id',
-  speed: 'Speed',
-  volume: 'Volume',
-  parts: 'Parts',
-  shortcuts: 'Keyboard shortcuts',
-  shortcutUnset: 'not set',
-  changeShortcuts: 'Change shortcuts',
-  saveMp3: 'Save as MP3',
-  saveMissing: 'Parts still to fetch:',
-  saveConfirm: 'Fetch and save',
-  saveNothing: 'There is no audio to save yet.',
-  cancel: 'Cancel',
-  // options
-  optionsTitle: 'trySasha Reader — settings',
-  apiKey: 'API key',
-  apiKeySaved: 'Saved key:',
-  apiKeyPlaceholderSaved: 'Leave empty to keep the saved key',
-  apiKeyPlaceholder: 'vk_live_…',
-  removeKey: 'Remove key',
-  baseUrl: 'Service address',
-  voice: 'Voice',
-  voicePlaceholder: 'Service default',
-  format: 'Audio format',
-  threshold: 'Ask before readings above, ₽',
-  save: 'Save and check',
-  saving: 'Checking…',
-  account: 'Account',
-  accountName: 'Name',
-  provider: 'Provider',
-  price: 'Price per million characters',
-  concurrency: 'Parallel requests',
-  saved: 'Saved. The key works.',
-  history: 'Usage history',
-  exportCsv: 'Export CSV',
-  clearHistory: 'Clear history',
-  historyEmpty: 'No paid requests yet.',
-  perDay: 'Per day',
-  day: 'Day',
-  requests: 'Requests',
-  requestsList: 'Requests',
-  time: 'Time',
-  page: 'Page',
-} as const;
+/**
+ * The extension's words: one source, `locales/{en,ru}.yml`, built by @wxt-dev/i18n into
+ * `_locales/<lang>/messages.json` and read through `browser.i18n`, so the browser's interface
+ * language chooses them (Russian for ru*, English otherwise) everywhere: manifest, menus, pages.
+ */
+import { browser } from 'wxt/browser';
+import { i18n } from '#i18n';
+import { isKnownErrorCode } from '../speech/errors';
 
-export type Strings = { [K in keyof typeof en]: string };
+export { i18n };
 
-const ru: Strings = {
-  title: 'trySasha — чтение вслух',
-  state_idle: 'Готово',
-  state_extracting: 'Получаю текст…',
-  state_confirm: 'Подтвердите стоимость',
-  state_loading: 'Запуск…',
-  state_playing: 'Читаю',
-  state_paused: 'Пауза',
-  state_finished: 'Дочитано',
-  state_stopped: 'Остановлено',
-  state_error: 'Ошибка',
-  part: 'Часть',
-  of: 'из',
-  played: 'Прослушано',
-  seconds: 'с',
-  cost: 'Это чтение',
-  chars: 'Оплачено символов',
-  balance: 'Баланс',
-  estimate: 'Оценка',
-  estimateAboveBalance: 'Оценка больше баланса; сервис может допускать небольшой минус.',
-  confirmQuestion: 'Стоимость чтения выше вашего порога подтверждения.',
-  confirmRead: 'Читать',
-  play: 'Продолжить',
-  pause: 'Пауза',
-  stop: 'Стоп',
-  next: 'Следующая часть',
-  prev: 'Предыдущая часть',
-  readAgain: 'Читать страницу',
-  openOptions: 'Открыть настройки',
-  noticeSkippedWords: 'Пропущены слова на языках, которые сервис не читает:',
-  noticeContentRejected: 'Пропущены части, отклонённые сервисом:',
-  requestId: 'Номер запроса',
-  speed: 'Скорость',
-  volume: 'Громкость',
-  parts: 'Части',
-  shortcuts: 'Сочетания клавиш',
-  shortcutUnset: 'не задано',
-  changeShortcuts: 'Изменить сочетания',
-  saveMp3: 'Сохранить в MP3',
-  saveMissing: 'Ещё не загружено частей:',
-  saveConfirm: 'Загрузить и сохранить',
-  saveNothing: 'Пока нечего сохранять.',
-  cancel: 'Отмена',
-  optionsTitle: 'trySasha — настройки',
-  apiKey: 'API-ключ',
-  apiKeySaved: 'Сохранённый ключ:',
-  apiKeyPlaceholderSaved: 'Оставьте пустым, чтобы сохранить прежний ключ',
-  apiKeyPlaceholder: 'vk_live_…',
-  removeKey: 'Удалить ключ',
-  baseUrl: 'Адрес сервиса',
-  voice: 'Голос',
-  voicePlaceholder: 'Голос по умолчанию',
-  format: 'Формат аудио',
-  threshold: 'Спрашивать, если чтение дороже, ₽',
-  save: 'Сохранить и проверить',
-  saving: 'Проверяю…',
-  account: 'Аккаунт',
-  accountName: 'Имя',
-  provider: 'Провайдер',
-  price: 'Цена за миллион символов',
-  concurrency: 'Параллельных запросов',
-  saved: 'Сохранено. Ключ работает.',
-  history: 'История расходов',
-  exportCsv: 'Скачать CSV',
-  clearHistory: 'Очистить историю',
-  historyEmpty: 'Платных запросов пока не было.',
-  perDay: 'По дням',
-  day: 'День',
-  requests: 'Запросов',
-  requestsList: 'Запросы',
-  time: 'Время',
-  page: 'Страница',
-};
-
-export function uiLanguage(): 'ru' | 'en' {
-  const lang = (globalThis.navigator?.language ?? 'en').toLowerCase();
-  return lang.startsWith('ru') ? 'ru' : 'en';
+/** The message key of an error code's sentence: `no-key` → `error.no_key` (chrome name `error_no_key`). */
+export function errorKey(code: string): string {
+  return `error.${code.replaceAll('-', '_')}`;
 }
 
-export function strings(lang: 'ru' | 'en' = uiLanguage()): Strings {
-  return lang === 'ru' ? ru : en;
+/** Looks up a key built at run time (the typed `i18n.t` takes only literal keys). */
+const lookup = i18n.t as unknown as (key: string) => string;
+
+/** Never shown: a service message that looks as if it carried a credential. */
+const SECRET = /vk_live_|bearer/i;
+
+/**
+ * The words for an error code: the extension's own sentence for a known code; otherwise the
+ * service's `detail` when there is one, else the generic sentence. Never a message key.
+ */
+export function errorText(code: string, detail?: string): string {
+  if (isKnownErrorCode(code)) {
+    const own = lookup(errorKey(code));
+    if (own) return own;
+  }
+  const text = detail?.trim() ?? '';
+  if (text !== '' && !SECRET.test(text)) return text;
+  return i18n.t('errorFallback');
+}
+
+/** The locale for money and numbers, chosen as `browser.i18n` chooses the messages. */
+export function uiLocale(): 'ru-RU' | 'en-US' {
+  return browser.i18n.getUILanguage().toLowerCase().startsWith('ru') ? 'ru-RU' : 'en-US';
 }

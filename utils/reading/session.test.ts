@@ -1,37 +1,176 @@
-import { describe, expect, it } from 'vitest';
-import type { PlayerCommand } from '../messaging/player';
-import { Reader, type ReaderDeps } from './session';
+import { describe, expect, it, vi } from 'vitest';
+import { makeWorld, sentences } from '../../tests/unit/reader-world';
+import { MAX_RETRIES } from '../speech/errors';
+import { formatRubPlain } from '../speech/money';
 import { DEFAULT_PLAYBACK, type Playback } from '../storage/settings';
 
-/** Storage that answers after a turn of the event loop, as browser storage does. */
-function slowPlaybackStore(initial: Playback) {
-  let stored = initial;
-  const later = () => new Promise((resolve) => setTimeout(resolve, 1));
-  return {
-    get stored() {
-      return stored;
-    },
-    async getPlayback() {
-      await later();
-      return stored;
-    },
-    async savePlayback(playback: Playback) {
-      await later();
-      stored = playback;
-    },
-  };
-}
+const finished = (w: ReturnType<typeof makeWorld>) => w.until(() => !['extracting', 'loading', 'playing', 'confirm'].includes(w.reader.view.state), 'the reading to end');
 
-/** A reader with nothing saved, no reading, and the playback store given; other dependencies are unused. */
-function idleReader(store: ReturnType<typeof slowPlaybackStore>, posted: PlayerCommand[] = []) {
-  const deps: Partial<ReaderDeps> = {
-    getPlayback: () => store.getPlayback(),
-    savePlayback: (p) => store.savePlayback(p),
-    loadSaved: async () => ({ view: null, plan: null }),
-    player: { post: async (cmd) => void posted.push(cmd) },
-  };
-  return new Reader(deps as ReaderDeps);
-}
+describe('a reading', () => {
+  it('reads every part once, in order; the cost is the sum of the receipts; every request is in the history', async () => {
+    const w = makeWorld({ autoplay: true });
+    await w.start();
+    await finished(w);
+    expect(w.reader.view.state).toBe('finished');
+    const parts = w.store.plan!.parts.map((p) => p.text);
+    expect(w.okTexts()).toEqual(parts);
+    const chars = parts.map((t) => [...t].length);
+    expect(w.reader.view.chars).toBe(chars.reduce((a, b) => a + b, 0));
+    // The fake service charges 0.0015 ₽ a character, truncated per request.
+    expect(w.reader.view.costRub).toBe(formatRubPlain(chars.reduce((sum, n) => sum + (BigInt(n) * 15n) / 10n, 0n)));
+    expect(w.usage).toHaveLength(parts.length);
+  });
+
+  it('retries a 5xx with backoff and bills the part once', async () => {
+    const w = makeWorld({ autoplay: true, answer: (_b, n) => (n < 2 ? { kind: 'error', status: 503, code: 'synthesis_failed' } : { kind: 'ok' }) });
+    await w.start();
+    await finished(w);
+    expect(w.reader.view.state).toBe('finished');
+    expect(w.log.slice(0, 3).map((e) => e.status)).toEqual([503, 503, 200]);
+    expect(new Set(w.okTexts()).size).toBe(w.okTexts().length);
+  });
+
+  it('stops with the service code after the retries run out', async () => {
+    const w = makeWorld({ autoplay: true, answer: () => ({ kind: 'error', status: 502, code: 'synthesis_failed' }) });
+    await w.start();
+    await finished(w);
+    expect(w.reader.view.error?.code).toBe('synthesis_failed');
+    expect(w.log.filter((e) => e.text === w.store.plan!.parts[0]!.text)).toHaveLength(MAX_RETRIES + 1);
+  });
+
+  it('halves a part the service finds too long and reads both halves, losing nothing', async () => {
+    let refused = '';
+    const w = makeWorld({
+      autoplay: true,
+      answer: (body, n) => (n === 1 ? ((refused = body.text), { kind: 'error', status: 422, code: 'text_too_long' }) : { kind: 'ok' }),
+    });
+    await w.start();
+    await finished(w);
+    expect(w.reader.view.state).toBe('finished');
+    const a = w.okTexts().find((t) => refused.startsWith(t) && t !== refused)!;
+    const b = w.okTexts().find((t) => refused.endsWith(t) && t !== refused)!;
+    expect(`${a} ${b}`).toBe(refused);
+    expect(w.reader.view.parts).toBe(w.store.plan!.parts.length);
+  });
+
+  it('skips a part the service refuses, with a notice, and reads on', async () => {
+    const w = makeWorld({ autoplay: true, answer: (_b, n) => (n === 2 ? { kind: 'error', status: 422, code: 'content_rejected' } : { kind: 'ok' }) });
+    await w.start();
+    await finished(w);
+    expect(w.reader.view.state).toBe('finished');
+    expect(w.reader.view.notice).toEqual({ code: 'content-rejected', count: 1 });
+    expect(w.okTexts()).toHaveLength(w.store.plan!.parts.length - 1);
+  });
+
+  it('a stream cut mid-part: what arrived plays, the rest is asked for from the cut sentence', async () => {
+    const blocks = [{ kind: 'paragraph' as const, text: sentences(60, 6) }];
+    const w = makeWorld({ autoplay: true, blocks, answer: (_b, n) => (n === 1 ? { kind: 'drop', frames: 600 } : { kind: 'ok' }) });
+    await w.start();
+    await finished(w);
+    expect(w.reader.view.state).toBe('finished');
+    const cut = w.log[1]!.text;
+    const rest = w.log[2]!.text;
+    expect(cut.endsWith(rest)).toBe(true);
+    expect(rest.length).toBeLessThan(cut.length);
+    expect(rest).toMatch(/^Предложение \d+/);
+    const resumed = w.commands.filter((c) => c.type === 'append' && c.resumed);
+    expect(resumed).toHaveLength(1);
+  });
+
+  it('a 429 while our own requests are in flight: fewer at once from then on, no retry spent on it', async () => {
+    const sleep = vi.fn();
+    // An account that really takes one request at a time, though it says two.
+    const w = makeWorld({ autoplay: true, answer: (_b, n) => (n > 0 && w.inFlight > 0 ? { kind: 'error', status: 429, code: 'concurrency_limit' } : { kind: 'ok' }) });
+    const realSleep = w.deps.sleep;
+    w.deps.sleep = (ms, signal) => (sleep(ms), realSleep(ms, signal));
+    await w.start();
+    await finished(w);
+    expect(w.reader.view.state).toBe('finished');
+    expect(w.log.filter((e) => e.status === 429)).toHaveLength(1);
+    expect(w.slots.capacity).toBe(1);
+    expect(w.log.filter((e) => e.status === 200).every((e) => e.inFlightAtArrival === 0)).toBe(true);
+    expect(sleep).not.toHaveBeenCalled();
+  });
+
+  it('quick jumps never have more requests in flight than the account allows, and pay only for where they stop', async () => {
+    const w = makeWorld({ maxConcurrency: 2, manualTime: true, blocks: [{ kind: 'paragraph', text: sentences(300) }], answer: () => ({ kind: 'held' }) });
+    void w.start();
+    await w.until(() => w.log.length === 2, 'the first part and the one ahead requested');
+    for (let i = 0; i < 5; i++) {
+      w.tick(250);
+      await w.reader.jump(1);
+    }
+    w.tick(1_000);
+    await w.until(() => w.log.some((e) => e.text === w.store.plan!.parts[5]!.text), 'the part reached requested');
+    expect(w.maxInFlight).toBeLessThanOrEqual(2);
+    // Only the first part, the one fetched ahead, and the part the listener stopped at were ever requested.
+    const requested = w.log.map((e) => w.store.plan!.parts.findIndex((p) => p.text === e.text));
+    expect(requested.filter((k) => k > 1 && k < 5)).toEqual([]);
+    w.release();
+    await w.until(() => w.reader.view.state === 'playing', 'playing');
+    expect(w.reader.view.part).toBe(5);
+  });
+
+  it('a removed key is never sent again: Save as MP3 after removal fails with no-key and requests nothing', async () => {
+    const w = makeWorld();
+    void w.start();
+    await w.until(() => w.log.length >= 1 && w.reader.view.state === 'playing', 'playing');
+    await w.reader.stop();
+    const before = w.log.length;
+    w.removeKey();
+    expect((await w.reader.saveEstimate()).missing).toBeGreaterThan(0);
+    expect(await w.reader.fetchMissing()).toEqual({ ok: false, code: 'no-key' });
+    expect(w.log).toHaveLength(before);
+  });
+
+  it('a cache that refuses writes does not stop the reading', async () => {
+    const w = makeWorld({ autoplay: true, brokenCache: true });
+    await w.start();
+    await finished(w);
+    expect(w.reader.view.state).toBe('finished');
+    expect(w.okTexts()).toHaveLength(w.store.plan!.parts.length);
+  });
+
+  it('after a restart of the background it carries on from what the player holds, paying for nothing twice', async () => {
+    const first = makeWorld();
+    void first.start();
+    await first.until(() => first.log.length === 2, 'two parts requested');
+    await first.until(() => first.reader.view.chars > 0, 'billed');
+    const costBefore = first.reader.view.costRub;
+    // A new background: the same saved state and cache; the player, which kept playing, reports.
+    const second = makeWorld({ autoplay: true, saved: { ...first.store }, cache: first.cache });
+    await second.reader.ready;
+    expect(second.reader.view.state).toBe('playing');
+    second.at(1, 1);
+    await finished(second);
+    expect(second.reader.view.state).toBe('finished');
+    const plan = second.store.plan!.parts.map((p) => p.text);
+    // Parts 0 and 1 were paid for by the first life: never asked for again.
+    expect(second.okTexts()).toEqual(plan.slice(2));
+    expect(BigInt(second.reader.view.costRub.replace('.', ''))).toBeGreaterThan(BigInt(costBefore.replace('.', '')));
+  });
+});
+
+describe('money headers that cannot be true', () => {
+  it.each([
+    { name: 'a negative cost', receipt: { cost: -50_000n } },
+    { name: 'a cost beyond any number', receipt: { cost: 10n ** 30n } },
+    { name: 'a huge character count and no cost', receipt: { charsBilled: 1e30, cost: null } },
+    { name: 'a negative character count and no cost', receipt: { charsBilled: -3, cost: null } },
+  ])('$name: the price decides, the reading goes on, every request is recorded', async ({ receipt }) => {
+    const w = makeWorld({ autoplay: true, answer: () => ({ kind: 'ok', receipt }) });
+    await w.start();
+    await finished(w);
+    expect(w.reader.view.state).toBe('finished');
+    const chars = w.okTexts().reduce((n, t) => n + [...t].length, 0);
+    // 1500 ₽ per million characters, each request rounded half-up to 0.0001 ₽.
+    const expected = w.okTexts().reduce((sum, t) => sum + (BigInt([...t].length) * 15_000_000n + 500_000n) / 1_000_000n, 0n);
+    expect(w.reader.view.costRub).toBe(formatRubPlain(expected));
+    expect(w.reader.view.chars).toBe(chars);
+    expect(w.usage).toHaveLength(w.okTexts().length);
+    expect(w.usage.every((u) => !u.costRub.startsWith('-'))).toBe(true);
+  });
+});
 
 describe('Reader.setPlayback', () => {
   it.each<{ name: string; patches: Partial<Playback>[]; saved: Playback }>([
@@ -41,26 +180,18 @@ describe('Reader.setPlayback', () => {
     { name: 'a slider dragged: the last value stays', patches: [{ volume: 0.9 }, { volume: 0.7 }, { rate: 3 }, { volume: 0.2 }], saved: { rate: 3, volume: 0.2 } },
     { name: 'out of range is clamped', patches: [{ rate: 10 }, { volume: -1 }], saved: { rate: 3, volume: 0 } },
   ])('$name: no change is lost', async ({ patches, saved }) => {
-    const store = slowPlaybackStore(DEFAULT_PLAYBACK);
-    const reader = idleReader(store);
-    await Promise.all(patches.map((p) => reader.setPlayback(p)));
-    expect(store.stored).toEqual(saved);
-  });
-
-  it('each call answers with the playback as it stands after its own change', async () => {
-    const store = slowPlaybackStore(DEFAULT_PLAYBACK);
-    const reader = idleReader(store);
-    const answers = await Promise.all([reader.setPlayback({ rate: 2 }), reader.setPlayback({ volume: 0.5 })]);
-    expect(answers).toEqual([
-      { rate: 2, volume: DEFAULT_PLAYBACK.volume },
-      { rate: 2, volume: 0.5 },
-    ]);
+    const w = makeWorld();
+    let stored = DEFAULT_PLAYBACK;
+    const later = () => new Promise((resolve) => setTimeout(resolve, 1));
+    w.deps.getPlayback = async () => (await later(), stored);
+    w.deps.savePlayback = async (p) => void (await later(), (stored = p));
+    await Promise.all(patches.map((p) => w.reader.setPlayback(p)));
+    expect(stored).toEqual(saved);
   });
 
   it('with no reading, nothing is sent to the player', async () => {
-    const posted: PlayerCommand[] = [];
-    const reader = idleReader(slowPlaybackStore(DEFAULT_PLAYBACK), posted);
-    await reader.setPlayback({ rate: 2 });
-    expect(posted).toEqual([]);
+    const w = makeWorld();
+    await w.reader.setPlayback({ rate: 2 });
+    expect(w.commands).toEqual([]);
   });
 });

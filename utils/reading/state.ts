@@ -1,5 +1,5 @@
 import { storage } from 'wxt/utils/storage';
-import type { ReadingPlan } from './session';
+import type { RunProgress } from './run';
 
 export type ReadingStateName =
   | 'idle'
@@ -43,7 +43,11 @@ export interface ReadingView {
   estimateRub: string;
   estimateAboveBalance: boolean;
   notice: { code: NoticeCode; count: number };
-  error: { code: string; message: string; requestId: string } | null;
+  /**
+   * A code, never words: the pages render it in the browser's language. `detail` is the service's own
+   * message, shown only for a code this extension has no words of its own for.
+   */
+  error: { code: string; requestId: string; detail: string } | null;
   updatedAt: number;
 }
 
@@ -71,5 +75,5 @@ export const IDLE_VIEW: ReadingView = {
 
 export const readingViewStorage = storage.defineItem<ReadingView>('session:reading-view', { fallback: IDLE_VIEW });
 
-/** The parts of the reading (large; written when they change, not on every progress report). */
-export const readingPlanStorage = storage.defineItem<ReadingPlan | null>('session:reading-plan', { fallback: null });
+/** What a restarted background needs besides the view and the plan (the plan itself is in IndexedDB: `plan-store.ts`). */
+export const runProgressStorage = storage.defineItem<RunProgress | null>('session:reading-progress', { fallback: null });

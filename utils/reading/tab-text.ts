@@ -1,4 +1,6 @@
 import { browser } from 'wxt/browser';
+import { isNoReceiver, sendToPage, type ExtractMode } from '../messaging/content';
+import { ignore } from '../log';
 import { blocksFromPlainText, type ExtractedText } from '../text/extract';
 import { HIGHLIGHT_NAME } from '../text/highlight';
 import { ReadingError } from './session';
@@ -18,18 +20,31 @@ export function isRestrictedUrl(url: string | undefined): boolean {
   return RESTRICTED.some((re) => re.test(url));
 }
 
-/**
- * Injects the extract script on demand and returns the selection or the article.
- * From the context menu (`menuSelection` given) only a selection is read: the
- * page's own when it can be scripted, else the menu's `selectionText` (the PDF viewer).
- */
 export const HIGHLIGHT_CSS = `::highlight(${HIGHLIGHT_NAME}) { background-color: #fde68a; color: #111; }`;
 
+/** Asks the page's resident extract script; injects it first when the page has none yet (first reading of this page). */
+async function askPage(tabId: number, mode: ExtractMode): Promise<ExtractedText> {
+  try {
+    return await sendToPage('extract', { mode }, tabId);
+  } catch (err) {
+    // Expected on a page not read before: nothing answers until the script is injected.
+    if (!isNoReceiver(err)) throw err;
+  }
+  await browser.scripting.executeScript({ target: { tabId }, files: ['/content-scripts/extract.js'] });
+  return sendToPage('extract', { mode }, tabId);
+}
+
+/**
+ * Returns the selection or the article of tab `tabId`, from the extract script (injected on demand,
+ * then resident). From the context menu (`menuSelection` given) only a selection is read: the
+ * page's own when it can be scripted, else the menu's `selectionText` (the PDF viewer).
+ */
 export async function extractFromTab(
   tabId: number,
   menuSelection?: string,
-  mode: 'normal' | 'from-here' = 'normal',
+  mode: ExtractMode = 'normal',
 ): Promise<ExtractedText> {
+  // A tab that is gone reads as one that cannot be scripted.
   const tab = await browser.tabs.get(tabId).catch(() => null);
   const fromMenu = (): ExtractedText => {
     if (!menuSelection?.trim()) throw new ReadingError('no-text');
@@ -42,16 +57,9 @@ export async function extractFromTab(
   if (!tab || isRestrictedUrl(tab.url ?? tab.pendingUrl)) return unscriptable();
   let extracted: ExtractedText | undefined;
   try {
-    if (mode === 'from-here') {
-      await browser.scripting.executeScript({
-        target: { tabId },
-        func: () => Object.assign(globalThis, { __trysashaExtractMode: 'from-here' }),
-      });
-    }
-    const [frame] = await browser.scripting.executeScript({ target: { tabId }, files: ['/content-scripts/extract.js'] });
-    extracted = frame?.result as ExtractedText | undefined;
+    extracted = await askPage(tabId, mode);
     // A user style sheet for the highlight: the page's own DOM is left alone.
-    await browser.scripting.insertCSS({ target: { tabId }, css: HIGHLIGHT_CSS }).catch(() => undefined);
+    await browser.scripting.insertCSS({ target: { tabId }, css: HIGHLIGHT_CSS }).catch(ignore('highlight style'));
   } catch {
     // The PDF viewer and pages the browser protects cannot be scripted.
     return unscriptable();

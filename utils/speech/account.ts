@@ -2,7 +2,6 @@ import { checkBaseUrl } from './base-url';
 import type { CheckResult, SaveSettingsInput, SettingsView } from '../messaging/protocol';
 import { parseRub } from './money';
 import { getApiKey, maskKey, setApiKey } from '../storage/key-store';
-import { humanMessage } from './errors';
 import { accountStorage, AUDIO_FORMATS, settingsStorage } from '../storage/settings';
 import { fetchAccount, ServiceError } from './client';
 
@@ -15,9 +14,13 @@ export async function settingsView(): Promise<SettingsView> {
   };
 }
 
-/** Saves the settings, then checks the key against the service's account endpoint. */
-export async function saveAndCheck(input: SaveSettingsInput, locale: 'ru' | 'en'): Promise<CheckResult> {
-  const fail = (code: string, requestId = ''): CheckResult => ({ ok: false, code, message: humanMessage(code, locale), requestId });
+/**
+ * Saves the settings, then checks the key against the service's account endpoint.
+ * A failure is answered with its code only: the options page renders the words. `check` is the
+ * background's account request, which goes through a request slot like every other.
+ */
+export async function saveAndCheck(input: SaveSettingsInput, check: typeof fetchAccount = fetchAccount): Promise<CheckResult> {
+  const fail = (code: string, requestId = ''): CheckResult => ({ ok: false, code, requestId });
   const url = checkBaseUrl(input.baseUrl);
   if (!url.ok) return fail('bad-url');
   const threshold = parseRub(input.confirmThresholdRub);
@@ -34,7 +37,7 @@ export async function saveAndCheck(input: SaveSettingsInput, locale: 'ru' | 'en'
   });
   if (!key) return fail('no-key');
   try {
-    const account = await fetchAccount({ baseUrl: url.baseUrl, key }, AbortSignal.timeout(15_000));
+    const account = await check({ baseUrl: url.baseUrl, key }, AbortSignal.timeout(15_000));
     await accountStorage.setValue(account);
     return { ok: true, account };
   } catch (err) {

@@ -1,4 +1,4 @@
-/** Error bodies of the speech service, what the reader does about them, and what the user is told. */
+/** Error bodies of the speech service, what the reader does about them, and which codes have words of their own. */
 
 export interface ParsedError {
   code: string | null;
@@ -6,8 +6,6 @@ export interface ParsedError {
 }
 
 export type ErrorAction = 'stop' | 'stop-settings' | 'stop-key' | 'skip' | 'split' | 'retry';
-
-export type MessageLocale = 'ru' | 'en';
 
 /** Retries after the first try of a request (so at most MAX_RETRIES + 1 tries). */
 export const MAX_RETRIES = 4;
@@ -195,102 +193,40 @@ function retryAfterMs(header: string | null, nowMs: number): number | null {
   return Number.isNaN(at) ? null : Math.max(0, at - nowMs);
 }
 
-const MESSAGES: Readonly<Record<string, Readonly<Record<MessageLocale, string>>>> = {
-  unauthorized: {
-    ru: 'Сервис не принял API-ключ: проверьте его в настройках расширения.',
-    en: 'The service did not accept the API key: check it in the extension options.',
-  },
-  client_disabled: {
-    ru: 'Учётная запись в сервисе отключена.',
-    en: 'The service account is disabled.',
-  },
-  insufficient_balance: {
-    ru: 'На балансе не хватает средств, чтобы продолжить чтение.',
-    en: 'The balance is too low to continue reading.',
-  },
-  invalid_request: {
-    ru: 'Сервис отклонил запрос расширения как ошибочный: это ошибка расширения.',
-    en: 'The service rejected the extension’s request as malformed: this is a bug in the extension.',
-  },
-  unknown_voice: {
-    ru: 'Сервис не знает выбранный голос: исправьте его в настройках.',
-    en: 'The service does not know the chosen voice: change it in the options.',
-  },
-  unknown_model: {
-    ru: 'Сервис не знает выбранную модель: исправьте её в настройках.',
-    en: 'The service does not know the chosen model: change it in the options.',
-  },
-  unknown_format: {
-    ru: 'Сервис не поддерживает выбранный формат звука: исправьте его в настройках.',
-    en: 'The service does not support the chosen audio format: change it in the options.',
-  },
-  text_too_long: {
-    ru: 'Фрагмент текста оказался слишком длинным для сервиса.',
-    en: 'A piece of the text was too long for the service.',
-  },
-  unsupported_language: {
-    ru: 'Сервис не смог прочитать часть текста на неподдерживаемом языке, она пропущена.',
-    en: 'The service could not read part of the text in an unsupported language; it was skipped.',
-  },
-  content_rejected: {
-    ru: 'Сервис отказался озвучивать часть текста, она пропущена.',
-    en: 'The service refused to voice part of the text; it was skipped.',
-  },
-  concurrency_limit: {
-    ru: 'Слишком много одновременных запросов к сервису, попробуйте чуть позже.',
-    en: 'Too many simultaneous requests to the service; try again shortly.',
-  },
-  synthesis_failed: {
-    ru: 'Сервис временно не смог синтезировать речь, попробуйте позже.',
-    en: 'The service temporarily failed to synthesize speech; try again later.',
-  },
-  network: {
-    ru: 'Не удалось связаться с сервисом: проверьте подключение к интернету и адрес сервиса.',
-    en: 'Could not reach the service: check the internet connection and the service address.',
-  },
-  timeout: {
-    ru: 'Сервис не ответил вовремя.',
-    en: 'The service did not answer in time.',
-  },
-  'no-text': {
-    ru: 'На странице не нашлось текста для чтения.',
-    en: 'There is no text on this page to read.',
-  },
-  'no-key': {
-    ru: 'API-ключ не задан: введите его в настройках расширения.',
-    en: 'No API key is set: enter it in the extension options.',
-  },
-  'bad-url': {
-    ru: 'Адрес сервиса указан неверно: нужен адрес https:// (или http:// для localhost).',
-    en: 'The service address is invalid: it must be an https:// address (or http:// for localhost).',
-  },
-  'restricted-page': {
-    ru: 'Браузер не разрешает расширениям читать эту страницу.',
-    en: 'The browser does not let extensions read this page.',
-  },
-  'bad-audio': {
-    ru: 'Сервис прислал звук, который не удалось воспроизвести.',
-    en: 'The service sent audio that could not be played.',
-  },
-  'permission-denied': {
-    ru: 'Нет разрешения на доступ к адресу сервиса.',
-    en: 'Permission to access the service address was not granted.',
-  },
-};
+/**
+ * The codes the extension has a sentence of its own for, in every locale (`locales/*.yml`, under
+ * `error:` with `-` turned into `_`). Plain data, so the background can use it without i18n.
+ */
+export const KNOWN_ERROR_CODES = [
+  'unauthorized',
+  'client_disabled',
+  'insufficient_balance',
+  'invalid_request',
+  'unknown_voice',
+  'unknown_model',
+  'unknown_format',
+  'text_too_long',
+  'unsupported_language',
+  'content_rejected',
+  'concurrency_limit',
+  'synthesis_failed',
+  'network',
+  'timeout',
+  'no-text',
+  'no-key',
+  'bad-url',
+  'restricted-page',
+  'bad-audio',
+  'permission-denied',
+  'bad-threshold',
+  'bad-response',
+  'budget-limit',
+  'key-origin',
+] as const;
 
-const FALLBACK: Readonly<Record<MessageLocale, string>> = {
-  ru: 'Что-то пошло не так при обращении к сервису.',
-  en: 'Something went wrong while talking to the service.',
-};
+const KNOWN = new Set<string>(KNOWN_ERROR_CODES);
 
-/** Whether `humanMessage` has a sentence of its own for `code` (else it gives the generic one). */
+/** Whether the extension has a sentence of its own for `code` (else the service's message, or a generic one). */
 export function isKnownErrorCode(code: string): boolean {
-  return Object.hasOwn(MESSAGES, code);
-}
-
-/** One sentence for the user; static text only, so it can never carry a key or other secret. */
-export function humanMessage(code: string, locale: MessageLocale): string {
-  const lang: MessageLocale = locale === 'en' ? 'en' : 'ru';
-  const messages = Object.hasOwn(MESSAGES, code) ? MESSAGES[code] : undefined;
-  return (messages ?? FALLBACK)[lang];
+  return KNOWN.has(code);
 }

@@ -110,6 +110,11 @@ function searchWord(hay: string, needle: string, from: number): number {
   return -1;
 }
 
+/** The CSS Custom Highlight API (Chrome 105+, Firefox 140+); without it the sentence is only scrolled to. */
+function canHighlight(): boolean {
+  return typeof CSS !== 'undefined' && 'highlights' in CSS && typeof Highlight === 'function';
+}
+
 /**
  * Follows the reading on the page: highlights the current sentence and keeps it
  * in view, until the user scrolls away (then it waits until the sentence is on
@@ -141,9 +146,7 @@ export class PageHighlighter {
     this.current = found.range;
     // The user came back to where the reading is: follow it again.
     if (!this.autoScroll && this.inView(found.range)) this.autoScroll = true;
-    const registry = (globalThis.CSS as unknown as { highlights?: Map<string, unknown> }).highlights;
-    const HighlightCtor = (globalThis as unknown as { Highlight?: new (...r: Range[]) => unknown }).Highlight;
-    if (registry && HighlightCtor) registry.set(HIGHLIGHT_NAME, new HighlightCtor(found.range));
+    if (canHighlight()) CSS.highlights.set(HIGHLIGHT_NAME, new Highlight(found.range));
     if (this.autoScroll && !this.inView(found.range)) {
       const rect = found.range.getBoundingClientRect();
       this.doc.defaultView?.scrollBy({ top: rect.top - (this.doc.defaultView.innerHeight ?? 0) / 3, behavior: 'smooth' });
@@ -152,7 +155,7 @@ export class PageHighlighter {
   }
 
   clear(): void {
-    (globalThis.CSS as unknown as { highlights?: Map<string, unknown> }).highlights?.delete(HIGHLIGHT_NAME);
+    if (canHighlight()) CSS.highlights.delete(HIGHLIGHT_NAME);
     this.current = null;
     this.cursor = 0;
     this.autoScroll = true;

@@ -1,30 +1,33 @@
-import { browser } from 'wxt/browser';
-import { type ExtractedText } from './extract';
+import { onPageRequest } from '../messaging/content';
+import { extractFromPage, type ExtractedText } from './extract';
 import { PageHighlighter, startBlockText, tokens } from './highlight';
-
-/** Messages the background sends to the page it reads (never anything secret). */
-export type PageMessage = { type: 'trysasha-highlight'; text: string } | { type: 'trysasha-clear-highlight' };
 
 interface PageReader {
   highlighter: PageHighlighter;
   lastContextTarget: Element | null;
 }
 
-const KEY = '__trysashaPageReader';
+declare global {
+  // The content script's isolated world outlives each injection: a second injection finds the first's reader.
+  var __trysashaPageReader: PageReader | undefined;
+}
 
-/** Installs once per page (the extract script may be injected many times): highlighter, menu target, messages. */
-export function installPageReader(): PageReader {
-  const holder = globalThis as unknown as Record<string, PageReader | undefined>;
-  const existing = holder[KEY];
+/**
+ * Installs once per page, however often the extract script is injected (it stays resident after the
+ * first): the highlighter, the right-click target for "Read from here", and the handlers of the
+ * background's messages (@webext-core allows one handler per type in a context).
+ */
+export function installPageReader(doc: Document = document): PageReader {
+  const existing = globalThis.__trysashaPageReader;
   if (existing) return existing;
-  const reader: PageReader = { highlighter: new PageHighlighter(document), lastContextTarget: null };
-  document.addEventListener('contextmenu', (e) => (reader.lastContextTarget = e.target instanceof Element ? e.target : null), true);
-  browser.runtime.onMessage.addListener((message: unknown) => {
-    const m = message as PageMessage;
-    if (m?.type === 'trysasha-highlight') reader.highlighter.show(m.text);
-    else if (m?.type === 'trysasha-clear-highlight') reader.highlighter.clear();
-  });
-  holder[KEY] = reader;
+  const reader: PageReader = { highlighter: new PageHighlighter(doc), lastContextTarget: null };
+  doc.addEventListener('contextmenu', (e) => (reader.lastContextTarget = e.target instanceof Element ? e.target : null), true);
+  onPageRequest('extract', ({ data }) =>
+    data.mode === 'from-here' ? fromHere(extractFromPage(doc, { articleOnly: true }), reader.lastContextTarget, doc) : extractFromPage(doc),
+  );
+  onPageRequest('highlight', ({ data }) => reader.highlighter.show(data.text));
+  onPageRequest('clearHighlight', () => reader.highlighter.clear());
+  globalThis.__trysashaPageReader = reader;
   return reader;
 }
 

@@ -1,0 +1,295 @@
+/**
+ * A Reader wired to fakes that answer at once: an in-memory service (scripted answers, a log,
+ * in-flight counting), a player that plays instantly or on command, an in-memory cache and store.
+ * Unit tests of the reading's money and fault behaviour run in milliseconds on it.
+ */
+import { AudioCache, memoryBackend } from '../../utils/audio/cache';
+import type { PlayerCommand, PlayerEvent, PlayerSink } from '../../utils/messaging/player';
+import { ReadingError, type ReadingPlan } from '../../utils/reading/plan';
+import type { RunProgress } from '../../utils/reading/run';
+import { Reader, type ReaderDeps } from '../../utils/reading/session';
+import type { ReadingView } from '../../utils/reading/state';
+import { ServiceError, type SpeechBody, type SpeechReceipt, type SpeechStream } from '../../utils/speech/client';
+import { RequestSlots } from '../../utils/speech/slots';
+import { type AccountInfo, DEFAULT_PLAYBACK, DEFAULT_SETTINGS, type Settings } from '../../utils/storage/settings';
+import type { UsageEntry } from '../../utils/storage/usage-history';
+import type { TextBlock } from '../../utils/text/extract';
+
+/** MPEG-2 Layer III, 22,050 Hz, 48 kbps, mono: 156 bytes and 26.12 ms a frame. */
+export const FRAME_BYTES = 156;
+export const FRAME_SECONDS = 576 / 22050;
+
+export function mp3(frames: number): Uint8Array {
+  const out = new Uint8Array(frames * FRAME_BYTES);
+  for (let f = 0; f < frames; f++) out.set([0xff, 0xf3, 0x60, 0xc0], f * FRAME_BYTES);
+  return out;
+}
+
+/** What the fake service does with one request. */
+export type Answer =
+  | { kind: 'ok'; receipt?: Partial<SpeechReceipt> }
+  | { kind: 'error'; status: number; code: string; retryAfter?: string }
+  /** Some frames arrive, then the connection drops. */
+  | { kind: 'drop'; frames: number }
+  /** Holds the answer until `release()` is called (a slow synthesis). */
+  | { kind: 'held' };
+
+export interface LoggedRequest {
+  text: string;
+  previousText: string;
+  answer: Answer['kind'];
+  status: number;
+  inFlightAtArrival: number;
+  aborted: boolean;
+}
+
+export interface WorldOptions {
+  blocks?: TextBlock[];
+  /** Frames of audio per character sent. */
+  framesPerChar?: number;
+  maxConcurrency?: number;
+  price?: string;
+  threshold?: string;
+  /** The player reports progress by itself and moves on at each part's end (else tests drive it). */
+  autoplay?: boolean;
+  /** Chooses an answer for each request (default: ok). */
+  answer?: (body: SpeechBody, n: number) => Answer;
+  /** The cache's backend throws on write. */
+  brokenCache?: boolean;
+  /** Sleeps end only when the test moves the clock with `tick` (default: at once, moving the clock). */
+  manualTime?: boolean;
+  /** Starts from what an earlier life of the background saved. */
+  saved?: { view: ReadingView | null; plan: ReadingPlan | null; progress: RunProgress | null };
+  cache?: AudioCache;
+}
+
+export function sentences(n: number, words = 12, prefix = 'Предложение'): string {
+  return Array.from({ length: n }, (_, i) => `${prefix} ${i + 1} ${'слово '.repeat(words).trim()}.`).join(' ');
+}
+
+export function makeWorld(opts: WorldOptions = {}) {
+  const log: LoggedRequest[] = [];
+  const usage: UsageEntry[] = [];
+  const commands: PlayerCommand[] = [];
+  const held: Array<() => void> = [];
+  let inFlight = 0;
+  let maxInFlight = 0;
+  let key: string | null = 'vk_live_test';
+  let clock = 1_000_000;
+  const timers: Array<{ at: number; resolve: () => void }> = [];
+  const framesPerChar = opts.framesPerChar ?? 1;
+  const backend = memoryBackend();
+  if (opts.brokenCache) backend.set = async () => Promise.reject(new DOMException('full', 'QuotaExceededError'));
+  const cache = opts.cache ?? new AudioCache(backend);
+  const store = {
+    view: opts.saved?.view ?? null,
+    plan: opts.saved?.plan ?? null,
+    progress: opts.saved?.progress ?? null,
+  };
+  const account: AccountInfo = {
+    name: 't',
+    provider: 't',
+    balanceRub: '100.0000',
+    pricePerMillionRub: opts.price ?? '1500.0000',
+    maxConcurrency: opts.maxConcurrency ?? 2,
+    checkedAt: 0,
+  };
+  const slots = new RequestSlots(1);
+
+  async function open(body: SpeechBody, signal: AbortSignal): Promise<SpeechStream> {
+    if (!key) throw new ReadingError('no-key');
+    signal.throwIfAborted();
+    const n = log.length;
+    const answer = opts.answer?.(body, n) ?? { kind: 'ok' };
+    const entry: LoggedRequest = { text: body.text, previousText: body.previous_text ?? '', answer: answer.kind, status: 0, inFlightAtArrival: inFlight, aborted: false };
+    log.push(entry);
+    inFlight++;
+    maxInFlight = Math.max(maxInFlight, inFlight);
+    const done = () => void (inFlight = Math.max(0, inFlight - 1));
+    if (answer.kind === 'error') {
+      done();
+      entry.status = answer.status;
+      throw new ServiceError(answer.status, answer.code, 'refused', `req-${n}`, answer.retryAfter ?? null);
+    }
+    if (answer.kind === 'held') {
+      await new Promise<void>((resolve, reject) => {
+        held.push(resolve);
+        signal.addEventListener('abort', () => (done(), (entry.aborted = true), reject(signal.reason)), { once: true });
+      });
+    }
+    entry.status = 200;
+    const chars = [...body.text].length;
+    const receipt: SpeechReceipt = { requestId: `req-${n}`, charsBilled: chars, cost: BigInt(chars) * 15n / 10n, balance: 990000n, ...(answer.kind === 'ok' ? answer.receipt : {}) };
+    const frames = Math.max(2, Math.round(chars * framesPerChar));
+    async function* chunks(): AsyncGenerator<Uint8Array, void, void> {
+      try {
+        if (answer.kind === 'drop') {
+          yield mp3(answer.frames);
+          throw new ServiceError(0, 'network', 'dropped', `req-${n}`);
+        }
+        const bytes = mp3(frames);
+        for (let at = 0; at < bytes.length; at += FRAME_BYTES * 4) {
+          if (signal.aborted) {
+            entry.aborted = true;
+            throw signal.reason;
+          }
+          yield bytes.subarray(at, at + FRAME_BYTES * 4);
+          await Promise.resolve();
+        }
+      } finally {
+        done();
+      }
+    }
+    return { receipt, chunks: chunks() };
+  }
+
+  // The player: keeps what it was given per part; in autoplay it "plays" each part the moment it is whole.
+  const listeners: Array<(e: PlayerEvent) => void> = [];
+  let readingId = opts.saved?.view?.id ?? '';
+  let partial = new Map<number, number>();
+  let complete = new Set<number>();
+  let playingPart = 0;
+  let base = 0;
+  let ended = false;
+  const emit = (event: PlayerEvent) => queueMicrotask(() => listeners.forEach((l) => l(event)));
+  const report = () => {
+    let c = playingPart - 1;
+    while (complete.has(c + 1)) c++;
+    emit({ type: 'progress', readingId, part: playingPart, partTime: 0, position: base, complete: c, partialBytes: partial.get(c + 1) ?? 0, partialSeconds: ((partial.get(c + 1) ?? 0) / FRAME_BYTES) * FRAME_SECONDS, rate: 1 });
+  };
+  let eos = false;
+  const advance = () => {
+    if (!opts.autoplay) return;
+    while (complete.has(playingPart)) {
+      base += ((partial.get(playingPart) ?? 0) / FRAME_BYTES) * FRAME_SECONDS;
+      playingPart++;
+      report();
+    }
+    if (eos && !ended) {
+      ended = true;
+      emit({ type: 'ended', readingId, position: base });
+    }
+  };
+  const player: PlayerSink = {
+    async post(cmd) {
+      commands.push(cmd);
+      switch (cmd.type) {
+        case 'load':
+          readingId = cmd.readingId;
+          partial = new Map();
+          complete = new Set();
+          playingPart = cmd.startPart;
+          ended = false;
+          eos = false;
+          break;
+        case 'append':
+          if (cmd.readingId !== readingId) return emit({ type: 'lost', readingId: cmd.readingId });
+          if (!partial.size) emit({ type: 'playing', readingId });
+          partial.set(cmd.part, (partial.get(cmd.part) ?? 0) + cmd.bytes.byteLength);
+          break;
+        case 'part-end':
+          complete.add(cmd.part);
+          advance();
+          break;
+        case 'end-of-stream':
+          eos = true;
+          advance();
+          break;
+        case 'stop':
+          readingId = '';
+          break;
+      }
+    },
+  };
+
+  const deps: ReaderDeps = {
+    hasKey: async () => key !== null,
+    getSettings: async (): Promise<Settings> => ({ ...DEFAULT_SETTINGS, confirmThresholdRub: opts.threshold ?? '1000' }),
+    getPlayback: async () => DEFAULT_PLAYBACK,
+    savePlayback: async () => undefined,
+    getAccount: async () => account,
+    refreshAccount: async () => account,
+    slots,
+    open,
+    sleep: (ms, signal) =>
+      new Promise<void>((resolve, reject) => {
+        if (signal.aborted) return reject(signal.reason);
+        if (!opts.manualTime) {
+          clock += ms;
+          return queueMicrotask(resolve);
+        }
+        const timer = { at: clock + ms, resolve };
+        timers.push(timer);
+        signal.addEventListener('abort', () => (timers.splice(timers.indexOf(timer), 1), reject(signal.reason)), { once: true });
+      }),
+    player,
+    cache,
+    store: {
+      saveView: async (view) => void (store.view = view),
+      savePlan: async (plan) => void (store.plan = plan),
+      saveProgress: async (progress) => void (store.progress = progress),
+      load: async () => ({ ...store }),
+    },
+    badge: () => undefined,
+    recordUsage: (entry) => void usage.push(entry),
+    highlight: () => undefined,
+    newId: (() => {
+      let id = 0;
+      return () => `reading-${++id}`;
+    })(),
+    now: () => clock,
+  };
+  const reader = new Reader(deps);
+  listeners.push((e) => void reader.onPlayerEvent(e));
+  const blocks = opts.blocks ?? [{ kind: 'paragraph' as const, text: sentences(40) }];
+
+  return {
+    reader,
+    deps,
+    log,
+    usage,
+    commands,
+    cache,
+    store,
+    slots,
+    get maxInFlight() {
+      return maxInFlight;
+    },
+    get inFlight() {
+      return inFlight;
+    },
+    /** Lets every held request answer. */
+    release() {
+      held.splice(0).forEach((r) => r());
+    },
+    removeKey() {
+      key = null;
+    },
+    /** Moves the clock; sleeps that are due end. */
+    tick(ms: number) {
+      clock += ms;
+      for (const t of timers.filter((t) => t.at <= clock)) {
+        timers.splice(timers.indexOf(t), 1);
+        t.resolve();
+      }
+    },
+    /** The player reports it is at `part`, holding whole every part up to `wholeTo`. */
+    at(part: number, wholeTo = part - 1) {
+      playingPart = part;
+      for (let k = 0; k <= wholeTo; k++) complete.add(k);
+      report();
+    },
+    start(source: 'article' | 'selection' = 'article') {
+      return reader.start({ tabId: 1, source, extract: async () => ({ title: 'T', source, blocks }) });
+    },
+    /** Resolves when `check` holds (polls the event loop, never the clock). */
+    async until(check: () => boolean, what = 'condition'): Promise<void> {
+      for (let i = 0; i < 5_000; i++) {
+        if (check()) return;
+        await new Promise((r) => setTimeout(r, 0));
+      }
+      throw new Error(`never reached: ${what} (state ${reader.view.state}, ${log.length} requests)`);
+    },
+    okTexts: () => log.filter((e) => e.status === 200).map((e) => e.text),
+  };
+}

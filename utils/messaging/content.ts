@@ -1,0 +1,49 @@
+import { defineExtensionMessaging } from '@webext-core/messaging';
+import type { ExtractedText } from '../text/extract';
+
+/**
+ * Background → the extract content script of the page being read (never anything secret).
+ * A separate instance from `protocol.ts`: that one is the pages' protocol to the background.
+ * The script is injected on demand and stays resident in the page after its first injection.
+ */
+export type ExtractMode = 'normal' | 'from-here';
+
+export interface ContentProtocol {
+  /** The selection or the main article; `from-here` starts at the block last right-clicked (or in view). */
+  extract(data: { mode: ExtractMode }): ExtractedText;
+  /** Marks the sentence being read; false when it is not found on the page. */
+  highlight(data: { text: string }): boolean;
+  clearHighlight(): void;
+}
+
+const messaging = defineExtensionMessaging<ContentProtocol>();
+
+/**
+ * Background side: `sendToPage('extract', { mode }, tabId)`. Always to the top frame, the only one the
+ * script is injected into. Rejects (with "No response") when the page has no receiver yet.
+ */
+export function sendToPage<T extends keyof ContentProtocol>(
+  type: T,
+  data: Parameters<typeof messaging.sendMessage<T>>[1],
+  tabId: number,
+): ReturnType<typeof messaging.sendMessage<T>> {
+  return messaging.sendMessage(type, data, { tabId, frameId: 0 });
+}
+
+/** What @webext-core's sendMessage rejects with when no listener answered (no script in the page yet). */
+export function isNoReceiver(err: unknown): boolean {
+  return err instanceof Error && /No response|Receiving end does not exist|Could not establish connection/i.test(err.message);
+}
+
+/** Only the extension itself may drive the page: the background (no tab), never a web page or another extension. */
+function fromExtension(sender: chrome.runtime.MessageSender): boolean {
+  return sender.id === chrome.runtime.id && !sender.tab;
+}
+
+/** Content side: a handler for `type`; anything not sent by the extension's background is refused. */
+export function onPageRequest<T extends keyof ContentProtocol>(type: T, handler: Parameters<typeof messaging.onMessage<T>>[1]) {
+  return messaging.onMessage(type, (message) => {
+    if (!fromExtension(message.sender)) throw new Error('refused');
+    return handler(message);
+  });
+}

@@ -1,0 +1,183 @@
+/**
+ * One part's audio, fetched through a request slot: retried on 5xx and on a 429 from another
+ * client, resumed from the cut sentence when a stream drops, and told apart as skip (refused),
+ * split (too long) or stop (key, balance, settings). Its bytes can be read by any number of
+ * consumers, each from the start, while they still arrive; it belongs to the reading, not to
+ * the delivery that asked for it, so a jump never throws away audio already paid for.
+ */
+import { actionFor, MAX_RETRIES, retryDelayMs } from '../speech/errors';
+import { type Priority, PRIORITY, type RequestSlots, type SlotLease } from '../speech/slots';
+import { ServiceError, type SpeechBody, type SpeechReceipt, type SpeechStream } from '../speech/client';
+import { mp3Duration } from '../audio/mp3-frames';
+import { concatBytes } from '../audio/cache';
+import { countChars, type Part } from '../text/parts';
+
+export interface FetchDeps {
+  slots: RequestSlots;
+  /** Sends a request with the key as it is now (a removed key fails here, with nothing sent). */
+  open(body: SpeechBody, signal: AbortSignal): Promise<SpeechStream>;
+  sleep(ms: number, signal: AbortSignal): Promise<void>;
+  /** Every request the service billed, whatever becomes of its audio. */
+  billed(receipt: SpeechReceipt, sentChars: number): void | Promise<void>;
+}
+
+export interface PartRequest {
+  part: Part;
+  /** Code units into the part's text where the request starts (>0: the rest of a part the player holds partly). */
+  from: number;
+  body(from: number): SpeechBody;
+  /** Where the text resumes after `seconds` of audio were received from `from`. */
+  cutAt(from: number, seconds: number): number;
+  priority: Priority;
+  /** The reading's lifetime: a stop or a new reading ends every download. */
+  signal: AbortSignal;
+}
+
+/** Bytes of one request; `resumed`: the first bytes of a request for the rest of a cut part. */
+export interface Piece {
+  bytes: Uint8Array;
+  resumed: boolean;
+}
+
+export type Outcome =
+  /** All of the part's audio arrived; `whole` when in one request from the start (then it is cacheable). */
+  | { kind: 'ok'; whole: boolean }
+  | { kind: 'skip'; error: ServiceError }
+  | { kind: 'split' }
+  | { kind: 'stop'; error: unknown }
+  /** Ended by the reading, pre-empted, or failed while fetched ahead: not the part's fault; asked for anew when needed. */
+  | { kind: 'aborted' };
+
+export class Download {
+  readonly pieces: Piece[] = [];
+  readonly outcome: Promise<Outcome>;
+  /** Settles once a whole part's bytes are in the cache, or failed to get there (set by whoever keeps them). */
+  stored: Promise<void> = Promise.resolve();
+  /** The part is whole but the cache refused it: its bytes are held here while the reading may need them. */
+  uncached = false;
+  private settled = false;
+  private wake: Array<() => void> = [];
+  private lease: SlotLease | null = null;
+  /** Shared with the request slots, which read it live. */
+  private readonly ticket: { priority: Priority };
+  /** A request has been sent (it may be billed): until then the download can be cancelled for free. */
+  sent = false;
+  private readonly controller = new AbortController();
+
+  constructor(
+    private readonly req: PartRequest,
+    private readonly deps: FetchDeps,
+  ) {
+    this.ticket = { priority: req.priority };
+    const onAbort = () => this.controller.abort(req.signal.reason);
+    if (req.signal.aborted) onAbort();
+    else req.signal.addEventListener('abort', onAbort, { once: true });
+    this.outcome = this.run().then((outcome) => {
+      req.signal.removeEventListener('abort', onAbort);
+      this.settled = true;
+      this.notify();
+      return outcome;
+    });
+  }
+
+  /** All bytes, from the first, as they arrive; ends when the download does (see `outcome`) or `until` aborts. */
+  async *read(until: AbortSignal): AsyncGenerator<Piece, void, void> {
+    const stop = () => this.notify();
+    until.addEventListener('abort', stop, { once: true });
+    try {
+      for (let i = 0; !until.aborted; ) {
+        while (i < this.pieces.length && !until.aborted) yield this.pieces[i++]!;
+        if (this.settled || until.aborted) return;
+        await new Promise<void>((resolve) => this.wake.push(resolve));
+      }
+    } finally {
+      until.removeEventListener('abort', stop);
+    }
+  }
+
+  /** The whole part's bytes (meaningful once the outcome is `ok`). */
+  bytes(): Uint8Array {
+    return concatBytes(this.pieces.map((p) => p.bytes));
+  }
+
+  get priority(): Priority {
+    return this.ticket.priority;
+  }
+
+  setPriority(priority: Priority): void {
+    if (this.ticket.priority === priority) return;
+    this.ticket.priority = priority;
+    this.deps.slots.reconsider();
+  }
+
+  /** Ends the download (a request not sent yet costs nothing; one under way is paid for and its rest dropped). */
+  cancel(): void {
+    this.controller.abort(new DOMException('Not needed any more.', 'AbortError'));
+  }
+
+  private notify(): void {
+    const waiting = this.wake;
+    this.wake = [];
+    waiting.forEach((w) => w());
+  }
+
+  private async run(): Promise<Outcome> {
+    const { part, body, cutAt } = this.req;
+    const signal = this.controller.signal;
+    let from = this.req.from;
+    let resumed = from > 0;
+    let whole = from === 0;
+    let retries = 0;
+    for (;;) {
+      let received = 0;
+      const start = this.pieces.length;
+      try {
+        this.lease = await this.deps.slots.acquire(this.ticket, signal, () => this.cancel());
+        this.sent = true;
+        const request = body(from);
+        const stream = await this.deps.open(request, signal);
+        await this.deps.billed(stream.receipt, countChars(request.text));
+        for await (const bytes of stream.chunks) {
+          this.pieces.push({ bytes, resumed: resumed && received === 0 });
+          received += bytes.byteLength;
+          this.notify();
+        }
+        return { kind: 'ok', whole };
+      } catch (err) {
+        if (signal.aborted) return { kind: 'aborted' };
+        if (!(err instanceof ServiceError)) return { kind: 'stop', error: err };
+        if (err.status === 0 && received > 0 && retries < MAX_RETRIES) {
+          // Dropped or stalled mid-body: what arrived plays; only the rest, from the cut sentence, is asked for again.
+          retries++;
+          from = cutAt(from, mp3Duration(concatBytes(this.pieces.slice(start).map((p) => p.bytes))));
+          resumed = true;
+          whole = false;
+          continue;
+        }
+        const action = err.status === 0 ? (received > 0 ? 'stop' : 'retry') : actionFor(err.status, err.code);
+        // Too many in flight: when it is our own doing, wait for one of ours to end; it costs no retry.
+        if (err.status === 429 && this.deps.slots.refused()) continue;
+        // Fetched ahead and failing: nobody waits for it yet; whoever needs it asks again, with retries of its own.
+        if (action === 'retry' && this.ticket.priority !== PRIORITY.now && this.ticket.priority !== PRIORITY.save) return { kind: 'aborted' };
+        if (action === 'retry' && retries < MAX_RETRIES) {
+          this.lease?.release();
+          try {
+            await this.deps.sleep(retryDelayMs(retries, err.retryAfter), signal);
+          } catch {
+            return { kind: 'aborted' };
+          }
+          retries++;
+          continue;
+        }
+        if (action === 'skip') return { kind: 'skip', error: err };
+        if (action === 'split' && from === 0 && this.pieces.length === 0 && countChars(part.text) > 1) return { kind: 'split' };
+        return { kind: 'stop', error: err };
+      } finally {
+        this.lease?.release();
+        this.lease = null;
+      }
+    }
+  }
+}
+
+export { PRIORITY };

@@ -1,0 +1,125 @@
+/**
+ * The reading's plan, as pure functions: what is sent (acceptable text cut into parts), what it
+ * is estimated to cost, each request's body, where a cut stream resumes, and how a part is halved.
+ * No browser APIs: everything here is tested with tables.
+ */
+import { partKey } from '../audio/cache';
+import type { SpeechBody } from '../speech/client';
+import { costOf, formatRubPlain, type RubUnits } from '../speech/money';
+import type { AudioFormat } from '../storage/settings';
+import { makeAcceptable } from '../text/accepted';
+import type { TextBlock } from '../text/extract';
+import { countChars, type Part, splitIntoParts } from '../text/parts';
+
+/** A failure before any request: shown with a local code. */
+export class ReadingError extends Error {
+  constructor(readonly code: string) {
+    super(code);
+    this.name = 'ReadingError';
+  }
+}
+
+/** What a restarted background needs to carry on (kept in IndexedDB: a book is megabytes). */
+export interface ReadingPlan {
+  id: string;
+  parts: Part[];
+  voice: string;
+  format: AudioFormat;
+  priceRub: string;
+  /** The account's limit of requests in flight when the reading started. */
+  maxConcurrency: number;
+}
+
+export interface Planned {
+  parts: Part[];
+  /** Words left out (scripts the service refuses). */
+  skippedWords: number;
+  estimateChars: number;
+}
+
+/** Folds and cuts the extracted blocks into the parts that will be sent. */
+export function planParts(blocks: readonly TextBlock[]): Planned {
+  const accepted = blocks.map((b) => ({ kind: b.kind, ...makeAcceptable(b.text) })).filter((b) => b.text.trim() !== '');
+  const parts = accepted.length ? splitIntoParts(accepted.map(({ kind, text }) => ({ kind, text }))) : [];
+  return {
+    parts,
+    skippedWords: accepted.reduce((n, b) => n + b.skippedWords, 0),
+    estimateChars: parts.reduce((n, p) => n + p.chars, 0),
+  };
+}
+
+export function estimateRub(chars: number, price: RubUnits): string {
+  return formatRubPlain(costOf(chars, price));
+}
+
+export const keyOf = (plan: Pick<ReadingPlan, 'voice' | 'format'>, part: Pick<Part, 'text'>): string =>
+  partKey({ text: part.text, voice: plan.voice, format: plan.format });
+
+/** The request for part `part` from code unit `from` on (after a cut stream, the rest of it). */
+export function speechBody(plan: Pick<ReadingPlan, 'voice' | 'format'>, part: Part, from = 0): SpeechBody {
+  const text = part.text.slice(from);
+  const previous = from > 0 ? tail(`${part.previousText} ${part.text.slice(0, from)}`, 300) : part.previousText;
+  const body: SpeechBody = { text, stream: true, format: plan.format };
+  if (plan.voice) body.voice = plan.voice;
+  if (previous) body.previous_text = previous;
+  if (part.nextText) body.next_text = part.nextText;
+  return body;
+}
+
+/** Speech runs at about this many characters a second until a reading has measured its own. */
+export const DEFAULT_CHARS_PER_SECOND = 14;
+/** A cut stream resumes a little early rather than skip words: the estimate is scaled down. */
+const CUT_SAFETY = 0.85;
+
+/**
+ * Where to resume part text after `seconds` of its audio (counted from `from`) were received:
+ * the start of the sentence being spoken then, estimated from the speech rate, a little early
+ * rather than late. Code units into the part's text.
+ */
+export function cutOffset(part: Part, from: number, seconds: number, charsPerSecond: number): number {
+  const chars = Math.floor(seconds * charsPerSecond * CUT_SAFETY);
+  const points = [...part.text.slice(from)];
+  const at = from + points.slice(0, chars).join('').length;
+  const starts = part.sentences.map((s) => s.start).filter((s) => s >= from && s <= at);
+  return starts.length ? Math.max(...starts) : from;
+}
+
+/** `text_too_long` should never happen; if it does, part k is halved at a space. The parts are renumbered. */
+export function splitPart(parts: readonly Part[], k: number): Part[] {
+  const part = parts[k]!;
+  const mid = part.text.lastIndexOf(' ', Math.floor(part.text.length / 2));
+  const cut = mid > 0 ? mid : Math.floor(part.text.length / 2);
+  const a = part.text.slice(0, cut).trimEnd();
+  const bStart = cut + (part.text.slice(cut).length - part.text.slice(cut).trimStart().length);
+  const b = part.text.slice(bStart);
+  const half = (text: string, offset: number, previousText: string, nextText: string): Part => ({
+    ...part,
+    text,
+    previousText,
+    nextText,
+    chars: countChars(text),
+    sentences: part.sentences
+      .map((s) => ({ ...s, start: Math.max(s.start - offset, 0), end: Math.min(s.end - offset, text.length) }))
+      .filter((s) => s.end > 0 && s.start < text.length),
+  });
+  const next = [...parts.slice(0, k), half(a, 0, part.previousText, b), half(b, bStart, a, part.nextText), ...parts.slice(k + 1)];
+  return next.map((p, i) => (p.index === i ? p : { ...p, index: i }));
+}
+
+/** The sentence being spoken `partTime` seconds into a part of `seconds` seconds, placed by its share of the characters. */
+export function sentenceAt(part: Part, partTime: number, seconds: number): string {
+  if (!part.sentences.length) return '';
+  const at = seconds > 0 ? (partTime / seconds) * part.text.length : 0;
+  let current = part.sentences[0]!;
+  for (const s of part.sentences) if (s.start <= at) current = s;
+  return part.text.slice(current.start, current.end);
+}
+
+/** The last `max` code points of `s`, starting at a word. */
+function tail(s: string, max: number): string {
+  const points = [...s.trim()];
+  if (points.length <= max) return s.trim();
+  const cut = points.slice(-max).join('');
+  const space = cut.indexOf(' ');
+  return space >= 0 ? cut.slice(space + 1) : cut;
+}

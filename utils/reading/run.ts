@@ -1,0 +1,129 @@
+/**
+ * Everything one reading owns, in one object that is replaced when the next reading starts:
+ * nothing of a reading can leak into the next one. It holds no logic beyond its own bookkeeping.
+ */
+import { mp3Duration } from '../audio/mp3-frames';
+import type { Part } from '../text/parts';
+import type { Download } from './fetcher';
+import { Ledger } from './ledger';
+import { DEFAULT_CHARS_PER_SECOND, keyOf, type ReadingPlan, sentenceAt } from './plan';
+import type { ReadingView } from './state';
+
+export type ErrorView = NonNullable<ReadingView['error']>;
+
+/** What survives a restart of the background besides the view and the plan (small: storage.session). */
+export interface RunProgress {
+  id: string;
+  skipped: number[];
+  stopAt: number | null;
+  pendingError: ErrorView | null;
+}
+
+export class ReadingRun {
+  /** The reading's lifetime: a stop, an error or the next reading ends its downloads. */
+  readonly controller = new AbortController();
+  /** Longer: until the next reading (Save as MP3 may fetch after the reading has ended). */
+  private readonly life = new AbortController();
+  plan: ReadingPlan | null = null;
+  ledger = new Ledger(0n);
+  /** Parts the service refused (skipped); the lookahead passes over them. */
+  readonly skipped = new Set<number>();
+  /** After a stopping error (402 …) nothing at or past this part is requested again. */
+  stopAt = Infinity;
+  /** A stopping error met while fetching: shown once what was received has played. */
+  pendingError: ErrorView | null = null;
+  /** Requests of this reading by part key: a second wish for the same audio joins the first. */
+  readonly downloads = new Map<string, Download>();
+  /** The player is being loaded again after it lost the reading. */
+  reloading = false;
+  /** When the last jump was made: quick jumps in a row wait before paying for a part. */
+  lastJumpAt = 0;
+  highlighted = '';
+  confirmGate: (() => void) | null = null;
+  private spokenChars = 0;
+  private spokenSeconds = 0;
+  /** Seconds of audio of each part received whole. */
+  private readonly partSeconds = new Map<number, number>();
+
+  constructor(
+    readonly id: string,
+    public title = '',
+  ) {}
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  /** Aborted only when the next reading replaces this one (or the key is removed). */
+  get lifeSignal(): AbortSignal {
+    return this.life.signal;
+  }
+
+  get parts(): Part[] {
+    return this.plan?.parts ?? [];
+  }
+
+  /** The last part that may still be requested (exclusive). */
+  get end(): number {
+    return Math.min(this.parts.length, this.stopAt);
+  }
+
+  key(k: number): string {
+    return keyOf(this.plan!, this.parts[k]!);
+  }
+
+  /** Measures this reading's speech rate on a whole part (for cut estimates and the highlight). */
+  heard(k: number, bytes: Uint8Array): void {
+    const seconds = mp3Duration(bytes);
+    this.partSeconds.set(k, seconds);
+    const part = this.parts[k];
+    if (!part) return;
+    this.spokenChars += part.chars;
+    this.spokenSeconds += seconds;
+  }
+
+  charsPerSecond(): number {
+    return this.spokenSeconds > 0.3 ? this.spokenChars / this.spokenSeconds : DEFAULT_CHARS_PER_SECOND;
+  }
+
+  /** The sentence being spoken `partTime` seconds into part k ('' when there is none). */
+  sentence(k: number, partTime: number): string {
+    const part = this.parts[k];
+    if (!part) return '';
+    return sentenceAt(part, partTime, this.partSeconds.get(k) ?? part.chars / this.charsPerSecond());
+  }
+
+  /** Part k may be fetched when every part between the one playing and k was refused (one part ahead, no more). */
+  withinLookahead(k: number, playing: number): boolean {
+    let ahead = 0;
+    for (let j = playing + 1; j < k; j++) if (!this.skipped.has(j)) ahead++;
+    return k <= playing || ahead < 1;
+  }
+
+  progress(): RunProgress {
+    return {
+      id: this.id,
+      skipped: [...this.skipped],
+      stopAt: Number.isFinite(this.stopAt) ? this.stopAt : null,
+      pendingError: this.pendingError,
+    };
+  }
+
+  restoreProgress(p: RunProgress | null): void {
+    if (!p || p.id !== this.id) return;
+    p.skipped.forEach((k) => this.skipped.add(k));
+    this.stopAt = p.stopAt ?? Infinity;
+    this.pendingError = p.pendingError;
+  }
+
+  /** Ends the reading's downloads and any wait for a confirmation. */
+  close(): void {
+    this.controller.abort(new DOMException('The reading ended.', 'AbortError'));
+  }
+
+  /** Replaced by the next reading: nothing of it may run on. */
+  dispose(): void {
+    this.close();
+    this.life.abort(new DOMException('The reading was replaced.', 'AbortError'));
+  }
+}

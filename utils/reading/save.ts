@@ -1,0 +1,55 @@
+/**
+ * Save as MP3: what the reading's parts not received yet would cost, and fetching them into the
+ * cache (only after the listener confirmed that cost). The requests go through the same slots and
+ * the same downloads as the reading, at a lower priority, so nothing is paid for twice and the
+ * reading never waits behind them.
+ */
+import type { AudioCache } from '../audio/cache';
+import type { Outcome as PageOutcome } from '../messaging/protocol';
+import { ServiceError } from '../speech/client';
+import { costOf, formatRubPlain } from '../speech/money';
+import { PRIORITY } from '../speech/slots';
+import { ignore } from '../log';
+import { ReadingError } from './plan';
+import type { ReadingRun } from './run';
+import { type Keeper, obtain } from './scheduler';
+
+/** What saving the reading as MP3 would still cost: the parts not received yet. */
+export interface SaveEstimate {
+  parts: number;
+  missing: number;
+  missingChars: number;
+  missingRub: string;
+}
+
+async function missingParts(run: ReadingRun, cache: AudioCache): Promise<number[]> {
+  const missing: number[] = [];
+  for (let k = 0; k < run.end; k++) {
+    if (run.skipped.has(k)) continue;
+    if (!(await cache.has(run.key(k)).catch(ignore('looking up the audio cache')))) missing.push(k);
+  }
+  return missing;
+}
+
+export async function saveEstimate(run: ReadingRun, cache: AudioCache): Promise<SaveEstimate> {
+  const missing = await missingParts(run, cache);
+  const missingChars = missing.reduce((n, k) => n + run.parts[k]!.chars, 0);
+  return { parts: run.parts.length, missing: missing.length, missingChars, missingRub: formatRubPlain(costOf(missingChars, run.ledger.price)) };
+}
+
+/** Fetches the missing parts one at a time; parts the service refuses are passed over; a stopping error ends it. */
+export async function fetchMissing(run: ReadingRun, keeper: Keeper): Promise<PageOutcome> {
+  const cache = keeper.cache;
+  for (const k of await missingParts(run, cache)) {
+    if (await cache.has(run.key(k)).catch(ignore('looking up the audio cache'))) continue;
+    const download = obtain(run, keeper, k, PRIORITY.save, { signal: run.lifeSignal });
+    const outcome = await download.outcome;
+    await download.stored;
+    if (outcome.kind === 'ok' || outcome.kind === 'skip') continue;
+    if (outcome.kind === 'aborted') return { ok: false, code: 'stopped' };
+    if (outcome.kind === 'split') return { ok: false, code: 'text_too_long' };
+    const error = outcome.error;
+    return { ok: false, code: error instanceof ServiceError || error instanceof ReadingError ? error.code : 'network' };
+  }
+  return { ok: true };
+}

@@ -1,0 +1,261 @@
+/**
+ * Feeds the player part after part, one part ahead of what it plays: from the cache when the
+ * audio was paid for before, else from the part's download (joined if it is already under way).
+ * A delivery lives from a load of the player to the next jump, reload or stop; the downloads it
+ * starts belong to the reading, so ending a delivery never throws away a paid part.
+ */
+import type { AudioCache } from '../audio/cache';
+import type { PlayerSink } from '../messaging/player';
+import { PRIORITY, type Priority } from '../speech/slots';
+import { ignore, logIgnored } from '../log';
+import { Download, type FetchDeps, type Outcome } from './fetcher';
+import { cutOffset, splitPart, speechBody } from './plan';
+import type { ReadingRun } from './run';
+
+/** What a delivery needs from the reader that runs it. */
+export interface DeliveryHost {
+  fetch: FetchDeps;
+  player: PlayerSink;
+  cache: AudioCache;
+  /** The part the player is on now. */
+  playing(): number;
+  /** The service refused a part: it is skipped with a notice. */
+  refused(): Promise<void>;
+  /** The plan changed (a part was halved): saved, and the part count shown. */
+  planChanged(): Promise<void>;
+  /** A stopping error met while fetching, kept for when what was received has played. */
+  stopping(error: unknown): void;
+  now(): number;
+  sleep(ms: number, signal: AbortSignal): Promise<void>;
+}
+
+/** Where the player stands in a part it holds only partly (after the background restarted). */
+export interface PartialHold {
+  bytes: number;
+  seconds: number;
+}
+
+/** How long quick jumps in a row wait before a part is paid for: only the one the listener stops at is requested. */
+export const JUMP_SETTLE_MS = 400;
+
+/** What a download needs to be kept: requests, the cache, and where a stopping error goes. */
+export type Keeper = Pick<DeliveryHost, 'fetch' | 'cache' | 'stopping'>;
+
+/**
+ * The part's download, joined when one is under way, else started (at `priority`, through a request
+ * slot). A whole part goes into the cache; until it is there (or when the cache refused it) the
+ * download stays with the reading, so whoever needs the part next joins it instead of paying again.
+ * A part the service refused, or a stopping error, stays too: it is never asked for again.
+ */
+export function obtain(run: ReadingRun, keeper: Keeper, k: number, priority: Priority, opts: { from?: number; signal?: AbortSignal } = {}): Download {
+  const from = opts.from ?? 0;
+  const key = run.key(k);
+  const existing = from === 0 ? run.downloads.get(key) : undefined;
+  if (existing) {
+    existing.setPriority(Math.min(priority, existing.priority) as Priority);
+    return existing;
+  }
+  const part = run.parts[k]!;
+  const plan = run.plan!;
+  const download = new Download(
+    {
+      part,
+      from,
+      body: (f) => speechBody(plan, part, f),
+      cutAt: (f, seconds) => cutOffset(part, f, seconds, run.charsPerSecond()),
+      priority,
+      signal: opts.signal ?? run.signal,
+    },
+    keeper.fetch,
+  );
+  if (from > 0) return download;
+  run.downloads.set(key, download);
+  download.stored = download.outcome.then(async (outcome) => {
+    const forget = () => run.downloads.get(key) === download && run.downloads.delete(key);
+    if (outcome.kind === 'aborted') return void forget();
+    if (outcome.kind === 'stop') {
+      // Nothing at or past this part is requested again (a 402 on the part ahead stops the reading there).
+      run.stopAt = Math.min(run.stopAt, k);
+      keeper.stopping(outcome.error);
+      return;
+    }
+    if (outcome.kind !== 'ok') return;
+    if (outcome.whole) run.heard(k, download.bytes());
+    try {
+      // Best effort: a full or broken cache costs a second payment in a later reading, never in this one.
+      if (outcome.whole) await keeper.cache.set(key, download.bytes());
+      forget();
+    } catch (err) {
+      logIgnored('keeping a part in the audio cache', err);
+      download.uncached = true;
+    }
+  });
+  return download;
+}
+
+/**
+ * After a jump: the target and the part after it are needed; every other download may give way.
+ * While quick jumps settle, the target does not yet pre-empt anything (the next press may pass it by).
+ */
+export function markNeeded(run: ReadingRun, target: number, settling: boolean): void {
+  const needed = new Map<string, Priority>();
+  if (run.parts[target]) needed.set(run.key(target), settling ? PRIORITY.ahead : PRIORITY.now);
+  if (run.parts[target + 1]) needed.set(run.key(target + 1), PRIORITY.ahead);
+  for (const [key, download] of run.downloads) {
+    if (needed.has(key)) download.setPriority(needed.get(key)!);
+    // Audio the cache refused is held in memory only while it may still be played.
+    else if (download.uncached) run.downloads.delete(key);
+    // Not sent yet: cancelled, it costs nothing. Under way: it may finish into the cache, or give way.
+    else if (!download.sent && download.priority !== PRIORITY.save) download.cancel();
+    else if (download.priority !== PRIORITY.save) download.setPriority(PRIORITY.spare);
+  }
+}
+
+export class Delivery {
+  private readonly controller = new AbortController();
+  /** Every part was handed to the player. */
+  done = false;
+  /** Some audio reached the player (a stopping error then waits until it has played). */
+  appended = false;
+  private wake: Array<() => void> = [];
+
+  constructor(
+    private readonly run: ReadingRun,
+    private readonly host: DeliveryHost,
+    /** Quick jumps: a request for the first part waits until then (epoch ms; 0 = at once). */
+    private readonly settleUntil = 0,
+  ) {
+    if (run.signal.aborted) this.stop();
+    else run.signal.addEventListener('abort', this.onRunEnd, { once: true });
+  }
+
+  private readonly onRunEnd = () => this.stop();
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  stop(): void {
+    this.run.signal.removeEventListener('abort', this.onRunEnd);
+    this.controller.abort(new DOMException('The delivery ended.', 'AbortError'));
+    this.poke();
+  }
+
+  /** The player moved on: the lookahead may let the next part go. */
+  poke(): void {
+    const waiting = this.wake;
+    this.wake = [];
+    waiting.forEach((w) => w());
+  }
+
+  /**
+   * Hands parts `from`… to the player. Throws a stopping error met before any audio reached the
+   * player (the reading then ends in it at once); later ones wait in `run.pendingError`.
+   */
+  async pump(from: number, hold: PartialHold | null): Promise<void> {
+    for (let k = from; k < this.run.end; k++) {
+      await this.until(() => this.run.withinLookahead(k, this.host.playing()));
+      const outcome = await this.part(k, k === from ? hold : null);
+      this.signal.throwIfAborted();
+      if (outcome === 'stop') break;
+    }
+    this.signal.throwIfAborted();
+    this.done = true;
+    await this.host.player.post({ type: 'end-of-stream', readingId: this.run.id });
+  }
+
+  private async part(k: number, hold: PartialHold | null): Promise<'ok' | 'skipped' | 'stop'> {
+    for (;;) {
+      const key = this.run.key(k);
+      let download = hold ? undefined : this.run.downloads.get(key);
+      if (!download) {
+        const cached = await this.host.cache.get(key).catch(ignore('reading the audio cache'));
+        this.signal.throwIfAborted();
+        if (cached) {
+          await this.append(k, cached.subarray(hold?.bytes ?? 0));
+          await this.partEnd(k);
+          this.ahead(k + 1);
+          return 'ok';
+        }
+        await this.settle();
+        const from = hold ? cutOffset(this.run.parts[k]!, 0, hold.seconds, this.run.charsPerSecond()) : 0;
+        download = obtain(this.run, this.host, k, PRIORITY.now, { from });
+      } else {
+        await this.settle();
+        download.setPriority(PRIORITY.now);
+      }
+      this.ahead(k + 1);
+      for await (const piece of download.read(this.signal)) await this.append(k, piece.bytes, piece.resumed);
+      const outcome: Outcome = await download.outcome;
+      this.signal.throwIfAborted();
+      switch (outcome.kind) {
+        case 'ok':
+          await this.partEnd(k);
+          if (download.uncached && this.run.downloads.get(key) === download) this.run.downloads.delete(key);
+          return 'ok';
+        case 'aborted':
+          hold = null;
+          continue; // pre-empted before it was needed again: asked for anew
+        case 'skip':
+          this.run.skipped.add(k);
+          await this.host.refused();
+          // The player counts the part as done (it holds nothing of it), so it never waits for it.
+          await this.partEnd(k);
+          this.poke();
+          return 'skipped';
+        case 'split':
+          this.run.downloads.delete(key);
+          this.run.plan!.parts = splitPart(this.run.parts, k);
+          await this.host.planChanged();
+          continue;
+        case 'stop':
+          this.run.stopAt = Math.min(this.run.stopAt, k);
+          if (!this.appended) throw outcome.error;
+          return 'stop';
+      }
+    }
+  }
+
+  /** Starts the next part's request while this one plays, within the lookahead (no further: a stop wastes one part at most). */
+  private ahead(k: number): void {
+    const run = this.run;
+    if (k >= run.end || run.skipped.has(k) || this.signal.aborted || !run.withinLookahead(k, this.host.playing())) return;
+    const key = run.key(k);
+    if (run.downloads.has(key)) return;
+    void this.host.cache.has(key).then(
+      (cached) => {
+        if (!cached && !this.signal.aborted && k < run.end && run.key(k) === key) obtain(run, this.host, k, PRIORITY.ahead);
+      },
+      ignore('looking up the audio cache'),
+    );
+  }
+
+  private async settle(): Promise<void> {
+    const wait = this.settleUntil - this.host.now();
+    if (wait > 0) await this.host.sleep(wait, this.signal);
+  }
+
+  private async append(part: number, chunk: Uint8Array, resumed = false): Promise<void> {
+    if (chunk.byteLength === 0 || this.signal.aborted) return;
+    // A copy is transferred; the original stays for the cache and other readers.
+    const bytes = chunk.slice().buffer;
+    this.appended = true;
+    await this.host.player.post({ type: 'append', readingId: this.run.id, part, bytes, ...(resumed ? { resumed } : {}) });
+  }
+
+  private async partEnd(part: number): Promise<void> {
+    if (this.signal.aborted) return;
+    await this.host.player.post({ type: 'part-end', readingId: this.run.id, part });
+  }
+
+  private until(ready: () => boolean): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const check = () => {
+        if (this.signal.aborted) reject(this.signal.reason);
+        else if (ready()) resolve();
+        else this.wake.push(check);
+      };
+      check();
+    });
+  }
+}
