@@ -114,7 +114,7 @@ class FirefoxRig {
       const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0)).buffer;
       const readingId = 'bench-clock';
       const ended = new Promise<void>((ok) => player.audio.addEventListener('ended', () => ok(), { once: true }));
-      player.handle({ type: 'load', readingId, startPart: 0, seekInPart: 0, positionBase: 0, rate: 1, volume: 1 });
+      player.handle({ type: 'load', readingId, load: 1, startPart: 0, seekInPart: 0, positionBase: 0, rate: 1, volume: 1 });
       player.handle({ type: 'append', readingId, part: 0, bytes });
       player.handle({ type: 'part-end', readingId, part: 0 });
       player.handle({ type: 'end-of-stream', readingId });

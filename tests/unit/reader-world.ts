@@ -146,6 +146,7 @@ export function makeWorld(opts: WorldOptions = {}) {
   // The player: keeps what it was given per part; in autoplay it "plays" each part the moment it is whole.
   const listeners: Array<(e: PlayerEvent) => void> = [];
   let readingId = opts.saved?.view?.id ?? '';
+  let loadId = 41; // what an earlier life of the background loaded: unknown to a restored reader
   let partial = new Map<number, number>();
   let complete = new Set<number>();
   let playingPart = 0;
@@ -155,7 +156,7 @@ export function makeWorld(opts: WorldOptions = {}) {
   const report = () => {
     let c = playingPart - 1;
     while (complete.has(c + 1)) c++;
-    emit({ type: 'progress', readingId, part: playingPart, partTime: 0, position: base, complete: c, partialBytes: partial.get(c + 1) ?? 0, partialSeconds: ((partial.get(c + 1) ?? 0) / FRAME_BYTES) * FRAME_SECONDS, rate: 1 });
+    emit({ type: 'progress', readingId, load: loadId, part: playingPart, partTime: 0, position: base, complete: c, partialBytes: partial.get(c + 1) ?? 0, partialSeconds: ((partial.get(c + 1) ?? 0) / FRAME_BYTES) * FRAME_SECONDS, rate: 1 });
   };
   let eos = false;
   const advance = () => {
@@ -167,7 +168,7 @@ export function makeWorld(opts: WorldOptions = {}) {
     }
     if (eos && !ended) {
       ended = true;
-      emit({ type: 'ended', readingId, position: base });
+      emit({ type: 'ended', readingId, load: loadId, position: base });
     }
   };
   const player: PlayerSink = {
@@ -176,6 +177,7 @@ export function makeWorld(opts: WorldOptions = {}) {
       switch (cmd.type) {
         case 'load':
           readingId = cmd.readingId;
+          loadId = cmd.load;
           partial = new Map();
           complete = new Set();
           playingPart = cmd.startPart;
@@ -184,7 +186,7 @@ export function makeWorld(opts: WorldOptions = {}) {
           break;
         case 'append':
           if (cmd.readingId !== readingId) return emit({ type: 'lost', readingId: cmd.readingId });
-          if (!partial.size) emit({ type: 'playing', readingId });
+          if (!partial.size) emit({ type: 'playing', readingId, load: loadId });
           partial.set(cmd.part, (partial.get(cmd.part) ?? 0) + cmd.bytes.byteLength);
           break;
         case 'part-end':
@@ -272,6 +274,10 @@ export function makeWorld(opts: WorldOptions = {}) {
         timers.splice(timers.indexOf(t), 1);
         t.resolve();
       }
+    },
+    /** A report the player sent just before its last load, arriving late. */
+    staleReport(part: number) {
+      emit({ type: 'progress', readingId, load: loadId - 1, part, partTime: 1, position: base + 1, complete: part, partialBytes: 0, partialSeconds: 0, rate: 1 });
     },
     /** The player reports it is at `part`, holding whole every part up to `wholeTo`. */
     at(part: number, wholeTo = part - 1) {

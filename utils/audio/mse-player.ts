@@ -95,7 +95,7 @@ export class MsePlayer {
   ) {
     audio.addEventListener('playing', () => {
       this.stats?.playing(this.audio.currentTime);
-      this.emit({ type: 'playing', readingId: this.readingId });
+      this.emit({ type: 'playing', readingId: this.readingId, load: this.loadId });
     });
     audio.addEventListener('waiting', () => {
       this.stats?.waited();
@@ -104,7 +104,7 @@ export class MsePlayer {
     audio.addEventListener('timeupdate', () => this.onTime());
     audio.addEventListener('ended', () => {
       this.stats?.ended();
-      this.emit({ type: 'ended', readingId: this.readingId, position: this.position() });
+      this.emit({ type: 'ended', readingId: this.readingId, load: this.loadId, position: this.position() });
     });
     audio.addEventListener('error', () => {
       if (!this.readingId) return;
@@ -115,6 +115,7 @@ export class MsePlayer {
   handle(cmd: PlayerCommand): void {
     if (cmd.type === 'load') {
       this.load(cmd.readingId, cmd.seekInPart, cmd.positionBase, cmd.startPart);
+      this.loadId = cmd.load;
       this.setPlayback(cmd.rate, cmd.volume);
       return;
     }
@@ -230,6 +231,9 @@ export class MsePlayer {
   private firstPart = 0;
   private seekBase = 0;
 
+  /** The reader's number for the current load (echoed in events, so one from before a jump is known as such). */
+  private loadId = 0;
+
   private load(readingId: string, seekInPart: number, positionBase: number, startPart: number): void {
     this.reset();
     this.stats?.load();
@@ -317,7 +321,7 @@ export class MsePlayer {
     const end = this.bufferedEnd();
     if (end <= 0) {
       if (this.ending && this.queue.length === 0) {
-        this.emit({ type: 'ended', readingId: this.readingId, position: this.positionBase });
+        this.emit({ type: 'ended', readingId: this.readingId, load: this.loadId, position: this.positionBase });
         this.started = true;
       }
       return;
@@ -364,6 +368,7 @@ export class MsePlayer {
     this.emit({
       type: 'progress',
       readingId: this.readingId,
+      load: this.loadId,
       part,
       partTime,
       position: this.position(),

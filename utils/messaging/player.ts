@@ -3,6 +3,8 @@ export type PlayerCommand =
   | {
       type: 'load';
       readingId: string;
+      /** Numbers the loads of one reading: events of an earlier load (before a jump) are told apart. */
+      load: number;
       startPart: number;
       seekInPart: number;
       positionBase: number;
@@ -27,10 +29,11 @@ export type PlayerCommand =
 
 /** Player → background. */
 export type PlayerEvent =
-  | { type: 'playing'; readingId: string }
+  | { type: 'playing'; readingId: string; load: number }
   | {
       type: 'progress';
       readingId: string;
+      load: number;
       part: number;
       partTime: number;
       position: number;
@@ -46,7 +49,7 @@ export type PlayerEvent =
   | { type: 'lost'; readingId: string }
   | { type: 'paused'; readingId: string }
   | { type: 'waiting'; readingId: string }
-  | { type: 'ended'; readingId: string; position: number }
+  | { type: 'ended'; readingId: string; load: number; position: number }
   | { type: 'error'; readingId: string; message: string };
 
 /** Where the background sends player commands: Chrome's offscreen document, or Firefox's player in the background page. */

@@ -5,8 +5,8 @@
  */
 import { partKey } from '../audio/cache';
 import type { SpeechBody } from '../speech/client';
-import { costOf, formatRubPlain, type RubUnits } from '../speech/money';
-import type { AudioFormat } from '../storage/settings';
+import { costOf, formatRubPlain, parseRub, type RubUnits } from '../speech/money';
+import type { AccountInfo, AudioFormat, Settings } from '../storage/settings';
 import { makeAcceptable } from '../text/accepted';
 import type { TextBlock } from '../text/extract';
 import { countChars, type Part, splitIntoParts } from '../text/parts';
@@ -50,6 +50,31 @@ export function planParts(blocks: readonly TextBlock[]): Planned {
 
 export function estimateRub(chars: number, price: RubUnits): string {
   return formatRubPlain(costOf(chars, price));
+}
+
+/** A new reading's plan, its estimate as the popup shows it, and whether to ask before paying. */
+export function planReading(id: string, blocks: readonly TextBlock[], settings: Settings, account: AccountInfo) {
+  const planned = planParts(blocks);
+  if (planned.parts.length === 0) throw new ReadingError('no-text');
+  const price = parseRub(account.pricePerMillionRub) ?? 0n;
+  const estimate = costOf(planned.estimateChars, price);
+  const balance = parseRub(account.balanceRub);
+  const plan: ReadingPlan = {
+    id,
+    parts: planned.parts,
+    voice: settings.voice.trim(),
+    format: settings.format,
+    priceRub: account.pricePerMillionRub,
+    maxConcurrency: account.maxConcurrency,
+  };
+  const view = {
+    parts: planned.parts.length,
+    estimateChars: planned.estimateChars,
+    estimateRub: formatRubPlain(estimate),
+    estimateAboveBalance: balance !== null && estimate > balance,
+    notice: planned.skippedWords > 0 ? { code: 'skipped-words' as const, count: planned.skippedWords } : { code: '' as const, count: 0 },
+  };
+  return { plan, price, view, askFirst: estimate > (parseRub(settings.confirmThresholdRub) ?? 0n) };
 }
 
 export const keyOf = (plan: Pick<ReadingPlan, 'voice' | 'format'>, part: Pick<Part, 'text'>): string =>

@@ -6,10 +6,21 @@ import { mp3Duration } from '../audio/mp3-frames';
 import type { Part } from '../text/parts';
 import type { Download } from './fetcher';
 import { Ledger } from './ledger';
-import { DEFAULT_CHARS_PER_SECOND, keyOf, type ReadingPlan, sentenceAt } from './plan';
+import { logIgnored } from '../log';
+import { ServiceError } from '../speech/client';
+import { isKnownErrorCode } from '../speech/errors';
+import { DEFAULT_CHARS_PER_SECOND, keyOf, ReadingError, type ReadingPlan, sentenceAt } from './plan';
 import type { ReadingView } from './state';
 
 export type ErrorView = NonNullable<ReadingView['error']>;
+
+/** How a reading's failure is kept and shown: a code (the pages render the words), never a message of ours. */
+export function errorViewOf(err: unknown): ErrorView {
+  if (err instanceof ReadingError) return { code: err.code, requestId: '', detail: '' };
+  if (err instanceof ServiceError) return { code: err.code, requestId: err.requestId, detail: isKnownErrorCode(err.code) ? '' : err.message };
+  logIgnored('a reading ended in an unexpected error', err);
+  return { code: 'network', requestId: '', detail: '' };
+}
 
 /** What survives a restart of the background besides the view and the plan (small: storage.session). */
 export interface RunProgress {
@@ -39,7 +50,7 @@ export class ReadingRun {
   /** When the last jump was made: quick jumps in a row wait before paying for a part. */
   lastJumpAt = 0;
   highlighted = '';
-  confirmGate: (() => void) | null = null;
+  private confirmGate: (() => void) | null = null;
   private spokenChars = 0;
   private spokenSeconds = 0;
   /** Seconds of audio of each part received whole. */
@@ -114,6 +125,19 @@ export class ReadingRun {
     p.skipped.forEach((k) => this.skipped.add(k));
     this.stopAt = p.stopAt ?? Infinity;
     this.pendingError = p.pendingError;
+  }
+
+  /** Resolves when the listener confirms the estimate; rejects when the reading ends first. */
+  confirmation(): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      if (this.signal.aborted) return reject(this.signal.reason);
+      this.confirmGate = resolve;
+      this.signal.addEventListener('abort', () => reject(this.signal.reason), { once: true });
+    });
+  }
+
+  confirm(): void {
+    this.confirmGate?.();
   }
 
   /** Ends the reading's downloads and any wait for a confirmation. */

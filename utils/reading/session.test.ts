@@ -111,6 +111,21 @@ describe('a reading', () => {
     expect(w.reader.view.part).toBe(5);
   });
 
+  it('a report the player sent before a jump, arriving after it, does not move the reading back', async () => {
+    const w = makeWorld({ blocks: [{ kind: 'paragraph', text: sentences(200) }] });
+    void w.start();
+    await w.until(() => w.reader.view.state === 'playing', 'playing');
+    await w.reader.jump(1);
+    await w.reader.jump(1);
+    expect(w.reader.view.part).toBe(2);
+    w.staleReport(1);
+    await w.until(() => w.commands.filter((c) => c.type === 'load').length === 3, 'loaded three times');
+    await new Promise((r) => setTimeout(r, 0));
+    expect(w.reader.view.part).toBe(2);
+    await w.reader.jump(1);
+    expect(w.reader.view.part).toBe(3);
+  });
+
   it('a removed key is never sent again: Save as MP3 after removal fails with no-key and requests nothing', async () => {
     const w = makeWorld();
     void w.start();

@@ -5,64 +5,22 @@
  * every change, so a restarted service worker carries on; the player only plays and reports.
  */
 import pLimit from 'p-limit';
-import type { AudioCache } from '../audio/cache';
-import { logIgnored, ignore } from '../log';
-import type { PlayerEvent, PlayerSink } from '../messaging/player';
+import { ignore, logIgnored } from '../log';
+import type { PlayerEvent } from '../messaging/player';
 import type { Outcome } from '../messaging/protocol';
-import { ServiceError, type SpeechBody, type SpeechStream } from '../speech/client';
-import { isKnownErrorCode } from '../speech/errors';
 import { formatRubPlain, parseRub } from '../speech/money';
-import type { RequestSlots } from '../speech/slots';
-import { type AccountInfo, clampPlayback, type Playback, type Settings } from '../storage/settings';
-import type { UsageEntry } from '../storage/usage-history';
-import type { ExtractedText } from '../text/extract';
-import type { FetchDeps } from './fetcher';
+import { clampPlayback, type Playback } from '../storage/settings';
+import type { ReaderDeps, ReadingRequest } from './deps';
+import { runHost } from './host';
 import { Ledger } from './ledger';
-import { estimateRub, planParts, ReadingError, type ReadingPlan } from './plan';
-import { type ErrorView, ReadingRun, type RunProgress } from './run';
+import { planReading, ReadingError } from './plan';
+import { errorViewOf, ReadingRun } from './run';
 import { fetchMissing, saveEstimate, type SaveEstimate } from './save';
 import { Delivery, type DeliveryHost, JUMP_SETTLE_MS, markNeeded, type PartialHold } from './scheduler';
 import { IDLE_VIEW, isActive, type ReadingView } from './state';
 
+export type { ReaderDeps, ReaderStore, ReadingRequest } from './deps';
 export { ReadingError };
-
-/** Where a reading is kept between lives of the background. */
-export interface ReaderStore {
-  saveView(view: ReadingView): Promise<void>;
-  savePlan(plan: ReadingPlan | null): Promise<void>;
-  saveProgress(progress: RunProgress | null): Promise<void>;
-  load(): Promise<{ view: ReadingView | null; plan: ReadingPlan | null; progress: RunProgress | null }>;
-}
-
-export interface ReaderDeps {
-  hasKey(): Promise<boolean>;
-  getSettings(): Promise<Settings>;
-  getPlayback(): Promise<Playback>;
-  savePlayback(playback: Playback): Promise<void>;
-  /** The last known account; `refreshAccount` asks the service again. */
-  getAccount(): Promise<AccountInfo | null>;
-  refreshAccount(): Promise<AccountInfo>;
-  slots: RequestSlots;
-  /** Sends a speech request with the key as it is at that moment. */
-  open(body: SpeechBody, signal: AbortSignal): Promise<SpeechStream>;
-  sleep(ms: number, signal: AbortSignal): Promise<void>;
-  player: PlayerSink;
-  cache: AudioCache;
-  store: ReaderStore;
-  /** Shows on the toolbar icon that the last reading ended in an error (null: clear). */
-  badge(code: string | null): void;
-  recordUsage(entry: UsageEntry): void;
-  /** Marks the sentence being read on the page (null: clear). Best effort. */
-  highlight(tabId: number, sentence: string | null): void;
-  newId(): string;
-  now(): number;
-}
-
-export interface ReadingRequest {
-  tabId: number | null;
-  source: ReadingView['source'];
-  extract(): Promise<ExtractedText>;
-}
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
 
@@ -70,6 +28,8 @@ export class Reader {
   view: ReadingView = IDLE_VIEW;
   private run: ReadingRun | null = null;
   private delivery: Delivery | null = null;
+  /** The player's current load: its events before a jump must not move the reading back (null: not known after a restart). */
+  private load: number | null = null;
   /** Speed and volume changes, applied one after another in the order made. */
   private readonly playbackChanges = pLimit(1);
   readonly ready: Promise<void>;
@@ -107,36 +67,23 @@ export class Reader {
         account = answer.account;
       }
       run.signal.throwIfAborted();
-      const planned = planParts(extracted.text.blocks);
-      if (planned.parts.length === 0) throw new ReadingError('no-text');
-      const price = parseRub(account.pricePerMillionRub) ?? 0n;
+      const planned = planReading(run.id, extracted.text.blocks, settings, account);
       run.title = extracted.text.title;
-      run.ledger = new Ledger(price);
-      run.plan = { id: run.id, parts: planned.parts, voice: settings.voice.trim(), format: settings.format, priceRub: account.pricePerMillionRub, maxConcurrency: account.maxConcurrency };
+      run.ledger = new Ledger(planned.price);
+      run.plan = planned.plan;
       this.deps.slots.setLimit(account.maxConcurrency);
       await this.deps.store.savePlan(run.plan);
       run.signal.throwIfAborted();
-      const estimate = estimateRub(planned.estimateChars, price);
-      const balance = parseRub(account.balanceRub);
-      await this.update({
-        title: extracted.text.title,
-        source: req.source || extracted.text.source,
-        parts: planned.parts.length,
-        estimateChars: planned.estimateChars,
-        estimateRub: estimate,
-        estimateAboveBalance: balance !== null && parseRub(estimate)! > balance,
-        balanceRub: account.balanceRub,
-        notice: planned.skippedWords > 0 ? { code: 'skipped-words', count: planned.skippedWords } : { code: '', count: 0 },
-      });
+      await this.update({ title: extracted.text.title, source: req.source || extracted.text.source, balanceRub: account.balanceRub, ...planned.view });
       // A fresh account, when it answers in time, brings the balance shown and the limit of requests in flight.
       void fresh.then((answer) => {
         if (!('account' in answer) || this.run !== run) return;
         this.deps.slots.setLimit(answer.account.maxConcurrency);
         if (this.view.chars === 0) void this.update({ balanceRub: answer.account.balanceRub });
       });
-      if (parseRub(estimate)! > (parseRub(settings.confirmThresholdRub) ?? 0n)) {
+      if (planned.askFirst) {
         await this.update({ state: 'confirm' });
-        await this.confirmed(run);
+        await run.confirmation();
       }
       await this.update({ state: 'loading' });
       await this.play(0, 0);
@@ -152,17 +99,9 @@ export class Reader {
     if (!this.active) await this.start(req);
   }
 
-  private confirmed(run: ReadingRun): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
-      if (run.signal.aborted) return reject(run.signal.reason);
-      run.confirmGate = resolve;
-      run.signal.addEventListener('abort', () => reject(run.signal.reason), { once: true });
-    });
-  }
-
   async confirm(): Promise<void> {
     await this.ready;
-    if (this.view.state === 'confirm') this.run?.confirmGate?.();
+    if (this.view.state === 'confirm') this.run?.confirm();
   }
 
   async stop(): Promise<void> {
@@ -245,6 +184,10 @@ export class Reader {
     await this.ready;
     const run = this.run;
     if (!run || event.readingId !== this.view.id || !this.active) return;
+    if ('load' in event) {
+      if (this.load !== null && event.load !== this.load) return; // from before a jump or reload
+      this.load = event.load;
+    }
     switch (event.type) {
       case 'playing':
         run.reloading = false;
@@ -291,7 +234,8 @@ export class Reader {
     this.delivery?.stop();
     this.delivery = delivery;
     const { rate, volume } = await this.deps.getPlayback();
-    await this.deps.player.post({ type: 'load', readingId: run.id, startPart, seekInPart, positionBase: this.view.position, rate, volume });
+    const load = (this.load = (this.load ?? 0) + 1);
+    await this.deps.player.post({ type: 'load', readingId: run.id, load, startPart, seekInPart, positionBase: this.view.position, rate, volume });
     if (this.view.state === 'paused') await this.deps.player.post({ type: 'pause', readingId: run.id });
     if (!delivery.signal.aborted) this.pump(delivery, startPart, null);
   }
@@ -312,44 +256,13 @@ export class Reader {
     this.deps.highlight(this.view.tabId, sentence);
   }
 
-  private fetchDeps(run: ReadingRun): FetchDeps {
-    return {
-      slots: this.deps.slots,
-      open: (body, signal) => this.deps.open(body, signal),
-      sleep: (ms, signal) => this.deps.sleep(ms, signal),
-      // Every billed request is recorded, even one answered after its reading was replaced.
-      billed: async (receipt, sentChars) => {
-        const charge = run.ledger.add(receipt, sentChars);
-        const costRub = formatRubPlain(charge.cost);
-        this.deps.recordUsage({ time: this.deps.now(), title: run.title, chars: charge.chars, costRub, requestId: receipt.requestId });
-        if (this.run !== run) return;
-        const balanceRub = charge.balance !== null ? formatRubPlain(charge.balance) : this.view.balanceRub;
-        await this.update({ costRub: formatRubPlain(run.ledger.cost), chars: run.ledger.chars, balanceRub });
-      },
-    };
-  }
-
+  /** Requests of `run`, and where their bills and the reading's turns go. */
   private host(run: ReadingRun): DeliveryHost {
-    const saveProgress = () => this.deps.store.saveProgress(run.progress()).catch(ignore('saving the reading'));
-    return {
-      fetch: this.fetchDeps(run),
-      player: this.deps.player,
-      cache: this.deps.cache,
-      playing: () => this.view.part,
-      refused: async () => {
-        await Promise.all([this.update({ notice: { code: 'content-rejected', count: run.skipped.size } }), saveProgress()]);
-      },
-      planChanged: async () => {
-        await this.deps.store.savePlan(run.plan);
-        await this.update({ parts: run.parts.length });
-      },
-      stopping: (error) => {
-        run.pendingError = this.errorView(error);
-        void saveProgress();
-      },
-      now: () => this.deps.now(),
-      sleep: (ms, signal) => this.deps.sleep(ms, signal),
-    };
+    return runHost(run, this.deps, {
+      current: () => this.run === run,
+      view: () => this.view,
+      update: (patch) => this.update(patch),
+    });
   }
 
   /** Picks up a reading saved by an earlier life of the background. */
@@ -371,7 +284,7 @@ export class Reader {
     this.deps.slots.setLimit(plan.maxConcurrency);
     if (!(await this.deps.hasKey())) return this.fail(new ReadingError('no-key'));
     if (view.state === 'confirm') {
-      this.confirmed(run).then(
+      run.confirmation().then(
         async () => {
           await this.update({ state: 'loading' });
           await this.play(0, 0);
@@ -397,15 +310,8 @@ export class Reader {
     if (this.view.id === run.id && this.active) await this.deps.player.post({ type: 'stop', readingId: run.id }).catch(ignore('stopping the player'));
   }
 
-  private errorView(err: unknown): ErrorView {
-    if (err instanceof ReadingError) return { code: err.code, requestId: '', detail: '' };
-    if (err instanceof ServiceError) return { code: err.code, requestId: err.requestId, detail: isKnownErrorCode(err.code) ? '' : err.message };
-    logIgnored('a reading ended in an unexpected error', err);
-    return { code: 'network', requestId: '', detail: '' };
-  }
-
   private async fail(err: unknown): Promise<void> {
-    const error = this.errorView(err);
+    const error = errorViewOf(err);
     await this.end(false);
     await this.update({ state: 'error', error });
   }

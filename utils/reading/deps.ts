@@ -1,0 +1,49 @@
+/** What the reader needs from the world: passed in, so every piece of it can be faked in unit tests. */
+import type { AudioCache } from '../audio/cache';
+import type { PlayerSink } from '../messaging/player';
+import type { SpeechBody, SpeechStream } from '../speech/client';
+import type { RequestSlots } from '../speech/slots';
+import type { AccountInfo, Playback, Settings } from '../storage/settings';
+import type { UsageEntry } from '../storage/usage-history';
+import type { ExtractedText } from '../text/extract';
+import type { ReadingPlan } from './plan';
+import type { RunProgress } from './run';
+import type { ReadingView } from './state';
+
+/** Where a reading is kept between lives of the background. */
+export interface ReaderStore {
+  saveView(view: ReadingView): Promise<void>;
+  savePlan(plan: ReadingPlan | null): Promise<void>;
+  saveProgress(progress: RunProgress | null): Promise<void>;
+  load(): Promise<{ view: ReadingView | null; plan: ReadingPlan | null; progress: RunProgress | null }>;
+}
+
+export interface ReaderDeps {
+  hasKey(): Promise<boolean>;
+  getSettings(): Promise<Settings>;
+  getPlayback(): Promise<Playback>;
+  savePlayback(playback: Playback): Promise<void>;
+  /** The last known account; `refreshAccount` asks the service again. */
+  getAccount(): Promise<AccountInfo | null>;
+  refreshAccount(): Promise<AccountInfo>;
+  slots: RequestSlots;
+  /** Sends a speech request with the key as it is at that moment. */
+  open(body: SpeechBody, signal: AbortSignal): Promise<SpeechStream>;
+  sleep(ms: number, signal: AbortSignal): Promise<void>;
+  player: PlayerSink;
+  cache: AudioCache;
+  store: ReaderStore;
+  /** Shows on the toolbar icon that the last reading ended in an error (null: clear). */
+  badge(code: string | null): void;
+  recordUsage(entry: UsageEntry): void;
+  /** Marks the sentence being read on the page (null: clear). Best effort. */
+  highlight(tabId: number, sentence: string | null): void;
+  newId(): string;
+  now(): number;
+}
+
+export interface ReadingRequest {
+  tabId: number | null;
+  source: ReadingView['source'];
+  extract(): Promise<ExtractedText>;
+}

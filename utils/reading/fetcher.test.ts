@@ -1,0 +1,80 @@
+import { describe, expect, it, vi } from 'vitest';
+import { mp3 } from '../../tests/unit/reader-world';
+import { ServiceError, type SpeechStream } from '../speech/client';
+import { MAX_RETRIES } from '../speech/errors';
+import { PRIORITY, RequestSlots } from '../speech/slots';
+import type { Part } from '../text/parts';
+import { Download, type FetchDeps } from './fetcher';
+
+const part: Part = { index: 0, text: 'Одно предложение.', previousText: '', nextText: '', chars: 17, sentences: [{ start: 0, end: 17, block: 0 }] };
+const never = new AbortController().signal;
+const tick = () => new Promise((r) => setTimeout(r, 0));
+
+function stream(frames: number): SpeechStream {
+  return {
+    receipt: { requestId: 'r', charsBilled: 17, cost: 1n, balance: null },
+    chunks: (async function* () {
+      yield mp3(frames);
+    })(),
+  };
+}
+
+function download(deps: FetchDeps, priority: (typeof PRIORITY)[keyof typeof PRIORITY] = PRIORITY.now) {
+  return new Download({ part, from: 0, body: (f) => ({ text: part.text.slice(f), stream: true }), cutAt: (f) => f, priority, signal: never }, deps);
+}
+
+describe('Download', () => {
+  it('a 429 met while our own requests are in flight waits for one of them to end, again and again, spending no retry and no backoff', async () => {
+    const slots = new RequestSlots(3);
+    const a = await slots.acquire(PRIORITY.now, never);
+    const b = await slots.acquire(PRIORITY.now, never);
+    const sent: number[] = [];
+    const sleep = vi.fn(async () => undefined);
+    // The service takes fewer at once than the account said: refuses while anything else of ours is in flight.
+    const open = vi.fn(async () => {
+      sent.push(slots.inFlight);
+      if (slots.inFlight > 1) throw new ServiceError(429, 'concurrency_limit', 'busy');
+      return stream(4);
+    });
+    const d = download({ slots, open, sleep, billed: () => undefined });
+    await tick();
+    expect(sent).toEqual([3]);
+    a.release();
+    await tick();
+    expect(sent).toEqual([3, 2]);
+    b.release();
+    expect(await d.outcome).toEqual({ kind: 'ok', whole: true });
+    expect(sent).toEqual([3, 2, 1]);
+    expect(sleep).not.toHaveBeenCalled();
+    expect(slots.capacity).toBe(1);
+  });
+
+  it('a 429 with nothing else of ours in flight is someone else on the account: backoff, within the retry budget', async () => {
+    const slots = new RequestSlots(2);
+    const sleep = vi.fn(async () => undefined);
+    const open = vi.fn(async () => Promise.reject(new ServiceError(429, 'concurrency_limit', 'busy')));
+    const d = download({ slots, open, sleep, billed: () => undefined });
+    expect((await d.outcome).kind).toBe('stop');
+    expect(open).toHaveBeenCalledTimes(MAX_RETRIES + 1);
+    expect(sleep).toHaveBeenCalledTimes(MAX_RETRIES);
+  });
+
+  it('fetched ahead and failing with a 5xx: given up at once (asked for again, with retries, when it is needed)', async () => {
+    const slots = new RequestSlots(2);
+    const open = vi.fn(async () => Promise.reject(new ServiceError(503, 'synthesis_failed', 'busy')));
+    const d = download({ slots, open, sleep: async () => undefined, billed: () => undefined }, PRIORITY.ahead);
+    expect(await d.outcome).toEqual({ kind: 'aborted' });
+    expect(open).toHaveBeenCalledTimes(1);
+  });
+
+  it('cancelled before a slot was free: nothing is sent', async () => {
+    const slots = new RequestSlots(1);
+    await slots.acquire(PRIORITY.now, never);
+    const open = vi.fn(async () => stream(2));
+    const d = download({ slots, open, sleep: async () => undefined, billed: () => undefined }, PRIORITY.ahead);
+    d.cancel();
+    expect(await d.outcome).toEqual({ kind: 'aborted' });
+    expect(d.sent).toBe(false);
+    expect(open).not.toHaveBeenCalled();
+  });
+});
