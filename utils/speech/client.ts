@@ -1,3 +1,4 @@
+import { ignore } from '../log';
 import { parseRub, type RubUnits } from './money';
 import { errorCodeFor, parseErrorBody } from './errors';
 import type { AccountInfo } from '../storage/settings';
@@ -174,7 +175,7 @@ export async function openSpeechStream(
   const type = (res.headers.get('Content-Type') ?? '').toLowerCase();
   if (!type.startsWith('audio/') || !res.body) {
     cleanup();
-    await res.body?.cancel().catch(() => undefined);
+    await res.body?.cancel().catch(ignore('dropping a body that is not audio'));
     throw new ServiceError(res.status, 'bad-audio', 'The service answered without audio.', receipt.requestId);
   }
   const reader = res.body.getReader();
@@ -204,7 +205,8 @@ export async function openSpeechStream(
       }
     } finally {
       cleanup();
-      reader.cancel().catch(() => undefined);
+      // A body read to its end has nothing left to cancel; one cut short is let go.
+      reader.cancel().catch(ignore('letting go of a response body'));
     }
   }
   return { receipt, chunks: chunks() };
