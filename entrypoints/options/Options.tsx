@@ -37,6 +37,7 @@ export function Options() {
   const [voice, setVoice] = useState('');
   const [format, setFormat] = useState<AudioFormat>('mp3');
   const [threshold, setThreshold] = useState(DEFAULT_SETTINGS.confirmThresholdRub);
+  const [readReferences, setReadReferences] = useState(false);
   const [account, setAccount] = useState<AccountInfo | null>(null);
   const [error, setError] = useState<ShownError | null>(null);
   const [busy, setBusy] = useState(false);
@@ -56,6 +57,7 @@ export function Options() {
     if (!keep.has('voice')) setVoice(v.settings.voice);
     if (!keep.has('format')) setFormat(v.settings.format);
     if (!keep.has('threshold')) setThreshold(v.settings.confirmThresholdRub);
+    if (!keep.has('readReferences')) setReadReferences(v.settings.readReferences === true);
     setAccount(v.keyMask ? v.account : null);
   };
 
@@ -78,7 +80,7 @@ export function Options() {
     }
     setBusy(true);
     try {
-      const result = await sendMessage('saveSettings', { key, baseUrl, voice, format, confirmThresholdRub: threshold });
+      const result = await sendMessage('saveSettings', { key, baseUrl, voice, format, confirmThresholdRub: threshold, readReferences });
       setKey('');
       edited.current.clear();
       show(await sendMessage('getSettings'));
@@ -149,6 +151,19 @@ export function Options() {
           value={threshold}
           onInput={edit('threshold', setThreshold)}
         />
+
+        <label class="check">
+          <input
+            type="checkbox"
+            data-testid="read-references"
+            checked={readReferences}
+            onChange={(e) => {
+              edited.current.add('readReferences');
+              setReadReferences(e.currentTarget.checked);
+            }}
+          />{' '}
+          {i18n.t('readReferences')}
+        </label>
 
         <div class="actions">
           <button class="save" type="submit" data-testid="save" disabled={busy}>

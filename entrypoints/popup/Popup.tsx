@@ -135,6 +135,16 @@ export function Popup() {
           <Money value={v.estimateRub} locale={locale} />
           {v.estimateChars > 0 && ` · ${v.estimateChars.toLocaleString(locale)}`}
         </dd>
+        <dt>{i18n.t('leftOut')}</dt>
+        <dd data-testid="saved" data-chars={v.id && v.estimateRub ? String(v.savedChars) : ''} data-value={v.savedRub}>
+          {v.savedChars > 0 ? (
+            <>
+              {i18n.t('leftOutChars', { chars: v.savedChars.toLocaleString(locale) })} ≈ <Money value={v.savedRub} locale={locale} />
+            </>
+          ) : (
+            '—'
+          )}
+        </dd>
       </dl>
       {v.estimateAboveBalance && <p class="warning">{i18n.t('estimateAboveBalance')}</p>}
 

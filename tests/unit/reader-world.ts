@@ -32,7 +32,9 @@ export type Answer =
   /** Some frames arrive, then the connection drops. */
   | { kind: 'drop'; frames: number }
   /** Holds the answer until `release()` is called (a slow synthesis). */
-  | { kind: 'held' };
+  | { kind: 'held' }
+  /** Answers at once (billed) with the first frames, then the stream waits for `release()` (or an abort) before the rest. */
+  | { kind: 'stall' };
 
 export interface LoggedRequest {
   text: string;
@@ -126,6 +128,17 @@ export function makeWorld(opts: WorldOptions = {}) {
         if (answer.kind === 'drop') {
           yield mp3(answer.frames);
           throw new ServiceError(0, 'network', 'dropped', `req-${n}`);
+        }
+        if (answer.kind === 'stall') {
+          const bytes = mp3(frames);
+          yield bytes.subarray(0, FRAME_BYTES * 4);
+          await new Promise<void>((resolve, reject) => {
+            if (signal.aborted) return reject(signal.reason);
+            held.push(resolve);
+            signal.addEventListener('abort', () => ((entry.aborted = true), reject(signal.reason)), { once: true });
+          });
+          yield bytes.subarray(FRAME_BYTES * 4);
+          return;
         }
         const bytes = mp3(frames);
         for (let at = 0; at < bytes.length; at += FRAME_BYTES * 4) {

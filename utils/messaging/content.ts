@@ -10,9 +10,9 @@ export type ExtractMode = 'normal' | 'from-here';
 
 export interface ContentProtocol {
   /** The selection or the main article; `from-here` starts at the block last right-clicked (or in view). */
-  extract(data: { mode: ExtractMode }): ExtractedText;
-  /** Marks the sentence being read; false when it is not found on the page. */
-  highlight(data: { text: string }): boolean;
+  extract(data: { mode: ExtractMode; keepReferences?: boolean }): ExtractedText;
+  /** Marks the sentence being read in block `block` of the last extraction; false when that block has no place on the page. */
+  highlight(data: { block: number; text: string }): boolean;
   clearHighlight(): void;
 }
 

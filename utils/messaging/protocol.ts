@@ -17,6 +17,7 @@ export interface SaveSettingsInput {
   voice: string;
   format: AudioFormat;
   confirmThresholdRub: string;
+  readReferences?: boolean;
 }
 
 export type CheckResult =

@@ -37,7 +37,7 @@ export interface ReaderDeps {
   badge(code: string | null): void;
   recordUsage(entry: UsageEntry): void;
   /** Marks the sentence being read on the page (null: clear). Best effort. */
-  highlight(tabId: number, sentence: string | null): void;
+  highlight(tabId: number, sentence: { block: number; text: string } | null): void;
   newId(): string;
   now(): number;
 }

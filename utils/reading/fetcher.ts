@@ -55,6 +55,8 @@ export class Download {
   stored: Promise<void> = Promise.resolve();
   /** The part is whole but the cache refused it: its bytes are held here while the reading may need them. */
   uncached = false;
+  /** Save as MP3 waits for it: a jump or a stop of the reading does not end it. */
+  wantedBySave = false;
   private settled = false;
   private wake: Array<() => void> = [];
   private lease: SlotLease | null = null;
@@ -128,7 +130,9 @@ export class Download {
     let resumed = from > 0;
     let whole = from === 0;
     let retries = 0;
-    for (;;) {
+    for (let attempt = 0; ; attempt++) {
+      // A retry, a wait for a slot or the rest of a cut stream for a part nobody needs any more: not sent.
+      if (attempt > 0 && this.ticket.priority === PRIORITY.spare) return { kind: 'aborted' };
       let received = 0;
       const start = this.pieces.length;
       try {

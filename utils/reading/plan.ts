@@ -35,16 +35,28 @@ export interface Planned {
   /** Words left out (scripts the service refuses). */
   skippedWords: number;
   estimateChars: number;
+  /** Code points of sentences with nothing to say (no letter or digit the service reads): never sent. */
+  silentChars: number;
 }
 
-/** Folds and cuts the extracted blocks into the parts that will be sent. */
+/**
+ * Folds and cuts the extracted blocks into the parts that will be sent. Each sentence keeps the
+ * index of its block as extracted, so the page can highlight it in that block.
+ */
 export function planParts(blocks: readonly TextBlock[]): Planned {
-  const accepted = blocks.map((b) => ({ kind: b.kind, ...makeAcceptable(b.text) })).filter((b) => b.text.trim() !== '');
-  const parts = accepted.length ? splitIntoParts(accepted.map(({ kind, text }) => ({ kind, text }))) : [];
+  const accepted = blocks
+    .map((b, origin) => ({ kind: b.kind, origin, ...makeAcceptable(b.text) }))
+    .filter((b) => b.text.trim() !== '');
+  let silentChars = 0;
+  const parts = accepted.length
+    ? splitIntoParts(accepted.map(({ kind, text }) => ({ kind, text })), { onSilent: (n) => (silentChars += n) })
+    : [];
+  for (const part of parts) for (const s of part.sentences) s.block = accepted[s.block]!.origin;
   return {
     parts,
     skippedWords: accepted.reduce((n, b) => n + b.skippedWords, 0),
     estimateChars: parts.reduce((n, p) => n + p.chars, 0),
+    silentChars,
   };
 }
 
@@ -52,9 +64,12 @@ export function estimateRub(chars: number, price: RubUnits): string {
   return formatRubPlain(costOf(chars, price));
 }
 
-/** A new reading's plan, its estimate as the popup shows it, and whether to ask before paying. */
-export function planReading(id: string, blocks: readonly TextBlock[], settings: Settings, account: AccountInfo) {
-  const planned = planParts(blocks);
+/**
+ * A new reading's plan, its estimate as the popup shows it, what was left out before billing
+ * (`leftOutChars` from the extraction, plus sentences with nothing to say), and whether to ask first.
+ */
+export function planReading(id: string, text: { blocks: readonly TextBlock[]; leftOutChars?: number }, settings: Settings, account: AccountInfo) {
+  const planned = planParts(text.blocks);
   if (planned.parts.length === 0) throw new ReadingError('no-text');
   const price = parseRub(account.pricePerMillionRub) ?? 0n;
   const estimate = costOf(planned.estimateChars, price);
@@ -67,8 +82,11 @@ export function planReading(id: string, blocks: readonly TextBlock[], settings: 
     priceRub: account.pricePerMillionRub,
     maxConcurrency: account.maxConcurrency,
   };
+  const savedChars = (text.leftOutChars ?? 0) + planned.silentChars;
   const view = {
     parts: planned.parts.length,
+    savedChars,
+    savedRub: formatRubPlain(costOf(savedChars, price)),
     estimateChars: planned.estimateChars,
     estimateRub: formatRubPlain(estimate),
     estimateAboveBalance: balance !== null && estimate > balance,
@@ -131,13 +149,13 @@ export function splitPart(parts: readonly Part[], k: number): Part[] {
   return next.map((p, i) => (p.index === i ? p : { ...p, index: i }));
 }
 
-/** The sentence being spoken `partTime` seconds into a part of `seconds` seconds, placed by its share of the characters. */
-export function sentenceAt(part: Part, partTime: number, seconds: number): string {
-  if (!part.sentences.length) return '';
+/** The sentence being spoken `partTime` seconds into a part of `seconds` seconds (placed by its share of the characters), and its block. */
+export function sentenceAt(part: Part, partTime: number, seconds: number): { block: number; text: string } | null {
+  if (!part.sentences.length) return null;
   const at = seconds > 0 ? (partTime / seconds) * part.text.length : 0;
   let current = part.sentences[0]!;
   for (const s of part.sentences) if (s.start <= at) current = s;
-  return part.text.slice(current.start, current.end);
+  return { block: current.block, text: part.text.slice(current.start, current.end) };
 }
 
 /** The last `max` code points of `s`, starting at a word. */

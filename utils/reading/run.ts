@@ -97,10 +97,10 @@ export class ReadingRun {
     return this.spokenSeconds > 0.3 ? this.spokenChars / this.spokenSeconds : DEFAULT_CHARS_PER_SECOND;
   }
 
-  /** The sentence being spoken `partTime` seconds into part k ('' when there is none). */
-  sentence(k: number, partTime: number): string {
+  /** The sentence being spoken `partTime` seconds into part k, with the index of its block as extracted. */
+  sentence(k: number, partTime: number): { block: number; text: string } | null {
     const part = this.parts[k];
-    if (!part) return '';
+    if (!part) return null;
     return sentenceAt(part, partTime, this.partSeconds.get(k) ?? part.chars / this.charsPerSecond());
   }
 
@@ -143,6 +143,7 @@ export class ReadingRun {
   /** Ends the reading's downloads and any wait for a confirmation. */
   close(): void {
     this.controller.abort(new DOMException('The reading ended.', 'AbortError'));
+    for (const download of this.downloads.values()) if (!download.wantedBySave) download.cancel();
   }
 
   /** Replaced by the next reading: nothing of it may run on. */

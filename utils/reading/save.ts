@@ -41,15 +41,22 @@ export async function saveEstimate(run: ReadingRun, cache: AudioCache): Promise<
 export async function fetchMissing(run: ReadingRun, keeper: Keeper): Promise<PageOutcome> {
   const cache = keeper.cache;
   for (const k of await missingParts(run, cache)) {
-    if (await cache.has(run.key(k)).catch(ignore('looking up the audio cache'))) continue;
-    const download = obtain(run, keeper, k, PRIORITY.save, { signal: run.lifeSignal });
-    const outcome = await download.outcome;
-    await download.stored;
-    if (outcome.kind === 'ok' || outcome.kind === 'skip') continue;
-    if (outcome.kind === 'aborted') return { ok: false, code: 'stopped' };
-    if (outcome.kind === 'split') return { ok: false, code: 'text_too_long' };
-    const error = outcome.error;
-    return { ok: false, code: error instanceof ServiceError || error instanceof ReadingError ? error.code : 'network' };
+    for (let tries = 0; ; tries++) {
+      // A stopping error (402, a refused key) met by the reading or by an earlier part: nothing more is asked for.
+      if (run.pendingError) return { ok: false, code: run.pendingError.code };
+      if (k >= run.end || run.lifeSignal.aborted) return { ok: false, code: 'stopped' };
+      if (await cache.has(run.key(k)).catch(ignore('looking up the audio cache'))) break;
+      const download = obtain(run, keeper, k, PRIORITY.save);
+      const outcome = await download.outcome;
+      await download.stored;
+      if (outcome.kind === 'ok' || outcome.kind === 'skip') break;
+      // Given up before it was sent (or fetched ahead and failing): asked for again, a few times.
+      if (outcome.kind === 'aborted' && tries < 3) continue;
+      if (outcome.kind === 'aborted') return { ok: false, code: 'stopped' };
+      if (outcome.kind === 'split') return { ok: false, code: 'text_too_long' };
+      const error = outcome.error;
+      return { ok: false, code: error instanceof ServiceError || error instanceof ReadingError ? error.code : 'network' };
+    }
   }
   return { ok: true };
 }

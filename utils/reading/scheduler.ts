@@ -53,6 +53,7 @@ export function obtain(run: ReadingRun, keeper: Keeper, k: number, priority: Pri
   const existing = from === 0 ? run.downloads.get(key) : undefined;
   if (existing) {
     existing.setPriority(Math.min(priority, existing.priority) as Priority);
+    existing.wantedBySave ||= priority === PRIORITY.save;
     return existing;
   }
   const part = run.parts[k]!;
@@ -64,21 +65,25 @@ export function obtain(run: ReadingRun, keeper: Keeper, k: number, priority: Pri
       body: (f) => speechBody(plan, part, f),
       cutAt: (f, seconds) => cutOffset(part, f, seconds, run.charsPerSecond()),
       priority,
-      signal: opts.signal ?? run.signal,
+      // A whole part lives as long as the reading's successor allows (Save as MP3 may still want it after a
+      // stop: `run.close` cancels the rest); the rest of a part held partly lives as long as the reading.
+      signal: from > 0 ? run.signal : run.lifeSignal,
     },
     keeper.fetch,
   );
+  download.wantedBySave = priority === PRIORITY.save;
+  const stopped = download.outcome.then((outcome) => {
+    if (outcome.kind !== 'stop') return outcome;
+    // Nothing at or past this part is requested again (a 402 on the part ahead stops the reading there).
+    run.stopAt = Math.min(run.stopAt, k);
+    keeper.stopping(outcome.error);
+    return outcome;
+  });
   if (from > 0) return download;
   run.downloads.set(key, download);
-  download.stored = download.outcome.then(async (outcome) => {
+  download.stored = stopped.then(async (outcome) => {
     const forget = () => run.downloads.get(key) === download && run.downloads.delete(key);
     if (outcome.kind === 'aborted') return void forget();
-    if (outcome.kind === 'stop') {
-      // Nothing at or past this part is requested again (a 402 on the part ahead stops the reading there).
-      run.stopAt = Math.min(run.stopAt, k);
-      keeper.stopping(outcome.error);
-      return;
-    }
     if (outcome.kind !== 'ok') return;
     if (outcome.whole) run.heard(k, download.bytes());
     try {
@@ -103,11 +108,13 @@ export function markNeeded(run: ReadingRun, target: number, settling: boolean): 
   if (run.parts[target + 1]) needed.set(run.key(target + 1), PRIORITY.ahead);
   for (const [key, download] of run.downloads) {
     if (needed.has(key)) download.setPriority(needed.get(key)!);
+    // Save as MP3 still waits for it.
+    else if (download.wantedBySave) download.setPriority(PRIORITY.save);
     // Audio the cache refused is held in memory only while it may still be played.
     else if (download.uncached) run.downloads.delete(key);
     // Not sent yet: cancelled, it costs nothing. Under way: it may finish into the cache, or give way.
-    else if (!download.sent && download.priority !== PRIORITY.save) download.cancel();
-    else if (download.priority !== PRIORITY.save) download.setPriority(PRIORITY.spare);
+    else if (!download.sent) download.cancel();
+    else download.setPriority(PRIORITY.spare);
   }
 }
 

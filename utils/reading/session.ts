@@ -67,7 +67,7 @@ export class Reader {
         account = answer.account;
       }
       run.signal.throwIfAborted();
-      const planned = planReading(run.id, extracted.text.blocks, settings, account);
+      const planned = planReading(run.id, extracted.text, settings, account);
       run.title = extracted.text.title;
       run.ledger = new Ledger(planned.price);
       run.plan = planned.plan;
@@ -84,6 +84,7 @@ export class Reader {
       if (planned.askFirst) {
         await this.update({ state: 'confirm' });
         await run.confirmation();
+        run.signal.throwIfAborted();
       }
       await this.update({ state: 'loading' });
       await this.play(0, 0);
@@ -149,6 +150,7 @@ export class Reader {
     // Quick presses in a row: only the part the listener stops at is paid for.
     const settleUntil = now - run.lastJumpAt < JUMP_SETTLE_MS ? now + JUMP_SETTLE_MS : 0;
     run.lastJumpAt = now;
+    this.delivery?.stop();
     markNeeded(run, target, settleUntil > 0);
     await this.update({ state: 'loading', part: target, partTime: 0 });
     await this.play(target, 0, settleUntil);
@@ -201,7 +203,10 @@ export class Reader {
         // A restarted background learns from the player what it holds and carries on from there.
         if (!this.delivery && run.plan && this.view.state !== 'confirm') {
           const hold = event.partialBytes > 0 ? { bytes: event.partialBytes, seconds: event.partialSeconds } : null;
-          this.pump(new Delivery(run, this.host(run)), event.complete + 1, hold);
+          const delivery = new Delivery(run, this.host(run));
+          // What the player holds plays out before a stopping error is shown.
+          delivery.appended = event.complete >= 0 || hold !== null;
+          this.pump(delivery, event.complete + 1, hold);
         }
         this.delivery?.poke();
         break;
@@ -216,7 +221,7 @@ export class Reader {
       case 'ended':
         await this.update({ position: round2(Math.max(event.position, this.view.position)) });
         if (!this.delivery?.done) break; // an underrun; more audio is on the way
-        await this.end(false);
+        await this.end(false, false);
         if (run.pendingError) await this.update({ state: 'error', error: run.pendingError });
         else await this.update({ state: 'finished', part: Math.max(run.parts.length - 1, 0) });
         break;
@@ -248,11 +253,12 @@ export class Reader {
     });
   }
 
-  /** Highlights the sentence being spoken. */
+  /** Highlights the sentence being spoken, in its own block of the page. */
   private follow(run: ReadingRun, part: number, partTime: number): void {
     const sentence = run.sentence(part, partTime);
-    if (!sentence || sentence === run.highlighted || this.view.tabId === null) return;
-    run.highlighted = sentence;
+    const key = sentence && `${sentence.block}:${sentence.text}`;
+    if (!sentence || key === run.highlighted || this.view.tabId === null) return;
+    run.highlighted = key!;
     this.deps.highlight(this.view.tabId, sentence);
   }
 
@@ -297,8 +303,8 @@ export class Reader {
     }
   }
 
-  /** Ends the reading's requests and audio; `replace`: a new reading takes its place. */
-  private async end(replace: boolean): Promise<void> {
+  /** Ends the reading's requests and audio (`silence`: the player is told to stop); `replace`: a new reading takes its place. */
+  private async end(replace: boolean, silence = true): Promise<void> {
     const run = this.run;
     this.delivery?.stop();
     this.delivery = null;
@@ -307,7 +313,7 @@ export class Reader {
     else run.close();
     if (run.highlighted && this.view.tabId !== null) this.deps.highlight(this.view.tabId, null);
     run.highlighted = '';
-    if (this.view.id === run.id && this.active) await this.deps.player.post({ type: 'stop', readingId: run.id }).catch(ignore('stopping the player'));
+    if (silence && this.view.id === run.id && this.active) await this.deps.player.post({ type: 'stop', readingId: run.id }).catch(ignore('stopping the player'));
   }
 
   private async fail(err: unknown): Promise<void> {

@@ -42,6 +42,9 @@ export interface ReadingView {
   estimateChars: number;
   estimateRub: string;
   estimateAboveBalance: boolean;
+  /** Code points left out before billing (hidden text, reference sections, leaders, sentences with nothing to say) and what they would have cost. */
+  savedChars: number;
+  savedRub: string;
   notice: { code: NoticeCode; count: number };
   /**
    * A code, never words: the pages render it in the browser's language. `detail` is the service's own
@@ -68,6 +71,8 @@ export const IDLE_VIEW: ReadingView = {
   estimateChars: 0,
   estimateRub: '',
   estimateAboveBalance: false,
+  savedChars: 0,
+  savedRub: '',
   notice: { code: '', count: 0 },
   error: null,
   updatedAt: 0,

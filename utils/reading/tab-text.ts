@@ -3,7 +3,8 @@ import { isNoReceiver, sendToPage, type ExtractMode } from '../messaging/content
 import { ignore } from '../log';
 import { blocksFromPlainText, type ExtractedText } from '../text/extract';
 import { HIGHLIGHT_NAME } from '../text/highlight';
-import { ReadingError } from './session';
+import { settingsStorage } from '../storage/settings';
+import { ReadingError } from './plan';
 
 const RESTRICTED = [
   /^(chrome|edge|brave|opera|vivaldi|yandex|browser|about|view-source|devtools|chrome-search|chrome-untrusted|moz-extension|chrome-extension|resource|data|javascript):/i,
@@ -24,14 +25,15 @@ export const HIGHLIGHT_CSS = `::highlight(${HIGHLIGHT_NAME}) { background-color:
 
 /** Asks the page's resident extract script; injects it first when the page has none yet (first reading of this page). */
 async function askPage(tabId: number, mode: ExtractMode): Promise<ExtractedText> {
+  const keepReferences = (await settingsStorage.getValue()).readReferences === true;
   try {
-    return await sendToPage('extract', { mode }, tabId);
+    return await sendToPage('extract', { mode, keepReferences }, tabId);
   } catch (err) {
     // Expected on a page not read before: nothing answers until the script is injected.
     if (!isNoReceiver(err)) throw err;
   }
   await browser.scripting.executeScript({ target: { tabId }, files: ['/content-scripts/extract.js'] });
-  return sendToPage('extract', { mode }, tabId);
+  return sendToPage('extract', { mode, keepReferences }, tabId);
 }
 
 /**

@@ -92,7 +92,7 @@ export function createReader(player: PlayerSink): Reader {
       usageWrites(async () => usageStorage.setValue(appendUsage(await usageStorage.getValue(), entry))).catch(ignore('writing the usage history'));
     },
     highlight(tabId, sentence) {
-      const sent: Promise<unknown> = sentence === null ? sendToPage('clearHighlight', undefined, tabId) : sendToPage('highlight', { text: sentence }, tabId);
+      const sent: Promise<unknown> = sentence === null ? sendToPage('clearHighlight', undefined, tabId) : sendToPage('highlight', sentence, tabId);
       // Pages that could not be scripted (the PDF viewer) have no receiver: nothing to mark there (logged once).
       void sent.catch(ignore('page highlight'));
     },

@@ -34,6 +34,7 @@ export async function saveAndCheck(input: SaveSettingsInput, check: typeof fetch
     voice: input.voice.trim(),
     format: input.format,
     confirmThresholdRub: input.confirmThresholdRub.trim().replace(',', '.'),
+    readReferences: input.readReferences === true,
   });
   if (!key) return fail('no-key');
   try {

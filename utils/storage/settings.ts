@@ -11,6 +11,8 @@ export interface Settings {
   format: AudioFormat;
   /** Decimal rubles; the popup asks to confirm readings estimated above it. */
   confirmThresholdRub: string;
+  /** Read reference lists, notes, "See also" and external links too (off: they are left out, unbilled). */
+  readReferences?: boolean;
 }
 
 export const DEFAULT_SETTINGS: Settings = {

@@ -89,6 +89,10 @@ const SEGMENT_WINDOW = 1_000;
 let wordSegmenter: Intl.Segmenter | undefined;
 const foldCache = new Map<string, string>();
 
+/** A letter or digit the service reads: a text without one says nothing, and is never sent. */
+const SPEAKABLE = /[A-Za-zА-Яа-яЁё0-9]/;
+export const isSpeakable = (text: string): boolean => SPEAKABLE.test(text);
+
 export function makeAcceptable(text: string): AcceptableText {
   const skipped: string[] = [];
   const normalized = text

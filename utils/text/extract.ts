@@ -1,4 +1,12 @@
+/**
+ * What a page has to say, as blocks of text: the selection, or the main article as Readability
+ * finds it — every word of it, once, in order — with what a listener does not want left out
+ * (reference lists, edit links, table-of-contents leaders, box-drawing tables, hidden text).
+ * Each block keeps the live page's text nodes it came from, so the sentence being read is
+ * highlighted where it really is, never elsewhere on the page. Runs in the content script.
+ */
 import { Readability } from '@mozilla/readability';
+import { looseForm, type TextSlice, tokens } from './highlight';
 
 export interface TextBlock {
   text: string;
@@ -9,14 +17,30 @@ export interface ExtractedText {
   title: string;
   source: 'selection' | 'article';
   blocks: TextBlock[];
+  /** Code points of the article left out before anything is billed (sections, leaders, hidden text). */
+  leftOutChars?: number;
   /** How long the extraction took in the page (for the benchmarks). */
   tookMs?: number;
 }
 
-const BLOCK_SELECTOR = 'h1,h2,h3,h4,h5,h6,p,li,blockquote,pre,dd,dt,figcaption,td,th';
-const HEADING = /^H[1-6]$/;
+/** Where a block's words are on the live page: its text nodes, each with the slice of its data that belongs to the block. */
+export type Segment = TextSlice;
+
+export interface Extraction {
+  text: ExtractedText;
+  /** `segments[i]`: the live text of `text.blocks[i]` (empty when it has no place on the page, e.g. a selection). */
+  segments: Segment[][];
+}
+
+export interface ExtractOptions {
+  /** "Read from here": the article even when text is selected. */
+  articleOnly?: boolean;
+  /** Reference lists, notes, "See also", external links (default: left out). */
+  keepReferences?: boolean;
+}
 
 const clean = (s: string) => s.replace(/\s+/g, ' ').trim();
+const countChars = (s: string) => [...s].length;
 
 /** Lines of a selection become paragraphs of their own. */
 export function blocksFromPlainText(text: string): TextBlock[] {
@@ -27,45 +51,243 @@ export function blocksFromPlainText(text: string): TextBlock[] {
     .map((line) => ({ text: line, kind: 'paragraph' as const }));
 }
 
-/**
- * Walks the article's block elements in order: headings become blocks of their
- * own, so they are read as sentences; nested blocks are read once.
- */
-export function blocksFromArticleHtml(html: string, doc: Document): TextBlock[] {
-  // Parsed in an inert document: no scripts run, no images load.
-  const root = doc.implementation.createHTMLDocument('').createElement('div');
-  root.innerHTML = html;
-  const blocks: TextBlock[] = [];
-  for (const el of Array.from(root.querySelectorAll(BLOCK_SELECTOR))) {
-    if (el.parentElement?.closest(BLOCK_SELECTOR) && !HEADING.test(el.tagName)) continue;
-    const text = clean(el.textContent ?? '');
-    if (!text) continue;
-    blocks.push({ text, kind: HEADING.test(el.tagName) ? 'heading' : 'paragraph' });
+const BLOCK_TAGS = new Set(
+  'ADDRESS ARTICLE ASIDE BLOCKQUOTE CAPTION CENTER DD DETAILS DIALOG DIV DL DT FIELDSET FIGCAPTION FIGURE FOOTER FORM H1 H2 H3 H4 H5 H6 HEADER HGROUP HR LI MAIN MENU NAV OL P PRE SECTION SUMMARY TABLE TBODY TD TFOOT TH THEAD TR UL'.split(' '),
+);
+const SKIP_TAGS = new Set('SCRIPT STYLE NOSCRIPT TEMPLATE TEXTAREA SELECT OPTION BUTTON INPUT SVG CANVAS IFRAME OBJECT EMBED AUDIO VIDEO'.split(' '));
+const HEADING = /^H([1-6])$/;
+// Node's constants, without needing a DOM global (unit tests run blocksOf on a parsed document).
+const ELEMENT_NODE = 1;
+const TEXT_NODE = 3;
+
+/** Citation markers, back links and edit links: never read (Wikipedia, MediaWiki, DPUB-ARIA). */
+const NOISE_CLASS = /(^|\s)(mw-editsection|reference|mw-cite-backlink|noprint)(\s|$)/i;
+const NOISE_ROLE = /^doc-(noteref|backlink)$/;
+/** Reference lists, notes and navigation boxes: left out unless the listener asks for references. */
+const SECTION_CLASS = /(^|\s)(references|reflist|refbegin|mw-references-wrap|reference-text|footnotes?|bibliography|navbox|catlinks|printfooter)(\s|$)/i;
+const SECTION_ROLE = /^doc-(endnotes|bibliography|footnote)$/;
+/** Headings of sections a listener does not want read (Russian and English). */
+const UNWANTED_HEADING =
+  /^(references?|notes?|footnotes|citations|sources|bibliography|further reading|see also|external links|works cited|notes and references|references and notes|literature|примечания|литература|ссылки|см\.? также|смотрите также|источники|библиография|сноски|дополнительная литература|внешние ссылки)$/;
+/** "form........13", "1.  Introduction . . . . . 3": table-of-contents leaders. */
+const DOT_LEADER = /(?:\.\s?){4,}\s*\d+\s*$|(?:\.\s){3,}\.?\s*\d+\s*$/;
+/** Box drawing (U+2500–U+257F), block elements and ASCII-art table rules. */
+const DRAWING = /[\u2500-\u259F|+\-=_~*#<>^]/g;
+const EDIT_LINK = /^\[\s*(edit|править|править код|править \| править код|edit source)\s*\]$/i;
+
+/** A line of a drawn table: mostly box drawing or rules, or a row between three or more column bars. */
+function isDrawing(line: string): boolean {
+  const visible = line.replace(/\s/g, '');
+  if (visible.length < 3) return false;
+  const drawing = visible.match(DRAWING)?.length ?? 0;
+  const bars = visible.match(/[│┃║|]/g)?.length ?? 0;
+  return drawing / visible.length >= 0.5 || /[\u2500-\u257F]{3,}/.test(line) || (bars >= 3 && /^[│┃║|]/.test(visible));
+}
+
+/** Text a listener never wants read: leaders, drawing, edit links. Lines with other words are kept whole. */
+export function isJunkLine(line: string): boolean {
+  const t = line.trim();
+  return t !== '' && (DOT_LEADER.test(t) || isDrawing(t) || EDIT_LINK.test(t));
+}
+
+function matches(el: Element, cls: RegExp, role: RegExp): boolean {
+  const c = el.getAttribute('class') ?? '';
+  return (c !== '' && cls.test(c)) || role.test(el.getAttribute('role') ?? '');
+}
+
+/** An element of the live page the reader cannot see (CSS of the live page decides; Readability's copy has none). */
+function hiddenOnPage(el: Element | null, seen: Map<Element, boolean>): boolean {
+  if (!el) return false;
+  let hidden = seen.get(el);
+  if (hidden === undefined) {
+    hidden = typeof el.checkVisibility === 'function' ? !el.checkVisibility({ opacityProperty: true, visibilityProperty: true }) : false;
+    seen.set(el, hidden);
   }
-  if (blocks.length === 0) blocks.push(...blocksFromPlainText(root.textContent ?? ''));
-  return blocks;
+  return hidden;
+}
+
+interface Pending {
+  kind: TextBlock['kind'];
+  parts: string[];
+  segments: Segment[];
 }
 
 /**
- * The selection when there is one (unless `articleOnly`), else the page's main
- * article (navigation, ads and comments are left out).
+ * The blocks of an article element: every text node, whatever element holds it; block elements,
+ * `<br>` and line breaks in `<pre>` end a block; headings are blocks of their own.
  */
-export function extractFromPage(doc: Document = document, opts: { articleOnly?: boolean } = {}): ExtractedText {
+export function blocksOf(
+  root: Element,
+  live: (node: Text) => Text | undefined = () => undefined,
+  opts: { keepReferences?: boolean; hidden?: (node: Text) => boolean } = {},
+): { blocks: TextBlock[]; segments: Segment[][]; leftOutChars: number } {
+  const blocks: TextBlock[] = [];
+  const segments: Segment[][] = [];
+  let leftOutChars = 0;
+  let pending: Pending = { kind: 'paragraph', parts: [], segments: [] };
+  /** Inside an unwanted section: its heading's level (a heading at this level or above ends it). */
+  let skipping = 0;
+
+  const flush = (next: TextBlock['kind'] = 'paragraph') => {
+    const text = clean(pending.parts.join(''));
+    if (text && isJunkLine(text)) leftOutChars += countChars(text);
+    else if (text) {
+      blocks.push({ text, kind: pending.kind });
+      segments.push(pending.segments);
+    }
+    pending = { kind: next, parts: [], segments: [] };
+  };
+  const add = (node: Text, start: number, end: number) => {
+    const data = node.data.slice(start, end);
+    if (opts.hidden?.(node)) {
+      leftOutChars += countChars(clean(data));
+      return;
+    }
+    pending.parts.push(data);
+    const liveNode = live(node);
+    if (liveNode && data.trim()) pending.segments.push({ node: liveNode, start, end });
+  };
+  const leave = (node: Node) => (leftOutChars += countChars(clean(node.textContent ?? '')));
+
+  const walk = (node: Node, pre: boolean): void => {
+    if (node.nodeType === TEXT_NODE) {
+      if (skipping) return void leave(node);
+      const text = node as Text;
+      if (!pre) return add(text, 0, text.data.length);
+      // Preformatted text (an RFC, a poem, code): a blank line ends a paragraph, a single line break
+      // is a space (lines wrapped at 72 columns are one sentence); a line of leaders or drawing goes.
+      let from = 0;
+      for (;;) {
+        const nl = text.data.indexOf('\n', from);
+        const end = nl < 0 ? text.data.length : nl;
+        const line = text.data.slice(from, end);
+        if (isJunkLine(line)) leftOutChars += countChars(clean(line));
+        else add(text, from + (line.length - line.trimStart().length), end);
+        if (nl < 0) return;
+        if (line.trim() === '' && pending.parts.join('').trim() !== '') flush(pending.kind);
+        // "Internet-\n   Drafts": a word hyphenated at the line's end is one word again.
+        else if (!/\p{L}-$/u.test(line.trimEnd())) pending.parts.push(' ');
+        from = nl + 1;
+      }
+    }
+    if (node.nodeType !== ELEMENT_NODE) return;
+    const el = node as Element;
+    const tag = el.tagName.toUpperCase();
+    if (SKIP_TAGS.has(tag)) return;
+    const level = Number(HEADING.exec(tag)?.[1] ?? 0);
+    if (level) {
+      if (skipping && level <= skipping) skipping = 0;
+      // "External links[edit]": the heading's words without its bracketed edit link or trailing colon.
+      const words = looseForm(clean((el.textContent ?? '').replace(/\[[^\]]*\]/g, ''))).replace(/:$/, '').trim();
+      if (!opts.keepReferences && UNWANTED_HEADING.test(words)) {
+        skipping = level;
+        leave(el);
+        return;
+      }
+    }
+    if (skipping) return void leave(el);
+    if (matches(el, NOISE_CLASS, NOISE_ROLE) || (!opts.keepReferences && matches(el, SECTION_CLASS, SECTION_ROLE))) return void leave(el);
+    if (tag === 'BR') return flush(pending.kind);
+    const block = BLOCK_TAGS.has(tag) || level > 0;
+    if (block) flush(level ? 'heading' : 'paragraph');
+    for (let child = el.firstChild; child; child = child.nextSibling) walk(child, pre || tag === 'PRE');
+    if (block) flush();
+  };
+  walk(root, false);
+  flush();
+  return { blocks, segments, leftOutChars };
+}
+
+/**
+ * The selection when there is one (unless `articleOnly`), else the page's main article
+ * (navigation, ads and comments are left out by Readability; the rest as said above).
+ */
+export function extractFromPage(doc: Document = document, opts: ExtractOptions = {}): Extraction {
   const started = performance.now();
   const result = extract(doc, opts);
-  return { ...result, tookMs: Math.round((performance.now() - started) * 10) / 10 };
+  result.text.tookMs = Math.round((performance.now() - started) * 10) / 10;
+  return result;
 }
 
-function extract(doc: Document, opts: { articleOnly?: boolean }): ExtractedText {
+function extract(doc: Document, opts: ExtractOptions): Extraction {
   const selected = opts.articleOnly ? '' : (doc.getSelection()?.toString() ?? '');
   if (selected.trim()) {
-    return { title: clean(doc.title), source: 'selection', blocks: blocksFromPlainText(selected) };
+    const blocks = blocksFromPlainText(selected);
+    // Every line of a selection is looked for within the selection itself, nowhere else.
+    const within = selectionSlices(doc);
+    return { text: { title: clean(doc.title), source: 'selection', blocks }, segments: blocks.map(() => within) };
   }
-  const article = new Readability(doc.cloneNode(true) as Document, { charThreshold: 100 }).parse();
-  if (!article?.content) return { title: clean(doc.title), source: 'article', blocks: [] };
-  const title = clean(article.title ?? doc.title ?? '');
-  const blocks = blocksFromArticleHtml(article.content, doc);
-  // Readability often keeps the headline as the first heading: read it once, as the title.
-  if (blocks[0] && clean(blocks[0].text) === title) blocks.shift();
-  return { title, source: 'article', blocks: title ? [{ text: title, kind: 'title' }, ...blocks] : blocks };
+  // Readability rewrites the document it is given: it gets a copy, and each of the copy's text nodes
+  // is paired with the live one it was copied from (Readability moves text nodes, it does not remake them).
+  const copy = doc.cloneNode(true) as Document;
+  const pairs = new Map<Text, Text>();
+  const liveWalker = doc.createTreeWalker(doc, NodeFilter.SHOW_TEXT);
+  const copyWalker = copy.createTreeWalker(copy, NodeFilter.SHOW_TEXT);
+  for (let a = liveWalker.nextNode(), b = copyWalker.nextNode(); a && b; a = liveWalker.nextNode(), b = copyWalker.nextNode()) {
+    pairs.set(b as Text, a as Text);
+  }
+  const article = new Readability(copy, { keepClasses: true, serializer: (el: Node) => el as unknown as string }).parse();
+  const content = article?.content as unknown as Element | null | undefined;
+  if (!content) return { text: { title: clean(doc.title), source: 'article', blocks: [] }, segments: [] };
+  const seen = new Map<Element, boolean>();
+  const found = blocksOf(content, (n) => pairs.get(n), {
+    keepReferences: opts.keepReferences,
+    hidden: (n) => hiddenOnPage(pairs.get(n)?.parentElement ?? null, seen),
+  });
+  const headline = visibleHeadline(doc, clean(article?.title ?? doc.title ?? ''), seen);
+  const blocks = found.blocks;
+  const segments = found.segments;
+  // Readability often keeps the headline as the first heading: it is read once, as the title.
+  if (blocks[0] && sameWords(blocks[0].text, headline.text)) {
+    blocks.shift();
+    segments.shift();
+  }
+  if (headline.text) {
+    blocks.unshift({ text: headline.text, kind: 'title' });
+    segments.unshift(headline.segments);
+  }
+  return { text: { title: headline.text, source: 'article', blocks, leftOutChars: found.leftOutChars }, segments };
+}
+
+const sameWords = (a: string, b: string) => tokens(a).join(' ') === tokens(b).join(' ');
+
+/**
+ * The article's title as the page shows it: the first visible `h1` whose words are the title's, or
+ * hold it (a title with a site suffix: "Headline — Site"); else the title Readability found, with no
+ * place on the page to highlight (it may be only in `<title>`).
+ */
+function visibleHeadline(doc: Document, title: string, seen: Map<Element, boolean>): { text: string; segments: Segment[] } {
+  const want = tokens(title).join(' ');
+  for (const h1 of Array.from(doc.querySelectorAll('h1'))) {
+    const text = clean(h1.textContent ?? '');
+    const have = tokens(text).join(' ');
+    if (!have || hiddenOnPage(h1, seen)) continue;
+    if (want && !want.includes(have) && !have.includes(want)) continue;
+    const segments: Segment[] = [];
+    const walker = doc.createTreeWalker(h1, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode() as Text | null; n; n = walker.nextNode() as Text | null) {
+      if (n.data.trim()) segments.push({ node: n, start: 0, end: n.data.length });
+    }
+    return { text, segments };
+  }
+  return { text: title, segments: [] };
+}
+
+/** The live text the selection covers. */
+function selectionSlices(doc: Document): Segment[] {
+  const selection = doc.getSelection();
+  const slices: Segment[] = [];
+  for (let i = 0; selection && i < selection.rangeCount; i++) {
+    const range = selection.getRangeAt(i);
+    const root = range.commonAncestorContainer;
+    const walker = doc.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    for (let n = (root.nodeType === Node.TEXT_NODE ? root : walker.nextNode()) as Text | null; n; n = walker.nextNode() as Text | null) {
+      if (!range.intersectsNode(n)) continue;
+      const start = n === range.startContainer ? range.startOffset : 0;
+      const end = n === range.endContainer ? range.endOffset : n.data.length;
+      if (end > start && n.data.slice(start, end).trim()) slices.push({ node: n, start, end });
+      if (root.nodeType === Node.TEXT_NODE) break;
+    }
+  }
+  return slices;
 }

@@ -1,12 +1,11 @@
 /**
- * Finds the sentence being read in the live page and marks it with the CSS
- * Custom Highlight API: the page's DOM is never rewritten. Text is matched
- * loosely (case, diacritics, punctuation and spacing ignored), because what
- * was sent to the service is folded and normalized.
+ * Marks the sentence being read on the live page with the CSS Custom Highlight API (the page's
+ * DOM is never rewritten). The sentence is looked for only in the live text of its own block,
+ * recorded when the text was extracted; within it, text is matched loosely (case, diacritics,
+ * punctuation and spacing ignored), because what was sent to the service is folded and normalized.
  */
 export const HIGHLIGHT_NAME = 'trysasha-sentence';
 
-const SKIP = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'TEXTAREA', 'SELECT', 'OPTION']);
 const TOKEN = /[\p{L}\p{N}]+/gu;
 
 /** Lower case, without diacritics: the form both sides are compared in. */
@@ -19,31 +18,31 @@ export function tokens(s: string): string[] {
 }
 
 interface TextIndex {
-  /** Tokens of the page joined by single spaces. */
+  /** Tokens of the block joined by single spaces. */
   text: string;
   /** For each token: its node and offsets in the node's data. */
   spans: Array<{ node: Text; start: number; end: number; at: number }>;
 }
 
-function visible(el: Element | null): boolean {
-  for (let e = el; e; e = e.parentElement) {
-    if (SKIP.has(e.tagName) || e.hasAttribute('hidden') || e.getAttribute('aria-hidden') === 'true') return false;
-  }
-  return true;
+/** A slice of a live text node (`extract.ts` records them for each block it reads). */
+export interface TextSlice {
+  node: Text;
+  start: number;
+  end: number;
 }
 
-export function buildIndex(root: Node): TextIndex {
-  const doc = root.ownerDocument ?? (root as Document);
-  const walker = doc.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+/** The tokens of a block's live text, in order, each with where it is on the page. */
+export function buildIndex(slices: readonly TextSlice[]): TextIndex {
   const spans: TextIndex['spans'] = [];
   const parts: string[] = [];
   let at = 0;
-  for (let node = walker.nextNode() as Text | null; node; node = walker.nextNode() as Text | null) {
-    if (!visible(node.parentElement)) continue;
-    for (const m of node.data.matchAll(TOKEN)) {
-      // Offsets are in the original data; matching is done on the loose form of each token.
+  for (const { node, start, end } of slices) {
+    if (!node.isConnected) continue;
+    const data = node.data.slice(start, end);
+    for (const m of data.matchAll(TOKEN)) {
+      // Offsets are in the node's data; matching is done on the loose form of each token.
       const loose = looseForm(m[0]);
-      spans.push({ node, start: m.index, end: m.index + m[0].length, at });
+      spans.push({ node, start: start + m.index, end: start + m.index + m[0].length, at });
       parts.push(loose);
       at += loose.length + 1;
     }
@@ -62,42 +61,49 @@ function spanAt(index: TextIndex, at: number): number {
   return lo;
 }
 
+function rangeOf(index: TextIndex, first: number, last: number): Range {
+  const a = index.spans[first]!;
+  const b = index.spans[last]!;
+  const range = a.node.ownerDocument.createRange();
+  range.setStart(a.node, a.start);
+  // The sentence's closing punctuation belongs to it.
+  const trailing = /^[^\s\p{L}\p{N}]*/u.exec(b.node.data.slice(b.end))?.[0].length ?? 0;
+  range.setEnd(b.node, b.end + trailing);
+  return range;
+}
+
 /**
- * The range of the page that reads `sentence`, searching from `fromToken` on
- * (sentences are read in order). Its first few words find the start, its last
- * few the end; words the service was not sent (other scripts) may be missing.
+ * The range of a block that reads `sentence`, searching from token `fromToken` on (sentences are
+ * read in order). Its first words find the start, its last words the end; words the service was not
+ * sent (other scripts) may be missing. Only the block is searched, so a miss never lands elsewhere on
+ * the page: when the sentence cannot be placed, the whole block is the answer.
  */
 export function findSentence(
   index: TextIndex,
   sentence: string,
   fromToken = 0,
 ): { range: Range; startToken: number; endToken: number } | null {
+  if (index.spans.length === 0) return null;
   const words = tokens(sentence);
-  if (words.length === 0 || index.spans.length === 0) return null;
+  const whole = { range: rangeOf(index, 0, index.spans.length - 1), startToken: 0, endToken: index.spans.length - 1 };
+  if (words.length === 0) return whole;
   const fromAt = index.spans[Math.min(fromToken, index.spans.length - 1)]!.at;
   let startAt = -1;
-  for (const n of [6, 3, 1]) {
+  for (const n of [6, 3, 2]) {
+    if (n > words.length && n !== 2) continue;
     const head = words.slice(0, Math.min(n, words.length)).join(' ');
     startAt = searchWord(index.text, head, fromAt);
     if (startAt < 0 && fromAt > 0) startAt = searchWord(index.text, head, 0);
     if (startAt >= 0) break;
   }
-  if (startAt < 0) return null;
+  if (startAt < 0) return whole;
   const startToken = spanAt(index, startAt);
   let endToken = Math.min(startToken + words.length - 1, index.spans.length - 1);
-  const tail = words.slice(-Math.min(3, words.length)).join(' ');
-  const tailAt = searchWord(index.text, tail, startAt);
-  if (tailAt >= 0 && tailAt - startAt < sentence.length * 3) {
-    endToken = spanAt(index, tailAt) + Math.min(3, words.length) - 1;
-  }
-  const first = index.spans[startToken]!;
-  const last = index.spans[Math.min(endToken, index.spans.length - 1)]!;
-  const range = first.node.ownerDocument.createRange();
-  range.setStart(first.node, first.start);
-  // The sentence's closing punctuation belongs to it.
-  const trailing = /^[^\s\p{L}\p{N}]*/u.exec(last.node.data.slice(last.end))?.[0].length ?? 0;
-  range.setEnd(last.node, last.end + trailing);
-  return { range, startToken, endToken };
+  const tailWords = Math.min(3, words.length);
+  const tailAt = searchWord(index.text, words.slice(-tailWords).join(' '), startAt);
+  if (tailAt >= 0 && tailAt - startAt < sentence.length * 3) endToken = spanAt(index, tailAt) + tailWords - 1;
+  endToken = Math.min(endToken, index.spans.length - 1);
+  return { range: rangeOf(index, startToken, endToken), startToken, endToken };
 }
 
 /** Position of `needle` at word boundaries in `hay`, from `from` on; -1 if none. */
@@ -110,26 +116,21 @@ function searchWord(hay: string, needle: string, from: number): number {
   return -1;
 }
 
-/** The CSS Custom Highlight API (Chrome 105+, Firefox 140+); without it the sentence is only scrolled to. */
+/** The CSS Custom Highlight API is there (Chrome 105+, Firefox 140+). */
 function canHighlight(): boolean {
   return typeof CSS !== 'undefined' && 'highlights' in CSS && typeof Highlight === 'function';
 }
 
 /**
- * Follows the reading on the page: highlights the current sentence and keeps it
- * in view, until the user scrolls away (then it waits until the sentence is on
- * screen again).
+ * Follows the reading on the page: highlights the current sentence inside its own block and keeps it
+ * in view, until the user scrolls away (then it waits until the sentence is on screen again).
  */
 export class PageHighlighter {
-  private index: TextIndex | null = null;
+  private indexed: { slices: readonly TextSlice[]; index: TextIndex } | null = null;
   private cursor = 0;
-  private current: Range | null = null;
   private autoScroll = true;
-  private readonly observer: MutationObserver;
 
   constructor(private readonly doc: Document = document) {
-    this.observer = new MutationObserver(() => (this.index = null));
-    this.observer.observe(doc.body ?? doc.documentElement, { childList: true, subtree: true, characterData: true });
     const userScrolled = () => (this.autoScroll = false);
     doc.addEventListener('wheel', userScrolled, { passive: true });
     doc.addEventListener('touchmove', userScrolled, { passive: true });
@@ -138,12 +139,15 @@ export class PageHighlighter {
     });
   }
 
-  show(sentence: string): boolean {
-    this.index ??= buildIndex(this.doc.body ?? this.doc.documentElement);
-    const found = findSentence(this.index, sentence, this.cursor);
+  /** Marks `sentence` in the block whose live text is `slices`; false when the block has no place on the page. */
+  show(slices: readonly TextSlice[], sentence: string): boolean {
+    if (this.indexed?.slices !== slices) {
+      this.indexed = { slices, index: buildIndex(slices) };
+      this.cursor = 0;
+    }
+    const found = findSentence(this.indexed.index, sentence, this.cursor);
     if (!found) return false;
     this.cursor = found.startToken;
-    this.current = found.range;
     // The user came back to where the reading is: follow it again.
     if (!this.autoScroll && this.inView(found.range)) this.autoScroll = true;
     if (canHighlight()) CSS.highlights.set(HIGHLIGHT_NAME, new Highlight(found.range));
@@ -156,7 +160,7 @@ export class PageHighlighter {
 
   clear(): void {
     if (canHighlight()) CSS.highlights.delete(HIGHLIGHT_NAME);
-    this.current = null;
+    this.indexed = null;
     this.cursor = 0;
     this.autoScroll = true;
   }

@@ -1,10 +1,12 @@
 import { onPageRequest } from '../messaging/content';
-import { extractFromPage, type ExtractedText } from './extract';
+import { type Extraction, extractFromPage } from './extract';
 import { PageHighlighter, startBlockText, tokens } from './highlight';
 
 interface PageReader {
   highlighter: PageHighlighter;
   lastContextTarget: Element | null;
+  /** Where the last extraction's blocks are on the page: the highlight looks only there. */
+  last: Extraction | null;
 }
 
 declare global {
@@ -20,24 +22,35 @@ declare global {
 export function installPageReader(doc: Document = document): PageReader {
   const existing = globalThis.__trysashaPageReader;
   if (existing) return existing;
-  const reader: PageReader = { highlighter: new PageHighlighter(doc), lastContextTarget: null };
+  const reader: PageReader = { highlighter: new PageHighlighter(doc), lastContextTarget: null, last: null };
   doc.addEventListener('contextmenu', (e) => (reader.lastContextTarget = e.target instanceof Element ? e.target : null), true);
-  onPageRequest('extract', ({ data }) =>
-    data.mode === 'from-here' ? fromHere(extractFromPage(doc, { articleOnly: true }), reader.lastContextTarget, doc) : extractFromPage(doc),
-  );
-  onPageRequest('highlight', ({ data }) => reader.highlighter.show(data.text));
+  onPageRequest('extract', ({ data }) => {
+    const extraction = extractFromPage(doc, { articleOnly: data.mode === 'from-here', keepReferences: data.keepReferences });
+    reader.last = data.mode === 'from-here' ? fromHere(extraction, reader.lastContextTarget, doc) : extraction;
+    reader.highlighter.clear();
+    return reader.last.text;
+  });
+  onPageRequest('highlight', ({ data }) => {
+    const slices = reader.last?.segments[data.block];
+    return slices?.length ? reader.highlighter.show(slices, data.text) : false;
+  });
   onPageRequest('clearHighlight', () => reader.highlighter.clear());
   globalThis.__trysashaPageReader = reader;
   return reader;
 }
 
-/** "Read from here": the article from the block the user pointed at. */
-export function fromHere(extracted: ExtractedText, clicked: Element | null, doc: Document = document): ExtractedText {
-  const want = tokens(startBlockText(doc, clicked)).slice(0, 8).join(' ');
-  if (!want) return extracted;
-  const at = extracted.blocks.findIndex((b) => {
-    const have = tokens(b.text).join(' ');
-    return have.startsWith(want) || want.startsWith(have.slice(0, Math.max(want.length, 1)));
-  });
-  return at < 0 ? extracted : { ...extracted, blocks: extracted.blocks.slice(at) };
+/** "Read from here": the article from the block the user pointed at (the block holding the clicked node, else by its words). */
+export function fromHere(extraction: Extraction, clicked: Element | null, doc: Document = document): Extraction {
+  const { text, segments } = extraction;
+  let at = clicked ? segments.findIndex((slices) => slices.some((s) => clicked.contains(s.node))) : -1;
+  if (at < 0) {
+    const want = tokens(startBlockText(doc, clicked)).slice(0, 8).join(' ');
+    if (!want) return extraction;
+    at = text.blocks.findIndex((b) => {
+      const have = tokens(b.text).join(' ');
+      return have.startsWith(want) || want.startsWith(have.slice(0, Math.max(want.length, 1)));
+    });
+  }
+  if (at <= 0) return extraction;
+  return { text: { ...text, blocks: text.blocks.slice(at) }, segments: segments.slice(at) };
 }

@@ -1,3 +1,5 @@
+import { isSpeakable } from './accepted';
+
 /**
  * Splits a reading into the parts sent to the speech service, one request each.
  *
@@ -43,9 +45,11 @@ export interface SplitOptions {
   contextChars?: number;
   /** Locale of the sentence and word segmenters. */
   locale?: string;
+  /** When given, sentences with no letter or digit the service reads are left out, and told here with their code points. */
+  onSilent?: (chars: number) => void;
 }
 
-export const DEFAULT_SPLIT_OPTIONS: Readonly<Required<SplitOptions>> = {
+export const DEFAULT_SPLIT_OPTIONS: Readonly<Required<Omit<SplitOptions, 'onSilent'>>> = {
   firstPartMax: 200,
   partMax: 2_000,
   hardMax: 10_000,
@@ -61,7 +65,7 @@ export function countChars(s: string): number {
 export function splitIntoParts(blocks: readonly TextBlock[], options: SplitOptions = {}): Part[] {
   const limits = resolveOptions(options);
   const segmenters = new Segmenters(limits.locale);
-  const { whole, sentences } = readingText(blocks, segmenters);
+  const { whole, sentences } = readingText(blocks, segmenters, options.onSilent);
   if (sentences.length === 0) return [];
   const ranges = partRanges(whole, sentences, limits, segmenters);
   return buildParts(whole, sentences, ranges, limits.contextChars);
@@ -127,7 +131,7 @@ interface Sentence {
   chars: number;
 }
 
-function readingText(blocks: readonly TextBlock[], segmenters: Segmenters): { whole: string; sentences: Sentence[] } {
+function readingText(blocks: readonly TextBlock[], segmenters: Segmenters, onSilent?: (chars: number) => void): { whole: string; sentences: Sentence[] } {
   const pieces: string[] = [];
   const sentences: Sentence[] = [];
   let offset = 0;
@@ -136,6 +140,10 @@ function readingText(blocks: readonly TextBlock[], segmenters: Segmenters): { wh
     for (const [start, end] of sentenceRanges(source, segmenters.sentence)) {
       const text = source.slice(start, end).replace(/\s+/g, ' ').trim();
       if (text === '') continue;
+      if (onSilent && !isSpeakable(text)) {
+        onSilent(countChars(text));
+        continue;
+      }
       const previous = sentences.at(-1);
       if (previous) {
         pieces.push(previous.block === index ? ' ' : '\n');

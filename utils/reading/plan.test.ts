@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_SETTINGS, type AccountInfo } from '../storage/settings';
+import { planParts, planReading, ReadingError } from './plan';
+
+const account: AccountInfo = { name: '', provider: '', balanceRub: '100.0000', pricePerMillionRub: '1500.0000', maxConcurrency: 2, checkedAt: 0 };
+const p = (text: string) => ({ kind: 'paragraph' as const, text });
+
+describe('planParts: no letter, no request', () => {
+  it.each([
+    ['orphaned CJK punctuation after the words were left out', [p('中文句子。、。（、）'), p('Русский текст.')], 'Русский текст.'],
+    ['a run of separators', [p('* * *'), p('Текст.')], 'Текст.'],
+    ['box drawing and dots', [p('━━━ ....'), p('Text.')], 'Text.'],
+  ])('%s', (_name, blocks, sent) => {
+    const planned = planParts(blocks);
+    expect(planned.parts.map((x) => x.text).join(' ')).toBe(sent);
+    expect(planned.silentChars).toBeGreaterThan(0);
+  });
+
+  it('digits alone still say something', () => {
+    expect(planParts([p('1945')]).parts.map((x) => x.text)).toEqual(['1945']);
+  });
+
+  it('every sentence keeps the index of its block as extracted, even after empty blocks', () => {
+    const planned = planParts([p('Первый.'), p('日本語'), p('Третий.')]);
+    expect(planned.parts.flatMap((x) => x.sentences.map((s) => s.block))).toEqual([0, 2]);
+  });
+
+  it('a page with nothing to say is no-text, before any request', () => {
+    expect(() => planReading('r', { blocks: [p('、。 、。（、）'), p('━━━')] }, DEFAULT_SETTINGS, account)).toThrow(ReadingError);
+  });
+
+  it('what was left out is shown with what it would have cost', () => {
+    const planned = planReading('r', { blocks: [p('Текст.'), p('* * *')], leftOutChars: 995 }, DEFAULT_SETTINGS, account);
+    expect(planned.view.savedChars).toBe(1000);
+    expect(planned.view.savedRub).toBe('1.5000');
+  });
+});

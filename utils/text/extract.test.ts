@@ -1,0 +1,73 @@
+import { parseHTML } from 'linkedom';
+import { describe, expect, it } from 'vitest';
+import { blocksOf, isJunkLine } from './extract';
+
+/** The blocks of an article body as the reader would send them ("kind: text" lines). */
+function read(html: string, opts: { keepReferences?: boolean } = {}) {
+  const { document } = parseHTML(`<html><body><div id="root">${html}</div></body></html>`);
+  const found = blocksOf(document.getElementById('root') as unknown as Element, undefined, opts);
+  return { lines: found.blocks.map((b) => `${b.kind}: ${b.text}`), leftOut: found.leftOutChars };
+}
+
+describe('every word of the article, once, in order', () => {
+  it.each([
+    ['bare text in a div after a heading', '<h5>Начало</h5><div>Первый абзац истории без тега p.</div><p>Второй.</p>', ['heading: Начало', 'paragraph: Первый абзац истории без тега p.', 'paragraph: Второй.']],
+    ['text directly inside a list', '<ul>Вступление к списку <li>один</li><li>два</li></ul>', ['paragraph: Вступление к списку', 'paragraph: один', 'paragraph: два']],
+    ['a table caption', '<table><caption>Таблица 1. Цены</caption><tr><td>Хлеб</td><td>40</td></tr></table>', ['paragraph: Таблица 1. Цены', 'paragraph: Хлеб', 'paragraph: 40']],
+    ['words on both sides of a <br> stay apart', '<p>KEEPALIVE<br>int add(int x)</p>', ['paragraph: KEEPALIVE', 'paragraph: int add(int x)']],
+    ['inline markup does not split a sentence', '<p>Сложность <b>алгоритма</b> равна 2n<sup>2</sup>.</p>', ['paragraph: Сложность алгоритма равна 2n2.']],
+    ['nested blocks are read once', '<blockquote><p>Цитата.</p></blockquote>', ['paragraph: Цитата.']],
+    ['a figure caption', '<figure><img src="a.png"><figcaption>Подпись к рисунку.</figcaption></figure>', ['paragraph: Подпись к рисунку.']],
+  ])('%s', (_name, html, lines) => {
+    expect(read(html).lines).toEqual(lines);
+  });
+
+  it('preformatted text: wrapped lines are one paragraph, a blank line ends it, hyphenated words are joined', () => {
+    const pre = '<pre>This draft describes a protocol by which\n   client-side applications can talk. The Internet-\n   Drafts list.\n\nSecond paragraph.</pre>';
+    expect(read(pre).lines).toEqual([
+      'paragraph: This draft describes a protocol by which client-side applications can talk. The Internet-Drafts list.',
+      'paragraph: Second paragraph.',
+    ]);
+  });
+});
+
+describe('what a listener does not want is left out, and counted', () => {
+  it.each([
+    ['a References section, to the next heading of its level', '<h2>History</h2><p>Text.</p><h2>References</h2><ol><li>Smith, 2001. Retrieved 5 May.</li></ol><h3>Sub</h3><p>Still refs.</p><h2>Economy</h2><p>More text.</p>', ['heading: History', 'paragraph: Text.', 'heading: Economy', 'paragraph: More text.']],
+    ['Russian «Примечания» and «См. также»', '<p>Текст.</p><h2>Примечания</h2><p>1. Источник.</p><h2>См. также</h2><ul><li>Другая статья</li></ul>', ['paragraph: Текст.']],
+    ['an "External links" heading with an [edit] link', '<p>Body.</p><h2>External links<span class="mw-editsection">[edit]</span></h2><ul><li>Site</li></ul>', ['paragraph: Body.']],
+    ['Wikipedia citation markers and edit links', '<h2>History<span class="mw-editsection">[<a>edit</a>]</span></h2><p>Founded in 1840.<sup class="reference">[12]</sup> It grew.</p>', ['heading: History', 'paragraph: Founded in 1840. It grew.']],
+    ['a reference list by its markup', '<p>Body.</p><div class="reflist"><ol class="references"><li>^ Retrieved 2010.</li></ol></div>', ['paragraph: Body.']],
+    ['DPUB-ARIA endnotes', '<p>Body.</p><section role="doc-endnotes"><ol><li>Note.</li></ol></section>', ['paragraph: Body.']],
+    ['table-of-contents leaders in a pre', '<pre>1.  Introduction . . . . . . . . . . . . 3\n2.  Terms........................... 4\n\nThe text starts here.</pre>', ['paragraph: The text starts here.']],
+    ['a box-drawing table', '<pre>┌───┬───┐\n│ a │ b │\n└───┴───┘\n\nAfter the table.</pre>', ['paragraph: After the table.']],
+    ['an ASCII-art rule', '<p>Before.</p><p>+-------+-------+</p><p>After.</p>', ['paragraph: Before.', 'paragraph: After.']],
+  ])('%s', (_name, html, lines) => {
+    const found = read(html);
+    expect(found.lines).toEqual(lines);
+    expect(found.leftOut).toBeGreaterThan(0);
+  });
+
+  it('the setting keeps reference sections', () => {
+    expect(read('<p>Body.</p><h2>See also</h2><p>Other.</p>', { keepReferences: true }).lines).toEqual(['paragraph: Body.', 'heading: See also', 'paragraph: Other.']);
+  });
+});
+
+describe('isJunkLine', () => {
+  it.each([
+    ['form........13', true],
+    ['   3.2.  Requests . . . . . . . . . . . . . . . . 12', true],
+    ['───┼───', true],
+    ['│', false],
+    ['│ модель │ голос  │', true],
+    ['| a | b |', true],
+    ['│ a │ b │', true],
+    ['[edit]', true],
+    ['[править | править код]', true],
+    ['A sentence with a dash — and words.', false],
+    ['Итого: 1 000 000 рублей.', false],
+    ['x = a + b', false],
+  ])('%s → %s', (line, junk) => {
+    expect(isJunkLine(line)).toBe(junk);
+  });
+});
