@@ -59,6 +59,7 @@ describe('isJunkLine', () => {
     ['   3.2.  Requests . . . . . . . . . . . . . . . . 12', true],
     ['───┼───', true],
     ['│', false],
+    ['lower_bound │ upper_bound', true],
     ['│ модель │ голос  │', true],
     ['| a | b |', true],
     ['│ a │ b │', true],

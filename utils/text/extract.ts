@@ -81,7 +81,8 @@ function isDrawing(line: string): boolean {
   if (visible.length < 3) return false;
   const drawing = visible.match(DRAWING)?.length ?? 0;
   const bars = visible.match(/[│┃║|]/g)?.length ?? 0;
-  return drawing / visible.length >= 0.5 || /[\u2500-\u257F]{3,}/.test(line) || (bars >= 3 && /^[│┃║|]/.test(visible));
+  // Box drawing never occurs in prose: a line with any of it is a row or rule of a drawn table (psql, tree, ASCII art).
+  return drawing / visible.length >= 0.5 || /[\u2500-\u257F]/.test(line) || (bars >= 3 && /^[│┃║|]/.test(visible));
 }
 
 /** Text a listener never wants read: leaders, drawing, edit links. Lines with other words are kept whole. */
@@ -120,10 +121,11 @@ export function blocksOf(
   root: Element,
   live: (node: Text) => Text | undefined = () => undefined,
   opts: { keepReferences?: boolean; hidden?: (node: Text) => boolean } = {},
-): { blocks: TextBlock[]; segments: Segment[][]; leftOutChars: number } {
+): { blocks: TextBlock[]; segments: Segment[][]; leftOutChars: number; hiddenChars: number } {
   const blocks: TextBlock[] = [];
   const segments: Segment[][] = [];
   let leftOutChars = 0;
+  let hiddenChars = 0;
   let pending: Pending = { kind: 'paragraph', parts: [], segments: [] };
   /** Inside an unwanted section: its heading's level (a heading at this level or above ends it). */
   let skipping = 0;
@@ -140,7 +142,9 @@ export function blocksOf(
   const add = (node: Text, start: number, end: number) => {
     const data = node.data.slice(start, end);
     if (opts.hidden?.(node)) {
-      leftOutChars += countChars(clean(data));
+      const n = countChars(clean(data));
+      leftOutChars += n;
+      hiddenChars += n;
       return;
     }
     pending.parts.push(data);
@@ -195,7 +199,7 @@ export function blocksOf(
   };
   walk(root, false);
   flush();
-  return { blocks, segments, leftOutChars };
+  return { blocks, segments, leftOutChars, hiddenChars };
 }
 
 /**
@@ -230,10 +234,12 @@ function extract(doc: Document, opts: ExtractOptions): Extraction {
   const content = article?.content as unknown as Element | null | undefined;
   if (!content) return { text: { title: clean(doc.title), source: 'article', blocks: [] }, segments: [] };
   const seen = new Map<Element, boolean>();
-  const found = blocksOf(content, (n) => pairs.get(n), {
-    keepReferences: opts.keepReferences,
-    hidden: (n) => hiddenOnPage(pairs.get(n)?.parentElement ?? null, seen),
-  });
+  const live = (n: Text) => pairs.get(n);
+  let found = blocksOf(content, live, { keepReferences: opts.keepReferences, hidden: (n) => hiddenOnPage(pairs.get(n)?.parentElement ?? null, seen) });
+  // Most of the article hidden is not the author hiding a note: the whole page is (an anti-flicker
+  // `body { visibility: hidden }` its scripts have not lifted yet, an overlay): then it is all read.
+  const shown = found.blocks.reduce((n, b) => n + countChars(b.text), 0);
+  if (found.hiddenChars > shown) found = blocksOf(content, live, { keepReferences: opts.keepReferences });
   const headline = visibleHeadline(doc, clean(article?.title ?? doc.title ?? ''), seen);
   const blocks = found.blocks;
   const segments = found.segments;
