@@ -1,4 +1,5 @@
 import { tokens } from '../../utils/text/highlight.ts';
+import { recordedHighlights, recordHighlights } from '../fixtures/highlights.ts';
 import { attr, expect, state, test } from './fixtures.ts';
 import { evaluate } from './firefox.ts';
 
@@ -12,21 +13,7 @@ test('an encyclopedia-shaped page: the article once and in order, without refere
 }) => {
   await ext.configure({ threshold: '1000' });
   const { page, tabId } = await ext.openTab('wiki-like.html');
-  // Every highlight the page shows, sampled in the page, with whether it lies inside the article and is visible.
-  await evaluate(page, () => {
-    const seen: Array<{ text: string; ok: boolean }> = [];
-    Object.assign(window, { __highlights: seen });
-    setInterval(() => {
-      const h = CSS.highlights.get('trysasha-sentence');
-      for (const r of h ? [...h] : []) {
-        const range = r as Range;
-        const node = range.commonAncestorContainer;
-        const el = node instanceof Element ? node : node.parentElement;
-        const text = range.toString();
-        if (seen.at(-1)?.text !== text) seen.push({ text, ok: !!el?.closest('#content') && !!el?.checkVisibility() });
-      }
-    }, 20);
-  });
+  await evaluate(page, recordHighlights, '#content');
   const popup = await ext.openPopup(tabId);
   await expect.poll(() => state(popup), { timeout: 60_000 }).toBe('finished');
   const billed = tokens((service.speechLog() as Entry[]).filter((e) => e.status === 200).map((e) => e.text).join(' ')).join(' ');
@@ -36,7 +23,7 @@ test('an encyclopedia-shaped page: the article once and in order, without refere
   for (const left of ['скрыт стилем', 'иванов', 'официальныи', 'править', 'модель голос']) expect(billed).not.toContain(left);
   expect(billed.endsWith(tokens('Первая строка адреса. Вторая строка адреса.').join(' '))).toBe(true);
   expect(Number(await attr(popup, 'saved', 'data-chars'))).toBeGreaterThan(150);
-  const highlights = await evaluate(page, () => (window as unknown as { __highlights: Array<{ text: string; ok: boolean }> }).__highlights);
+  const highlights = await evaluate(page, recordedHighlights);
   expect(highlights.length).toBeGreaterThan(5);
   expect(highlights.filter((h) => !h.ok)).toEqual([]);
   expect(highlights.map((h) => h.text)).toContain('Сложность простого алгоритма растёт как 2n2 от длины входа.');

@@ -1,26 +1,8 @@
-import type { Page } from '@playwright/test';
 import { tokens } from '../../utils/text/highlight.ts';
+import { recordedHighlights, recordHighlights } from '../fixtures/highlights.ts';
 import { expect, player, test } from './fixtures.ts';
 
 test.use({ serviceOptions: { msPerChar: 12, minMs: 50 } });
-
-/** Every highlight the page shows while it plays, sampled in the page, with whether it lies inside `inside`. */
-async function recordHighlights(page: Page, inside: string) {
-  await page.evaluate((inside) => {
-    const seen: Array<{ text: string; ok: boolean }> = [];
-    Object.assign(window, { __highlights: seen });
-    setInterval(() => {
-      const h = CSS.highlights.get('trysasha-sentence');
-      for (const r of h ? [...h] : []) {
-        const range = r as Range;
-        const el = range.commonAncestorContainer instanceof Element ? range.commonAncestorContainer : range.commonAncestorContainer.parentElement;
-        const text = range.toString();
-        if (seen.at(-1)?.text !== text) seen.push({ text, ok: !!el?.closest(inside) && !!el?.checkVisibility() });
-      }
-    }, 20);
-  }, inside);
-  return () => page.evaluate(() => (window as unknown as { __highlights: Array<{ text: string; ok: boolean }> }).__highlights);
-}
 
 const billedWords = (log: Array<{ status: number; text: string }>) => tokens(log.filter((e) => e.status === 200).map((e) => e.text).join(' '));
 
@@ -30,7 +12,7 @@ test('an encyclopedia-shaped page: every word of the article once and in order; 
 }) => {
   await ext.configure({ threshold: '1000' });
   const { page, tabId } = await ext.openTab('wiki-like.html');
-  const seen = await recordHighlights(page, '#content');
+  await page.evaluate(recordHighlights, '#content');
   const popup = await ext.openPopup(tabId);
   await expect(player(popup)).toHaveAttribute('data-state', 'finished', { timeout: 60_000 });
   const expected = [
@@ -55,7 +37,7 @@ test('an encyclopedia-shaped page: every word of the article once and in order; 
   expect(Number(await popup.getByTestId('saved').getAttribute('data-chars'))).toBeGreaterThan(150);
   await expect(popup.getByTestId('saved')).toHaveAttribute('data-value', /^\d+\.\d{4}$/);
   // The highlight: never outside the article or on a hidden copy of the title, and on the sentence with the formula.
-  const highlights = await seen();
+  const highlights = await page.evaluate(recordedHighlights);
   expect(highlights.length).toBeGreaterThan(5);
   expect(highlights.filter((h) => !h.ok)).toEqual([]);
   expect(highlights.map((h) => h.text)).toContain('Сложность простого алгоритма растёт как 2n2 от длины входа.');

@@ -288,6 +288,10 @@ export function makeWorld(opts: WorldOptions = {}) {
         t.resolve();
       }
     },
+    /** A report of the player's current load, sent now (before it hears of a load being prepared). */
+    reportNow(part: number) {
+      emit({ type: 'progress', readingId, load: loadId, part, partTime: 1, position: base + 1, complete: part, partialBytes: 0, partialSeconds: 0, rate: 1 });
+    },
     /** A report the player sent just before its last load, arriving late. */
     staleReport(part: number) {
       emit({ type: 'progress', readingId, load: loadId - 1, part, partTime: 1, position: base + 1, complete: part, partialBytes: 0, partialSeconds: 0, rate: 1 });

@@ -126,6 +126,22 @@ describe('a reading', () => {
     expect(w.reader.view.part).toBe(3);
   });
 
+  it('a report the player sends while a jump is being prepared does not undo the jump', async () => {
+    const w = makeWorld({ blocks: [{ kind: 'paragraph', text: sentences(300) }] });
+    void w.start();
+    await w.until(() => w.reader.view.state === 'playing', 'playing');
+    const getPlayback = w.deps.getPlayback;
+    // The player, still on part 0, reports just as the reader prepares the new load.
+    w.deps.getPlayback = async () => {
+      w.reportNow(0);
+      await new Promise((r) => setTimeout(r, 0));
+      return getPlayback();
+    };
+    await w.reader.jump(1);
+    await w.reader.jump(1);
+    expect(w.reader.view.part).toBe(2);
+  });
+
   it('a removed key is never sent again: Save as MP3 after removal fails with no-key and requests nothing', async () => {
     const w = makeWorld();
     void w.start();

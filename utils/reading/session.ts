@@ -32,6 +32,8 @@ export class Reader {
   private load: number | null = null;
   /** Speed and volume changes, applied one after another in the order made. */
   private readonly playbackChanges = pLimit(1);
+  /** Jumps, one at a time: two quick presses of "next" move two parts, never one. */
+  private readonly jumps = pLimit(1);
   readonly ready: Promise<void>;
 
   constructor(private readonly deps: ReaderDeps) {
@@ -86,8 +88,9 @@ export class Reader {
         await run.confirmation();
         run.signal.throwIfAborted();
       }
+      const load = this.beginLoad();
       await this.update({ state: 'loading' });
-      await this.play(0, 0);
+      await this.play(load, 0, 0);
     } catch (err) {
       if (run.signal.aborted || this.run !== run) return;
       await this.fail(err);
@@ -133,15 +136,23 @@ export class Reader {
     else await this.pause();
   }
 
-  /** Moves by `delta` parts (previous/next). */
-  async jump(delta: number): Promise<void> {
-    await this.ready;
-    await this.jumpTo(this.view.part + delta);
+  /** Moves by `delta` parts (previous/next); quick presses are taken one after another, each from where the last one landed. */
+  jump(delta: number): Promise<void> {
+    return this.jumps(async () => {
+      await this.ready;
+      await this.moveTo(this.view.part + delta);
+    });
   }
 
   /** Jumps to part `k`; audio already received comes from the cache, unpaid again. */
-  async jumpTo(k: number): Promise<void> {
-    await this.ready;
+  jumpTo(k: number): Promise<void> {
+    return this.jumps(async () => {
+      await this.ready;
+      await this.moveTo(k);
+    });
+  }
+
+  private async moveTo(k: number): Promise<void> {
     const run = this.run;
     if (!run || !['playing', 'paused', 'loading'].includes(this.view.state) || run.parts.length === 0) return;
     const target = Math.min(Math.max(Math.trunc(k), 0), run.parts.length - 1, run.stopAt - 1);
@@ -152,8 +163,9 @@ export class Reader {
     run.lastJumpAt = now;
     this.delivery?.stop();
     markNeeded(run, target, settleUntil > 0);
+    const load = this.beginLoad();
     await this.update({ state: 'loading', part: target, partTime: 0 });
-    await this.play(target, 0, settleUntil);
+    await this.play(load, target, 0, settleUntil);
   }
 
   async saveEstimate(): Promise<SaveEstimate> {
@@ -211,13 +223,15 @@ export class Reader {
         this.delivery?.poke();
         break;
       }
-      case 'lost':
+      case 'lost': {
         // Only a reading that should be sounding is reloaded; a paused one reloads when resumed.
         if (run.reloading || (this.view.state !== 'playing' && this.view.state !== 'loading')) break;
         run.reloading = true;
+        const load = this.beginLoad();
         await this.update({ state: 'loading' });
-        await this.play(this.view.part, this.view.partTime);
+        await this.play(load, this.view.part, this.view.partTime);
         break;
+      }
       case 'ended':
         await this.update({ position: round2(Math.max(event.position, this.view.position)) });
         if (!this.delivery?.done) break; // an underrun; more audio is on the way
@@ -233,13 +247,18 @@ export class Reader {
   }
 
   /** Loads the player at part `startPart`, `seekInPart` seconds in, and feeds it from there. */
-  private async play(startPart: number, seekInPart: number, settleUntil = 0): Promise<void> {
+  /** A new load of the player: from now on, reports of the one before are not this reading's position. */
+  private beginLoad(): number {
+    return (this.load = (this.load ?? 0) + 1);
+  }
+
+  /** Loads the player (load number `load`, from `beginLoad`, taken before the view moved) and feeds it. */
+  private async play(load: number, startPart: number, seekInPart: number, settleUntil = 0): Promise<void> {
     const run = this.run!;
     const delivery = new Delivery(run, this.host(run), settleUntil);
     this.delivery?.stop();
     this.delivery = delivery;
     const { rate, volume } = await this.deps.getPlayback();
-    const load = (this.load = (this.load ?? 0) + 1);
     await this.deps.player.post({ type: 'load', readingId: run.id, load, startPart, seekInPart, positionBase: this.view.position, rate, volume });
     if (this.view.state === 'paused') await this.deps.player.post({ type: 'pause', readingId: run.id });
     if (!delivery.signal.aborted) this.pump(delivery, startPart, null);
@@ -292,8 +311,9 @@ export class Reader {
     if (view.state === 'confirm') {
       run.confirmation().then(
         async () => {
+          const load = this.beginLoad();
           await this.update({ state: 'loading' });
-          await this.play(0, 0);
+          await this.play(load, 0, 0);
         },
         () => undefined, // the reading was stopped or replaced while it waited
       );
