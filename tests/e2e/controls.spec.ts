@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
 import { makeArticleHtml } from '../fixtures/make-article.ts';
+import { recordedHighlights, recordHighlights } from '../fixtures/highlights.ts';
 import { expect, menuItemExists, player, test } from './fixtures.ts';
 
 test.use({ serviceOptions: { msPerChar: 2, minMs: 50 } });
@@ -62,12 +63,19 @@ test('the sentence being read is highlighted on the page, follows the audio, and
   service.configure({ msPerChar: 25 }); // sentences of one to two seconds
   await ext.configure({ threshold: '1000' });
   const { page, tabId } = await ext.openTab('sample-article.html');
+  // Every highlight is recorded in the page as it appears (the headline lasts about a second).
+  await page.evaluate(recordHighlights, 'article');
   const popup = await ext.openPopup(tabId);
   await expect(player(popup)).toHaveAttribute('data-state', 'playing');
-  // The headline is the first part; later a sentence of the body.
-  await expect.poll(() => highlighted(page)).toContain('Как устроен голос');
-  await expect.poll(() => highlighted(page)).toBe('Синтез речи давно перестал быть забавой для лабораторий.');
-  await expect.poll(() => highlighted(page)).toMatch(/^Сегодня голосовые помощники/);
+  // The headline is the first part; then the body's sentences, one after another, each inside the article.
+  const texts = async () => (await page.evaluate(recordedHighlights)).map((h) => h.text);
+  await expect.poll(async () => (await texts()).some((t) => /^Сегодня голосовые помощники/.test(t))).toBe(true);
+  const seen = await texts();
+  const at = (t: string | RegExp) => seen.findIndex((s) => (typeof t === 'string' ? s === t : t.test(s)));
+  expect(at('Как устроен голос: заметки о синтезе речи')).toBe(0);
+  expect(at('Синтез речи давно перестал быть забавой для лабораторий.')).toBeGreaterThan(0);
+  expect(at(/^Сегодня голосовые помощники/)).toBeGreaterThan(at('Синтез речи давно перестал быть забавой для лабораторий.'));
+  expect((await page.evaluate(recordedHighlights)).every((h) => h.ok)).toBe(true);
   // The page's DOM was not rewritten: the paragraph is one text node as served.
   expect(await page.evaluate(() => document.getElementById('p1')!.childNodes.length)).toBe(1);
   await popup.getByTestId('stop').click();
