@@ -81,8 +81,7 @@ function isDrawing(line: string): boolean {
   if (visible.length < 3) return false;
   const drawing = visible.match(DRAWING)?.length ?? 0;
   const bars = visible.match(/[│┃║|]/g)?.length ?? 0;
-  // Box drawing never occurs in prose: a line with any of it is a row or rule of a drawn table (psql, tree, ASCII art).
-  return drawing / visible.length >= 0.5 || /[\u2500-\u257F]/.test(line) || (bars >= 3 && /^[│┃║|]/.test(visible));
+  return drawing / visible.length >= 0.5 || /[\u2500-\u257F]{3,}/.test(line) || (bars >= 3 && /^[│┃║|]/.test(visible));
 }
 
 /** Text a listener never wants read: leaders, drawing, edit links. Lines with other words are kept whole. */
@@ -153,26 +152,56 @@ export function blocksOf(
   };
   const leave = (node: Node) => (leftOutChars += countChars(clean(node.textContent ?? '')));
 
-  const walk = (node: Node, pre: boolean): void => {
+  /**
+   * Preformatted text (an RFC, a poem, code with highlighting spans): its real lines, across its text
+   * nodes. A blank line ends a paragraph, a single line break is a space (lines wrapped at 72 columns are
+   * one sentence), a word hyphenated at a line's end is one word again, and a line of leaders or drawing goes.
+   */
+  const preformatted = (pre: Element): void => {
+    const lines: Array<Array<[Text, number, number]>> = [[]];
+    const gather = (node: Node): void => {
+      if (node.nodeType === TEXT_NODE) {
+        const text = node as Text;
+        let from = 0;
+        for (let nl = text.data.indexOf('\n'); nl >= 0; nl = text.data.indexOf('\n', from)) {
+          lines.at(-1)!.push([text, from, nl]);
+          lines.push([]);
+          from = nl + 1;
+        }
+        lines.at(-1)!.push([text, from, text.data.length]);
+        return;
+      }
+      if (node.nodeType !== ELEMENT_NODE || SKIP_TAGS.has((node as Element).tagName.toUpperCase())) return;
+      if (matches(node as Element, NOISE_CLASS, NOISE_ROLE)) return void leave(node);
+      for (let child = node.firstChild; child; child = child.nextSibling) gather(child);
+    };
+    gather(pre);
+    for (const slices of lines) {
+      const line = slices.map(([t, a, b]) => t.data.slice(a, b)).join('');
+      if (line.trim() === '') {
+        if (pending.parts.join('').trim() !== '') flush(pending.kind);
+        continue;
+      }
+      if (isJunkLine(line) || /[\u2500-\u257F]/.test(line)) {
+        leftOutChars += countChars(clean(line));
+        continue;
+      }
+      // The line's indentation is not read (it would split "Internet-" / "   Drafts").
+      let skip = line.length - line.trimStart().length;
+      for (const [t, a, b] of slices) {
+        const cut = Math.min(skip, b - a);
+        skip -= cut;
+        if (a + cut < b) add(t, a + cut, b);
+      }
+      if (!/\p{L}-$/u.test(line.trimEnd())) pending.parts.push(' ');
+    }
+  };
+
+  const walk = (node: Node): void => {
     if (node.nodeType === TEXT_NODE) {
       if (skipping) return void leave(node);
       const text = node as Text;
-      if (!pre) return add(text, 0, text.data.length);
-      // Preformatted text (an RFC, a poem, code): a blank line ends a paragraph, a single line break
-      // is a space (lines wrapped at 72 columns are one sentence); a line of leaders or drawing goes.
-      let from = 0;
-      for (;;) {
-        const nl = text.data.indexOf('\n', from);
-        const end = nl < 0 ? text.data.length : nl;
-        const line = text.data.slice(from, end);
-        if (isJunkLine(line)) leftOutChars += countChars(clean(line));
-        else add(text, from + (line.length - line.trimStart().length), end);
-        if (nl < 0) return;
-        if (line.trim() === '' && pending.parts.join('').trim() !== '') flush(pending.kind);
-        // "Internet-\n   Drafts": a word hyphenated at the line's end is one word again.
-        else if (!/\p{L}-$/u.test(line.trimEnd())) pending.parts.push(' ');
-        from = nl + 1;
-      }
+      return add(text, 0, text.data.length);
     }
     if (node.nodeType !== ELEMENT_NODE) return;
     const el = node as Element;
@@ -194,10 +223,11 @@ export function blocksOf(
     if (tag === 'BR') return flush(pending.kind);
     const block = BLOCK_TAGS.has(tag) || level > 0;
     if (block) flush(level ? 'heading' : 'paragraph');
-    for (let child = el.firstChild; child; child = child.nextSibling) walk(child, pre || tag === 'PRE');
+    if (tag === 'PRE') preformatted(el);
+    else for (let child = el.firstChild; child; child = child.nextSibling) walk(child);
     if (block) flush();
   };
-  walk(root, false);
+  walk(root);
   flush();
   return { blocks, segments, leftOutChars, hiddenChars };
 }
