@@ -14,6 +14,7 @@ import type { ReaderDeps, ReadingRequest } from './deps';
 import { runHost } from './host';
 import { Ledger } from './ledger';
 import { planReading, ReadingError } from './plan';
+import { prepare } from './prepare';
 import { errorViewOf, ReadingRun } from './run';
 import { fetchMissing, saveEstimate, type SaveEstimate } from './save';
 import { Delivery, type DeliveryHost, JUMP_SETTLE_MS, markNeeded, type PartialHold } from './scheduler';
@@ -54,34 +55,22 @@ export class Reader {
     this.run = run;
     await Promise.all([this.deps.store.savePlan(null), this.deps.store.saveProgress(null)]);
     await this.update({ ...IDLE_VIEW, id: run.id, state: 'extracting', tabId: req.tabId, source: req.source, costRub: formatRubPlain(0n) });
-    // Extraction runs while the key, settings and account are read: it is the longest step before the request.
-    const extraction = req.extract().then((text) => ({ text }), (error: unknown) => ({ error }));
     try {
-      const [hasKey, settings, cached] = await Promise.all([this.deps.hasKey(), this.deps.getSettings(), this.deps.getAccount()]);
-      if (!hasKey) throw new ReadingError('no-key');
-      const fresh = this.deps.refreshAccount().then((account) => ({ account }), (error: unknown) => ({ error }));
-      const extracted = await extraction;
-      if ('error' in extracted) throw extracted.error;
-      let account = cached;
-      if (!account) {
-        const answer = await fresh;
-        if ('error' in answer) throw answer.error;
-        account = answer.account;
-      }
+      const { text, settings, account, fresh } = await prepare(this.deps, req.extract);
       run.signal.throwIfAborted();
-      const planned = planReading(run.id, extracted.text, settings, account);
-      run.title = extracted.text.title;
+      const planned = planReading(run.id, text, settings, account);
+      run.title = text.title;
       run.ledger = new Ledger(planned.price);
       run.plan = planned.plan;
       this.deps.slots.setLimit(account.maxConcurrency);
       await this.deps.store.savePlan(run.plan);
       run.signal.throwIfAborted();
-      await this.update({ title: extracted.text.title, source: req.source || extracted.text.source, balanceRub: account.balanceRub, ...planned.view });
+      await this.update({ title: text.title, source: req.source || text.source, balanceRub: account.balanceRub, ...planned.view });
       // A fresh account, when it answers in time, brings the balance shown and the limit of requests in flight.
-      void fresh.then((answer) => {
-        if (!('account' in answer) || this.run !== run) return;
-        this.deps.slots.setLimit(answer.account.maxConcurrency);
-        if (this.view.chars === 0) void this.update({ balanceRub: answer.account.balanceRub });
+      void fresh.then((now) => {
+        if (!now || this.run !== run) return;
+        this.deps.slots.setLimit(now.maxConcurrency);
+        if (this.view.chars === 0) void this.update({ balanceRub: now.balanceRub });
       });
       if (planned.askFirst) {
         await this.update({ state: 'confirm' });
@@ -246,7 +235,6 @@ export class Reader {
     }
   }
 
-  /** Loads the player at part `startPart`, `seekInPart` seconds in, and feeds it from there. */
   /** A new load of the player: from now on, reports of the one before are not this reading's position. */
   private beginLoad(): number {
     return (this.load = (this.load ?? 0) + 1);
