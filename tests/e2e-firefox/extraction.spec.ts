@@ -3,7 +3,8 @@ import { recordedHighlights, recordHighlights } from '../fixtures/highlights.ts'
 import { attr, expect, state, test } from './fixtures.ts';
 import { evaluate } from './firefox.ts';
 
-test.use({ serviceOptions: { msPerChar: 12, minMs: 50, firstByteMs: 30 } });
+// Sentences of one to two seconds: the highlight is followed from the player's progress reports, a few a second.
+test.use({ serviceOptions: { msPerChar: 22, minMs: 50, firstByteMs: 30 } });
 
 type Entry = { status: number; text: string };
 

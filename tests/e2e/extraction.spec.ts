@@ -2,7 +2,8 @@ import { tokens } from '../../utils/text/highlight.ts';
 import { recordedHighlights, recordHighlights } from '../fixtures/highlights.ts';
 import { expect, player, test } from './fixtures.ts';
 
-test.use({ serviceOptions: { msPerChar: 12, minMs: 50 } });
+// Sentences of about a second or more: the highlight is followed from the player's progress reports, a few a second.
+test.use({ serviceOptions: { msPerChar: 18, minMs: 50 } });
 
 const billedWords = (log: Array<{ status: number; text: string }>) => tokens(log.filter((e) => e.status === 200).map((e) => e.text).join(' '));
 

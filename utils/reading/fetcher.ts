@@ -184,4 +184,3 @@ export class Download {
   }
 }
 
-export { PRIORITY };
