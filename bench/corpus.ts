@@ -5,10 +5,11 @@
  * letter, table-of-contents leaders, box drawing, reference-list lines). A measuring tool, not a test:
  * it needs the test build (`npx wxt build --mode test`) and a corpus on disk.
  */
-import { readdirSync, readFileSync, existsSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { launchWithExtension, serviceWorkerOf } from '../tests/e2e/chromium.ts';
+import { startPagesServer } from '../tests/e2e/pages-server.ts';
+import { junkIn } from '../tests/fixtures/junk.ts';
 import { planParts } from '../utils/reading/plan.ts';
 import type { ExtractedText } from '../utils/text/extract.ts';
 
@@ -16,23 +17,9 @@ const corpus = resolve(process.argv[2] ?? process.env.TRYSASHA_CORPUS ?? '../sha
 const extensionDir = process.argv[3] ? resolve(process.argv[3]) : undefined;
 const only = process.env.ONLY?.split(',');
 
-/** Junk a listener pays for: what it is, and how to find it in billed text. */
-const JUNK: Array<[string, RegExp]> = [
-  ['leaders', /(?:\.\s?){4,}\s*\d+/g],
-  ['drawing', /[\u2500-\u259F]+/g],
-  ['refs', /\b(Retrieved|Archived from the original|Cite error)\b[^.]*\.?|\[\s*(edit|править)[^\]]*\]|\^/g],
-  ['no-letter', /(?:^|(?<=[.!?…]\s))[^A-Za-zА-Яа-яЁё0-9\n]{2,}(?=$|\s[A-ZА-Я])/g],
-];
-
 async function main() {
   const pages = readdirSync(corpus).filter((d) => existsSync(join(corpus, d, 'source.html')) && (!only || only.includes(d)));
-  const server = createServer((req, res) => {
-    const path = join(corpus, decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname));
-    if (!path.startsWith(corpus) || !existsSync(path)) return void res.writeHead(404).end();
-    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(readFileSync(path));
-  });
-  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
-  const port = (server.address() as { port: number }).port;
+  const server = await startPagesServer(corpus);
   const browser = await launchWithExtension(extensionDir ? { extensionDir } : {});
   const sw = await serviceWorkerOf(browser.context);
   // Saved pages still point at their sites' scripts, images and fonts: nothing leaves this machine.
@@ -41,7 +28,7 @@ async function main() {
   for (const name of pages) {
     const page = await browser.context.newPage();
     try {
-      await page.goto(`http://127.0.0.1:${port}/${name}/source.html`, { waitUntil: 'domcontentloaded', timeout: 20_000 }).catch(() => undefined);
+      await page.goto(`${server.url}/${name}/source.html`, { waitUntil: 'domcontentloaded', timeout: 20_000 }).catch(() => undefined);
       const text = (await sw.evaluate(async (url) => {
         const tab = (await chrome.tabs.query({})).find((t) => t.url === url)!;
         await chrome.scripting.executeScript({ target: { tabId: tab.id! }, files: ['/content-scripts/extract.js'] });
@@ -57,13 +44,9 @@ async function main() {
         leftOut: (text.leftOutChars ?? 0) + planned.silentChars,
         ms: text.tookMs ?? 0,
       };
-      let junk = 0;
-      for (const [kind, re] of JUNK) {
-        const n = (billed.match(re) ?? []).reduce((s, m) => s + [...m].length, 0);
-        row[kind] = n;
-        junk += n;
-      }
-      row.junkPct = planned.estimateChars ? Math.round((junk / planned.estimateChars) * 1000) / 10 : 0;
+      const junk = junkIn(billed);
+      Object.assign(row, junk);
+      row.junkPct = planned.estimateChars ? Math.round((Object.values(junk).reduce((a, b) => a + b, 0) / planned.estimateChars) * 1000) / 10 : 0;
       rows.push(row);
       if (process.env.DUMP) writeFileSync(join(process.env.DUMP, `${name}.txt`), billed);
     } catch (err) {
@@ -73,7 +56,7 @@ async function main() {
     }
   }
   await browser.close();
-  server.close();
+  await server.close();
   console.table(rows);
   if (process.env.JSON) writeFileSync(process.env.JSON, JSON.stringify(rows, null, 1));
 }

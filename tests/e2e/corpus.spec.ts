@@ -6,12 +6,13 @@
  * Without a corpus these tests are skipped and say so. `CORPUS_PAGES=a,b` picks pages.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
 import { join, resolve } from 'node:path';
 import { parseHTML } from 'linkedom';
 import { blocksOf } from '../../utils/text/extract.ts';
 import { tokens } from '../../utils/text/highlight.ts';
 import { recordedHighlights, recordHighlights } from '../fixtures/highlights.ts';
+import { junkIn } from '../fixtures/junk.ts';
+import { startPagesServer, type PagesServer } from './pages-server.ts';
 import { expect, player, test } from './fixtures.ts';
 
 const corpus = resolve(process.env.TRYSASHA_CORPUS ?? resolve(import.meta.dirname, '../../../shared/corpus'));
@@ -23,8 +24,6 @@ const SAMPLE = [
 ];
 const pages = (process.env.CORPUS_PAGES?.split(',') ?? SAMPLE).filter((p) => existsSync(join(corpus, p, 'source.html')));
 
-/** Junk a listener would pay for: table-of-contents leaders, box drawing, reference-list lines, runs with no letter. */
-const JUNK = [/(?:\.\s?){4,}\s*\d+/g, /[\u2500-\u259F]+/g, /\b(Retrieved|Archived from the original)\b[^.]*\.?|\[\s*(edit|править)[^\]]*\]|\^/g];
 
 /** The share of `expected`'s words found in `billed`, in order (a word may be missed, never reordered). */
 function inOrder(expected: string[], billed: string[]): number {
@@ -42,17 +41,9 @@ function inOrder(expected: string[], billed: string[]): number {
   return expected.length ? found / expected.length : 1;
 }
 
-let server: Server;
-let base = '';
+let server: PagesServer | undefined;
 test.beforeAll(async () => {
-  if (!pages.length) return;
-  server = createServer((req, res) => {
-    const path = join(corpus, decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname));
-    if (!path.startsWith(corpus) || !existsSync(path)) return void res.writeHead(404).end();
-    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(readFileSync(path));
-  });
-  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
-  base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  if (pages.length) server = await startPagesServer(corpus);
 });
 test.afterAll(() => server?.close());
 
@@ -70,7 +61,7 @@ test.describe('real pages', () => {
       // Saved pages still point at their sites: nothing leaves this machine.
       await context.route(/^https?:\/\/(?!127\.0\.0\.1)/, (route) => route.abort());
       await ext.configure({ threshold: '100000' });
-      const { page, tabId } = await ext.openTab(`${base}/${name}/source.html`);
+      const { page, tabId } = await ext.openTab(`${server!.url}/${name}/source.html`);
       await page.evaluate(recordHighlights, 'body');
       const popup = await ext.openPopup(tabId);
       await expect(player(popup)).toHaveAttribute('data-state', /finished|error/, { timeout: 100_000 }).catch(async (err) => {
@@ -93,7 +84,8 @@ test.describe('real pages', () => {
       expect.soft(inOrder(expected.filter(accepted), billed), 'expected words read, in order').toBeGreaterThanOrEqual(0.9);
       const inArticle = new Set(expected);
       expect.soft(billed.filter((w) => inArticle.has(w)).length / Math.max(billed.length, 1), 'billed words that are the article').toBeGreaterThanOrEqual(0.9);
-      const junk = JUNK.reduce((n, re) => n + (billedText.match(re) ?? []).join('').length, 0);
+      const { leaders, drawing, refs } = junkIn(billedText);
+      const junk = leaders! + drawing! + refs!;
       expect.soft(junk / Math.max(billedText.length, 1), 'junk share of billed text').toBeLessThanOrEqual(0.01);
       // Each highlight is on words that were read (pages hidden by their own scripts' CSS excepted, visibility is not checked here).
       const highlights = await page.evaluate(recordedHighlights);
