@@ -13,11 +13,20 @@ describe('planParts: no letter, no request', () => {
   ])('%s', (_name, blocks, sent) => {
     const planned = planParts(blocks);
     expect(planned.parts.map((x) => x.text).join(' ')).toBe(sent);
-    expect(planned.silentChars).toBeGreaterThan(0);
+    expect(planned.silentChars + planned.skippedWords).toBeGreaterThan(0);
   });
 
   it('digits alone still say something', () => {
     expect(planParts([p('1945')]).parts.map((x) => x.text)).toEqual(['1945']);
+  });
+
+  it.each([
+    ['a Chinese paragraph with a few Latin words goes whole', [p('DeepMind新电脑已可利用记忆自学，DNC（可微分神经计算机）AI。'), p('Русский текст.')], 'Русский текст.'],
+    ['a Russian paragraph with a Chinese quote stays', [p('Он сказал «你好», что значит привет.')], 'Он сказал, что значит привет.'],
+    ['on a Japanese page, counters and dates go too', [p('むかしむかし、あるところに'), p('1 1'), p('366'), p('Mr. 1949 桃太郎の話')], ''],
+    ['on a Russian page, a date alone stays', [p('Русский текст.'), p('1945')], 'Русский текст. 1945'],
+  ])('%s', (_name, blocks, sent) => {
+    expect(planParts(blocks).parts.map((x) => x.text).join(' ')).toBe(sent);
   });
 
   it('every sentence keeps the index of its block as extracted, even after empty blocks', () => {

@@ -44,9 +44,8 @@ export interface Planned {
  * index of its block as extracted, so the page can highlight it in that block.
  */
 export function planParts(blocks: readonly TextBlock[]): Planned {
-  const accepted = blocks
-    .map((b, origin) => ({ kind: b.kind, origin, ...makeAcceptable(b.text) }))
-    .filter((b) => b.text.trim() !== '');
+  const all = leaveOutForeign(blocks.map((b, origin) => ({ kind: b.kind, origin, ...makeAcceptable(b.text) })));
+  const accepted = all.filter((b) => b.text.trim() !== '');
   let silentChars = 0;
   const parts = accepted.length
     ? splitIntoParts(accepted.map(({ kind, text }) => ({ kind, text })), { onSilent: (n) => (silentChars += n) })
@@ -54,10 +53,40 @@ export function planParts(blocks: readonly TextBlock[]): Planned {
   for (const part of parts) for (const s of part.sentences) s.block = accepted[s.block]!.origin;
   return {
     parts,
-    skippedWords: accepted.reduce((n, b) => n + b.skippedWords, 0),
+    skippedWords: all.reduce((n, b) => n + b.skippedWords, 0),
     estimateChars: parts.reduce((n, p) => n + p.chars, 0),
     silentChars,
   };
+}
+
+const LETTER = /\p{L}/gu;
+const letters = (s: string) => s.match(LETTER)?.length ?? 0;
+const WORD = /[\p{L}\p{N}]+/gu;
+
+/**
+ * A block written mostly in a script the service cannot read (more of its letters left out than kept) is
+ * left out whole: "DeepMind，DNC（）AI，。" is what a Chinese paragraph leaves, and says nothing. On a page
+ * written mostly in such scripts, blocks with no letter at all (dates, counters, "1 1") go too. What is
+ * left out counts as skipped words.
+ */
+function leaveOutForeign<B extends { text: string; skipped: string[]; skippedWords: number }>(blocks: B[]): B[] {
+  let foreign = 0;
+  let kept = 0;
+  const counted = blocks.map((b) => {
+    const f = letters(b.skipped.join(''));
+    const k = letters(b.text);
+    foreign += f;
+    kept += k;
+    return { b, f, k };
+  });
+  const foreignPage = foreign > kept;
+  return counted.map(({ b, f, k }) => {
+    if (f > k || (foreignPage && k === 0)) {
+      const words = b.text.match(WORD)?.length ?? 0;
+      return { ...b, text: '', skippedWords: b.skippedWords + words };
+    }
+    return b;
+  });
 }
 
 export function estimateRub(chars: number, price: RubUnits): string {

@@ -16,6 +16,7 @@ describe('every word of the article, once, in order', () => {
     ['a table caption', '<table><caption>Таблица 1. Цены</caption><tr><td>Хлеб</td><td>40</td></tr></table>', ['paragraph: Таблица 1. Цены', 'paragraph: Хлеб', 'paragraph: 40']],
     ['words on both sides of a <br> stay apart', '<p>KEEPALIVE<br>int add(int x)</p>', ['paragraph: KEEPALIVE', 'paragraph: int add(int x)']],
     ['inline markup does not split a sentence', '<p>Сложность <b>алгоритма</b> равна 2n<sup>2</sup>.</p>', ['paragraph: Сложность алгоритма равна 2n2.']],
+    ['a documentation link of class "reference" (Sphinx) is read', '<p>See this <a class="reference external" href="/b">guide to bookmarks</a>, especially.</p>', ['paragraph: See this guide to bookmarks, especially.']],
     ['nested blocks are read once', '<blockquote><p>Цитата.</p></blockquote>', ['paragraph: Цитата.']],
     ['a figure caption', '<figure><img src="a.png"><figcaption>Подпись к рисунку.</figcaption></figure>', ['paragraph: Подпись к рисунку.']],
   ])('%s', (_name, html, lines) => {

@@ -61,8 +61,10 @@ const ELEMENT_NODE = 1;
 const TEXT_NODE = 3;
 
 /** Citation markers, back links and edit links: never read (Wikipedia, MediaWiki, DPUB-ARIA). */
-const NOISE_CLASS = /(^|\s)(mw-editsection|reference|mw-cite-backlink|noprint)(\s|$)/i;
+const NOISE_CLASS = /(^|\s)(mw-editsection|mw-cite-backlink|noprint)(\s|$)/i;
 const NOISE_ROLE = /^doc-(noteref|backlink)$/;
+/** Wikipedia's citation markers (`<sup class="reference">[12]</sup>`); a link of class "reference" elsewhere (Sphinx) is text. */
+const MARKER_CLASS = /(^|\s)reference(\s|$)/i;
 /** Reference lists, notes and navigation boxes: left out unless the listener asks for references. */
 const SECTION_CLASS = /(^|\s)(references|reflist|refbegin|mw-references-wrap|reference-text|footnotes?|bibliography|navbox|catlinks|printfooter)(\s|$)/i;
 const SECTION_ROLE = /^doc-(endnotes|bibliography|footnote)$/;
@@ -93,6 +95,11 @@ export function isJunkLine(line: string): boolean {
 function matches(el: Element, cls: RegExp, role: RegExp): boolean {
   const c = el.getAttribute('class') ?? '';
   return (c !== '' && cls.test(c)) || role.test(el.getAttribute('role') ?? '');
+}
+
+/** Never read: edit links, citation markers, back links, what the site does not print. */
+function isNoise(el: Element): boolean {
+  return matches(el, NOISE_CLASS, NOISE_ROLE) || (el.tagName === 'SUP' && MARKER_CLASS.test(el.getAttribute('class') ?? ''));
 }
 
 /** An element of the live page the reader cannot see (CSS of the live page decides; Readability's copy has none). */
@@ -172,7 +179,7 @@ export function blocksOf(
         return;
       }
       if (node.nodeType !== ELEMENT_NODE || SKIP_TAGS.has((node as Element).tagName.toUpperCase())) return;
-      if (matches(node as Element, NOISE_CLASS, NOISE_ROLE)) return void leave(node);
+      if (isNoise(node as Element)) return void leave(node);
       for (let child = node.firstChild; child; child = child.nextSibling) gather(child);
     };
     gather(pre);
@@ -219,7 +226,7 @@ export function blocksOf(
       }
     }
     if (skipping) return void leave(el);
-    if (matches(el, NOISE_CLASS, NOISE_ROLE) || (!opts.keepReferences && matches(el, SECTION_CLASS, SECTION_ROLE))) return void leave(el);
+    if (isNoise(el) || (!opts.keepReferences && matches(el, SECTION_CLASS, SECTION_ROLE))) return void leave(el);
     if (tag === 'BR') return flush(pending.kind);
     const block = BLOCK_TAGS.has(tag) || level > 0;
     if (block) flush(level ? 'heading' : 'paragraph');
