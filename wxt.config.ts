@@ -27,7 +27,9 @@ export default defineConfig({
         id: GECKO_ID,
         // storage.session, scripting in MV2 and ::highlight() are all there by Firefox 140 (ESR).
         strict_min_version: '140.0',
-        data_collection_permissions: { required: ['none'] },
+        // The text of the page (or selection) being read is sent to the speech service: website content.
+        // Nothing else is collected; the key goes only to the service the user saved it for.
+        data_collection_permissions: { required: ['websiteContent'] },
       },
     },
     action: { default_title: '__MSG_actionTitle__' },

@@ -1,8 +1,9 @@
 import { useEffect, useState } from 'preact/hooks';
 import { i18n } from '@/utils/pages/i18n';
+import { sendMessage } from '@/utils/messaging/protocol';
 import { saveFile } from '@/utils/pages/save-file';
 import { followStored } from '@/utils/storage/stored-value';
-import { dailyTotals, usageCsv, type UsageEntry, usageStorage } from '@/utils/storage/usage-history';
+import { dailyTotals, usageCsv, type UsageEntry, usageFailedStorage, usageStorage } from '@/utils/storage/usage-history';
 import { Money } from './Money';
 
 const SHOWN = 200;
@@ -10,8 +11,10 @@ const SHOWN = 200;
 /** Every paid request (time, page, characters, cost, request id), totals per day, CSV export, clearing. */
 export function UsageHistory({ locale }: { locale: string }) {
   const [entries, setEntries] = useState<UsageEntry[]>([]);
+  const [failed, setFailed] = useState(false);
   useEffect(() => {
-    return followStored(usageStorage, [], setEntries);
+    const stops = [followStored(usageStorage, [], setEntries), followStored(usageFailedStorage, false, setFailed)];
+    return () => stops.forEach((stop) => stop());
   }, []);
   const days = dailyTotals(entries);
   const time = new Intl.DateTimeFormat(locale, { dateStyle: 'short', timeStyle: 'medium' });
@@ -29,10 +32,15 @@ export function UsageHistory({ locale }: { locale: string }) {
         <button type="button" data-testid="export-csv" disabled={entries.length === 0} onClick={exportCsv}>
           {i18n.t('exportCsv')}
         </button>
-        <button type="button" data-testid="clear-history" disabled={entries.length === 0} onClick={() => void usageStorage.setValue([])}>
+        <button type="button" data-testid="clear-history" disabled={entries.length === 0} onClick={() => void sendMessage('clearHistory')}>
           {i18n.t('clearHistory')}
         </button>
       </div>
+      {failed && (
+        <p class="error" role="alert" data-testid="history-error">
+          {i18n.t('historyWriteFailed')}
+        </p>
+      )}
       {entries.length === 0 ? (
         <p class="hint">{i18n.t('historyEmpty')}</p>
       ) : (

@@ -1,12 +1,13 @@
 import { defineBackground } from 'wxt/utils/define-background';
 import { browser, type Browser } from 'wxt/browser';
 import { i18n } from '#i18n';
+import { ignore } from '@/utils/log';
 import { saveAndCheck, settingsView } from '@/utils/speech/account';
 import { backgroundPlayerSink } from '@/utils/audio/page-sink';
 import { PlayerStats } from '@/utils/audio/mse-player';
 import { onPageMessage } from '@/utils/messaging/protocol';
 import { offscreenPlayerSink } from '@/utils/audio/offscreen-sink';
-import { audioCache, checkAccount, createReader } from '@/utils/reading/wiring';
+import { audioCache, checkAccount, createReader, hasOriginPermission, usageHistory } from '@/utils/reading/wiring';
 import { clearApiKey } from '@/utils/storage/key-store';
 import { extractFromTab } from '@/utils/reading/tab-text';
 import { accountStorage } from '@/utils/storage/settings';
@@ -21,6 +22,12 @@ export default defineBackground({
 });
 
 function main() {
+  // Content scripts get no access to storage.local, where the service address lives (Chromium; Firefox
+  // has no such switch for storage.local, and the key's origin binding, checked before every request, is
+  // what protects it there).
+  if (!import.meta.env.FIREFOX) {
+    void browser.storage.local.setAccessLevel({ accessLevel: 'TRUSTED_CONTEXTS' }).catch(ignore('closing storage.local to content scripts'));
+  }
   // Chrome plays in an offscreen document; Firefox has none and plays in this page.
   const reader = createReader(
     import.meta.env.FIREFOX ? inPagePlayer((event) => void reader.onPlayerEvent(event)) : offscreenPlayerSink(),
@@ -81,7 +88,10 @@ function main() {
     return settingsView();
   });
   onPageMessage('saveSettings', ({ data }) => {
-    return saveAndCheck(data, checkAccount);
+    return saveAndCheck(data, { check: checkAccount, hasPermission: hasOriginPermission });
+  });
+  onPageMessage('clearHistory', () => {
+    return usageHistory.clear();
   });
   onPageMessage('removeKey', async () => {
     await reader.stop();

@@ -17,7 +17,11 @@ const KEY_PLACEHOLDER = 'vk_live_…';
 interface ShownError {
   code: string;
   detail?: string;
+  /** With `key-origin`: the new address's origin, which the user may confirm. */
+  origin?: string;
 }
+
+const hostOf = (origin: string) => new URL(origin).host;
 
 /**
  * Asks for the service's origin when it is neither the default nor loopback.
@@ -65,7 +69,7 @@ export function Options() {
     void sendMessage('getSettings').then(show);
   }, []);
 
-  async function save(e: Event) {
+  async function save(e: Event, confirmOrigin?: string) {
     e.preventDefault();
     setError(null);
     setSaved(false);
@@ -80,7 +84,12 @@ export function Options() {
     }
     setBusy(true);
     try {
-      const result = await sendMessage('saveSettings', { key, baseUrl, voice, format, confirmThresholdRub: threshold, readReferences });
+      const result = await sendMessage('saveSettings', { key, baseUrl, voice, format, confirmThresholdRub: threshold, readReferences, confirmOrigin });
+      if (!result.ok && result.code === 'key-origin') {
+        // Nothing was saved: the form keeps what was typed, and asks before the key goes to the new host.
+        setError({ code: result.code, origin: result.origin });
+        return;
+      }
       setKey('');
       edited.current.clear();
       show(await sendMessage('getSettings'));
@@ -174,8 +183,15 @@ export function Options() {
       </form>
 
       <p class="error" role="alert" data-testid="options-error" data-code={error?.code ?? ''} hidden={!error}>
-        {error && errorText(error.code, error.detail)}
+        {error && (error.origin ? i18n.t('keyOriginAsk', { host: hostOf(error.origin) }) : errorText(error.code, error.detail))}
       </p>
+      {error?.origin && (
+        <p class="actions">
+          <button type="button" data-testid="confirm-origin" data-host={hostOf(error.origin)} disabled={busy} onClick={(e) => void save(e, error.origin)}>
+            {i18n.t('keyOriginConfirm', { host: hostOf(error.origin) })}
+          </button>
+        </p>
+      )}
 
       {account && (
         <section

@@ -81,7 +81,7 @@ export function makeWorld(opts: WorldOptions = {}) {
   const timers: Array<{ at: number; resolve: () => void }> = [];
   const framesPerChar = opts.framesPerChar ?? 1;
   const backend = memoryBackend();
-  if (opts.brokenCache) backend.set = async () => Promise.reject(new DOMException('full', 'QuotaExceededError'));
+  if (opts.brokenCache) backend.write = async () => Promise.reject(new DOMException('full', 'QuotaExceededError'));
   const cache = opts.cache ?? new AudioCache(backend);
   const store = {
     view: opts.saved?.view ?? null,
@@ -218,7 +218,7 @@ export function makeWorld(opts: WorldOptions = {}) {
   };
 
   const deps: ReaderDeps = {
-    hasKey: async () => key !== null,
+    keyProblem: async () => (key === null ? 'no-key' : null),
     getSettings: async (): Promise<Settings> => ({ ...DEFAULT_SETTINGS, confirmThresholdRub: opts.threshold ?? '1000' }),
     getPlayback: async () => DEFAULT_PLAYBACK,
     savePlayback: async () => undefined,

@@ -43,6 +43,29 @@ describe('AudioCache', () => {
     expect(await new AudioCache(backend, 100).has('a')).toBe(false);
   });
 
+  it('bytes and index are written together, one change at a time: the stored index always counts the stored bytes', async () => {
+    const backend = memoryBackend();
+    const cache = new AudioCache(backend, 100);
+    await Promise.all([cache.set('a', bytes(40)), cache.set('b', bytes(40)), cache.set('c', bytes(40)), cache.get('a'), cache.delete('b')]);
+    const index = backend.map.get('__index__') as Array<[string, number]>;
+    const stored = [...backend.map.keys()].filter((k) => k !== '__index__').sort();
+    expect(index.map(([k]) => k).sort()).toEqual(stored);
+    expect(index.reduce((n, [, size]) => n + size, 0)).toBeLessThanOrEqual(100);
+    expect(await cache.size()).toBe(index.reduce((n, [, size]) => n + size, 0));
+  });
+
+  it('a refused write changes nothing: neither the store nor the count', async () => {
+    const backend = memoryBackend();
+    const cache = new AudioCache(backend, 100);
+    await cache.set('a', bytes(60));
+    const write = backend.write;
+    backend.write = () => Promise.reject(new DOMException('full', 'QuotaExceededError'));
+    await expect(cache.set('b', bytes(60))).rejects.toThrow('full');
+    backend.write = write;
+    expect([await cache.has('a'), await cache.has('b'), await cache.size()]).toEqual([true, false, 60]);
+    expect([...backend.map.keys()].sort()).toEqual(['__index__', 'a']);
+  });
+
   it.each([
     [{ text: 'Привет', voice: '', format: 'mp3' }, { text: 'Привет', voice: '', format: 'mp3_high' }],
     [{ text: 'Привет', voice: '', format: 'mp3' }, { text: 'Привет', voice: 'sasha-lite', format: 'mp3' }],

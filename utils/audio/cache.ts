@@ -1,10 +1,11 @@
-import { clear, createStore, del, get, set, type UseStore } from 'idb-keyval';
+import { clear, createStore, get, promisifyRequest, type UseStore } from 'idb-keyval';
+import pLimit from 'p-limit';
 
 /** Where the bytes live: IndexedDB in the extension, a Map in unit tests. */
 export interface CacheBackend {
   get(key: string): Promise<unknown>;
-  set(key: string, value: unknown): Promise<void>;
-  del(key: string): Promise<void>;
+  /** Puts and deletes in one transaction: all of them happen, or none. */
+  write(puts: ReadonlyArray<readonly [key: string, value: unknown]>, dels: readonly string[]): Promise<void>;
   clear(): Promise<void>;
 }
 
@@ -15,9 +16,11 @@ type Index = Array<[key: string, size: number]>;
  * Audio already received and paid for, by part key (text + voice + format), so
  * resume, going back and reading the same text again never request it twice.
  * It outlives the service worker (IndexedDB). Least recently used entries go
- * first once the byte cap is reached.
+ * first once the byte cap is reached. The bytes and the index that counts them are written in one
+ * transaction, one change at a time, so a worker stopped mid-write never leaves bytes the cap does not see.
  */
 export class AudioCache {
+  private readonly writes = pLimit(1);
   /** key → size, in recency order (oldest first). */
   private index: Map<string, number> | null = null;
   private total = 0;
@@ -39,8 +42,8 @@ export class AudioCache {
     return this.loading;
   }
 
-  private saveIndex(index: Map<string, number>): Promise<void> {
-    return this.backend.set(INDEX, [...index.entries()]);
+  private commit(index: Map<string, number>, puts: ReadonlyArray<readonly [string, unknown]>, dels: readonly string[]): Promise<void> {
+    return this.backend.write([...puts, [INDEX, [...index.entries()]]], dels);
   }
 
   async size(): Promise<number> {
@@ -50,17 +53,20 @@ export class AudioCache {
 
   async get(key: string): Promise<Uint8Array | undefined> {
     const index = await this.load();
-    const size = index.get(key);
-    if (size === undefined) return undefined;
+    if (!index.has(key)) return undefined;
     const bytes = await this.backend.get(key);
     if (!(bytes instanceof Uint8Array) && !(bytes instanceof ArrayBuffer)) {
       await this.delete(key);
       return undefined;
     }
-    // Re-insert: Map order is the recency order.
-    index.delete(key);
-    index.set(key, size);
-    await this.saveIndex(index);
+    await this.writes(() => {
+      const size = index.get(key);
+      if (size === undefined) return;
+      // Re-insert: Map order is the recency order.
+      index.delete(key);
+      index.set(key, size);
+      return this.commit(index, [], []);
+    });
     return bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
   }
 
@@ -69,37 +75,55 @@ export class AudioCache {
   }
 
   async set(key: string, bytes: Uint8Array): Promise<void> {
-    const index = await this.load();
     if (bytes.byteLength > this.capBytes) return;
-    if (index.has(key)) await this.delete(key);
-    const evicted: string[] = [];
-    for (const [oldest, size] of index) {
-      if (this.total + bytes.byteLength <= this.capBytes) break;
-      index.delete(oldest);
-      this.total -= size;
-      evicted.push(oldest);
-    }
-    index.set(key, bytes.byteLength);
-    this.total += bytes.byteLength;
-    await Promise.all([...evicted.map((k) => this.backend.del(k)), this.backend.set(key, bytes)]);
-    await this.saveIndex(index);
+    const index = await this.load();
+    await this.writes(async () => {
+      const before = new Map(index);
+      const total = this.total;
+      const replaced = index.get(key);
+      if (replaced !== undefined) {
+        index.delete(key);
+        this.total -= replaced;
+      }
+      const evicted: string[] = [];
+      for (const [oldest, size] of index) {
+        if (this.total + bytes.byteLength <= this.capBytes) break;
+        index.delete(oldest);
+        this.total -= size;
+        evicted.push(oldest);
+      }
+      index.set(key, bytes.byteLength);
+      this.total += bytes.byteLength;
+      try {
+        await this.commit(index, [[key, bytes]], evicted);
+      } catch (err) {
+        // Nothing was written: the index in memory goes back to what is stored.
+        index.clear();
+        for (const [k, size] of before) index.set(k, size);
+        this.total = total;
+        throw err;
+      }
+    });
   }
 
   async delete(key: string): Promise<void> {
     const index = await this.load();
-    const size = index.get(key);
-    if (size === undefined) return;
-    index.delete(key);
-    this.total -= size;
-    await this.backend.del(key);
-    await this.saveIndex(index);
+    await this.writes(async () => {
+      const size = index.get(key);
+      if (size === undefined) return;
+      index.delete(key);
+      this.total -= size;
+      await this.commit(index, [], [key]);
+    });
   }
 
   async clear(): Promise<void> {
-    await this.backend.clear();
-    this.index = new Map();
-    this.loading = null;
-    this.total = 0;
+    await this.writes(async () => {
+      await this.backend.clear();
+      this.index = new Map();
+      this.loading = null;
+      this.total = 0;
+    });
   }
 }
 
@@ -110,8 +134,12 @@ export function partKey(p: { text: string; voice: string; format: string }): str
 export function indexedDbBackend(store: UseStore = createStore('trysasha-audio', 'parts')): CacheBackend {
   return {
     get: (key) => get(key, store),
-    set: (key, value) => set(key, value, store),
-    del: (key) => del(key, store),
+    write: (puts, dels) =>
+      store('readwrite', (s) => {
+        for (const key of dels) s.delete(key);
+        for (const [key, value] of puts) s.put(value, key);
+        return promisifyRequest(s.transaction);
+      }),
     clear: () => clear(store),
   };
 }
@@ -121,8 +149,10 @@ export function memoryBackend(): CacheBackend & { map: Map<string, unknown> } {
   return {
     map,
     get: async (key) => map.get(key),
-    set: async (key, value) => void map.set(key, value),
-    del: async (key) => void map.delete(key),
+    write: async (puts, dels) => {
+      for (const key of dels) map.delete(key);
+      for (const [key, value] of puts) map.set(key, value);
+    },
     clear: async () => map.clear(),
   };
 }

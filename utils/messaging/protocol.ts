@@ -18,11 +18,16 @@ export interface SaveSettingsInput {
   format: AudioFormat;
   confirmThresholdRub: string;
   readReferences?: boolean;
+  /**
+   * The origin the user agreed to send the saved key to, when the address changed and no key was typed
+   * (the options page's confirmation names that host). Any other origin is answered with `key-origin`.
+   */
+  confirmOrigin?: string;
 }
 
 export type CheckResult =
   | { ok: true; account: AccountInfo }
-  | { ok: false; code: string; requestId?: string; detail?: string };
+  | { ok: false; code: string; requestId?: string; detail?: string; /** With `key-origin`: the new origin, and the one the key belongs to. */ origin?: string; keyOrigin?: string };
 
 /** A failure told to a page by its code (the page renders the words). */
 export type Outcome = { ok: true } | { ok: false; code: string };
@@ -34,6 +39,8 @@ interface ProtocolMap {
   getSettings(): SettingsView;
   saveSettings(input: SaveSettingsInput): CheckResult;
   removeKey(): SettingsView;
+  /** Empties the usage history through the background's one history writer. */
+  clearHistory(): void;
   /** Starts reading tab `tabId` unless a reading is active (then it is left alone). */
   startReading(data: { tabId: number; force?: boolean }): void;
   command(data: { command: ReadingCommand }): void;

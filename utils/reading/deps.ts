@@ -19,7 +19,8 @@ export interface ReaderStore {
 }
 
 export interface ReaderDeps {
-  hasKey(): Promise<boolean>;
+  /** Why the key may not be sent now (`no-key`, `key-origin`, `bad-url`, `permission-denied`), or null. */
+  keyProblem(): Promise<string | null>;
   getSettings(): Promise<Settings>;
   getPlayback(): Promise<Playback>;
   savePlayback(playback: Playback): Promise<void>;

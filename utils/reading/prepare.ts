@@ -17,8 +17,8 @@ export interface Prepared {
 
 export async function prepare(deps: ReaderDeps, extract: () => Promise<ExtractedText>): Promise<Prepared> {
   const extraction = extract().then((text) => ({ text }), (error: unknown) => ({ error }));
-  const [hasKey, settings, cached] = await Promise.all([deps.hasKey(), deps.getSettings(), deps.getAccount()]);
-  if (!hasKey) throw new ReadingError('no-key');
+  const [problem, settings, cached] = await Promise.all([deps.keyProblem(), deps.getSettings(), deps.getAccount()]);
+  if (problem) throw new ReadingError(problem);
   const fresh = deps.refreshAccount().then((account) => ({ account }), (error: unknown) => ({ error }));
   const extracted = await extraction;
   if ('error' in extracted) throw extracted.error;

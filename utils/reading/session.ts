@@ -10,6 +10,7 @@ import type { PlayerEvent } from '../messaging/player';
 import type { Outcome } from '../messaging/protocol';
 import { formatRubPlain, parseRub } from '../speech/money';
 import { clampPlayback, type Playback } from '../storage/settings';
+import { boundTitle } from '../text/title';
 import type { ReaderDeps, ReadingRequest } from './deps';
 import { runHost } from './host';
 import { Ledger } from './ledger';
@@ -59,13 +60,13 @@ export class Reader {
       const { text, settings, account, fresh } = await prepare(this.deps, req.extract);
       run.signal.throwIfAborted();
       const planned = planReading(run.id, text, settings, account);
-      run.title = text.title;
+      run.title = boundTitle(text.title);
       run.ledger = new Ledger(planned.price);
       run.plan = planned.plan;
       this.deps.slots.setLimit(account.maxConcurrency);
       await this.deps.store.savePlan(run.plan);
       run.signal.throwIfAborted();
-      await this.update({ title: text.title, source: req.source || text.source, balanceRub: account.balanceRub, ...planned.view });
+      await this.update({ title: run.title, source: req.source || text.source, balanceRub: account.balanceRub, ...planned.view });
       // A fresh account, when it answers in time, brings the balance shown and the limit of requests in flight.
       void fresh.then((now) => {
         if (!now || this.run !== run) return;
@@ -295,7 +296,8 @@ export class Reader {
     run.restoreProgress(progress);
     this.run = run;
     this.deps.slots.setLimit(plan.maxConcurrency);
-    if (!(await this.deps.hasKey())) return this.fail(new ReadingError('no-key'));
+    const problem = await this.deps.keyProblem();
+    if (problem) return this.fail(new ReadingError(problem));
     if (view.state === 'confirm') {
       run.confirmation().then(
         async () => {

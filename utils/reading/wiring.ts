@@ -1,4 +1,3 @@
-import pLimit from 'p-limit';
 import { browser } from 'wxt/browser';
 import { AudioCache, indexedDbBackend } from '../audio/cache';
 import { ignore } from '../log';
@@ -6,9 +5,12 @@ import { sendToPage } from '../messaging/content';
 import type { PlayerSink } from '../messaging/player';
 import { fetchAccount, openSpeechStream, type Auth } from '../speech/client';
 import { PRIORITY, RequestSlots } from '../speech/slots';
-import { getApiKey } from '../storage/key-store';
+import { originPattern } from '../speech/base-url';
+import { authorize } from '../speech/guard';
+import { getStoredKey } from '../storage/key-store';
 import { accountStorage, type AccountInfo, playbackStorage, settingsStorage } from '../storage/settings';
-import { appendUsage, usageStorage } from '../storage/usage-history';
+import { usageFailedStorage, usageStorage } from '../storage/usage-history';
+import { usageWriter } from '../storage/usage-writer';
 import { ReadingError } from './plan';
 import { loadPlan, savePlan } from './plan-store';
 import { Reader } from './session';
@@ -35,11 +37,19 @@ export const audioCache = new AudioCache(indexedDbBackend());
 /** Every request to the service takes one of these: never more in flight than the account allows. */
 export const requestSlots = new RequestSlots(1);
 
-/** The key and the service address as they are now: read for every request, so a removed key is never sent. */
+/** Whether the browser lets the extension reach `origin` (the manifest's origins, or one the user granted). */
+export function hasOriginPermission(origin: string): Promise<boolean> {
+  return browser.permissions.contains({ origins: [originPattern(origin)] });
+}
+
+/**
+ * The key and the service address as they are now, checked (`speech/guard.ts`): read for every request,
+ * so a removed key is never sent, and a key is never sent to an address it was not saved for.
+ */
 async function currentAuth(): Promise<Auth> {
-  const key = await getApiKey();
-  if (!key) throw new ReadingError('no-key');
-  return { key, baseUrl: (await settingsStorage.getValue()).baseUrl };
+  const checked = await authorize((await settingsStorage.getValue()).baseUrl, await getStoredKey(), hasOriginPermission);
+  if (!checked.ok) throw new ReadingError(checked.code);
+  return checked.auth;
 }
 
 /** `GET /v1/account` through a request slot (the options page's check and the reading's refresh). */
@@ -54,13 +64,19 @@ export async function checkAccount(auth: Auth, signal: AbortSignal = AbortSignal
   }
 }
 
-/** History writes are read-modify-write: one at a time. */
-const usageWrites = pLimit(1);
+/** The one writer of the usage history (appends from readings, clearing from the options page). */
+export const usageHistory = usageWriter(
+  { get: () => usageStorage.getValue(), set: (list) => usageStorage.setValue(list) },
+  (yes) => void usageFailedStorage.setValue(yes).catch(ignore('marking the usage history write')),
+);
 
 /** The background's one reader, wired to the real browser, storage and service. */
 export function createReader(player: PlayerSink): Reader {
   return new Reader({
-    hasKey: async () => (await getApiKey()) !== null,
+    async keyProblem() {
+      const checked = await authorize((await settingsStorage.getValue()).baseUrl, await getStoredKey(), hasOriginPermission);
+      return checked.ok ? null : checked.code;
+    },
     getSettings: () => settingsStorage.getValue(),
     getPlayback: () => playbackStorage.getValue(),
     savePlayback: (playback) => playbackStorage.setValue(playback),
@@ -89,7 +105,7 @@ export function createReader(player: PlayerSink): Reader {
       if (code) void action.setBadgeBackgroundColor({ color: '#b91c1c' }).catch(ignore('setting the toolbar badge'));
     },
     recordUsage(entry) {
-      usageWrites(async () => usageStorage.setValue(appendUsage(await usageStorage.getValue(), entry))).catch(ignore('writing the usage history'));
+      usageHistory.append(entry).catch(ignore('writing the usage history'));
     },
     highlight(tabId, sentence) {
       const sent: Promise<unknown> = sentence === null ? sendToPage('clearHighlight', undefined, tabId) : sendToPage('highlight', sentence, tabId);

@@ -1,34 +1,49 @@
 import { checkBaseUrl } from './base-url';
 import type { CheckResult, SaveSettingsInput, SettingsView } from '../messaging/protocol';
 import { parseRub } from './money';
-import { getApiKey, maskKey, setApiKey } from '../storage/key-store';
+import { getStoredKey, maskKey, setStoredKey } from '../storage/key-store';
 import { accountStorage, AUDIO_FORMATS, settingsStorage } from '../storage/settings';
 import { fetchAccount, ServiceError } from './client';
 
 export async function settingsView(): Promise<SettingsView> {
-  const key = await getApiKey();
+  const stored = await getStoredKey();
   return {
     settings: await settingsStorage.getValue(),
-    keyMask: key ? maskKey(key) : null,
+    keyMask: stored ? maskKey(stored.key) : null,
     account: await accountStorage.getValue(),
   };
 }
 
+export interface SaveDeps {
+  /** The background's account request, which goes through a request slot like every other. */
+  check: typeof fetchAccount;
+  /** Whether the browser lets the extension reach the origin (granted by the options page's click). */
+  hasPermission(origin: string): Promise<boolean>;
+}
+
 /**
  * Saves the settings, then checks the key against the service's account endpoint.
- * A failure is answered with its code only: the options page renders the words. `check` is the
- * background's account request, which goes through a request slot like every other.
+ * A failure is answered with its code only: the options page renders the words.
+ *
+ * The key is bound to the origin it is saved for. A new address with no key typed is refused with
+ * `key-origin`, and nothing is saved, until the user confirms that host (`confirmOrigin`).
  */
-export async function saveAndCheck(input: SaveSettingsInput, check: typeof fetchAccount = fetchAccount): Promise<CheckResult> {
+export async function saveAndCheck(input: SaveSettingsInput, deps: SaveDeps): Promise<CheckResult> {
   const fail = (code: string, requestId = ''): CheckResult => ({ ok: false, code, requestId });
   const url = checkBaseUrl(input.baseUrl);
   if (!url.ok) return fail('bad-url');
   const threshold = parseRub(input.confirmThresholdRub);
   if (threshold === null || threshold < 0n) return fail('bad-threshold');
   if (!AUDIO_FORMATS.includes(input.format)) return fail('unknown_format');
+  if (!(await deps.hasPermission(url.origin))) return fail('permission-denied');
 
-  const key = input.key.trim() || (await getApiKey());
-  if (input.key.trim()) await setApiKey(input.key.trim());
+  const typed = input.key.trim();
+  const stored = await getStoredKey();
+  if (!typed && stored && stored.origin !== url.origin && input.confirmOrigin !== url.origin) {
+    return { ok: false, code: 'key-origin', origin: url.origin, keyOrigin: stored.origin };
+  }
+  const key = typed || stored?.key;
+  if (key && (typed || stored?.origin !== url.origin)) await setStoredKey(key, url.origin);
   await settingsStorage.setValue({
     baseUrl: url.baseUrl,
     voice: input.voice.trim(),
@@ -38,7 +53,7 @@ export async function saveAndCheck(input: SaveSettingsInput, check: typeof fetch
   });
   if (!key) return fail('no-key');
   try {
-    const account = await check({ baseUrl: url.baseUrl, key }, AbortSignal.timeout(15_000));
+    const account = await deps.check({ baseUrl: url.baseUrl, key }, AbortSignal.timeout(15_000));
     await accountStorage.setValue(account);
     return { ok: true, account };
   } catch (err) {

@@ -4,11 +4,17 @@ export type BaseUrlCheck =
   | { ok: true; baseUrl: string; origin: string; loopback: boolean; isDefault: boolean }
   | { ok: false; reason: 'bad-url' | 'insecure' };
 
-const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
+/**
+ * Loopback origins the manifest grants (`http://127.0.0.1/*`, `http://localhost/*`). `[::1]` is not one of
+ * them: it would be plain http with no permission behind it, so it is refused like any other http address.
+ */
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost']);
 
 /**
  * The service is reached over https only; plain http is allowed for loopback,
- * where the local service runs. The result has no trailing slash.
+ * where the local service runs. The result has no trailing slash, and no trailing `/v1`: the client
+ * adds `/v1/…` itself, so an address copied from the API reference (`https://api.trysasha.ru/v1`)
+ * is repaired rather than sent to `/v1/v1/speech`. A path before it (a proxy's prefix) is kept.
  */
 export function checkBaseUrl(input: string): BaseUrlCheck {
   let url: URL;
@@ -22,7 +28,7 @@ export function checkBaseUrl(input: string): BaseUrlCheck {
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
     return { ok: false, reason: url.protocol === 'http:' ? 'insecure' : 'bad-url' };
   }
-  const baseUrl = `${url.origin}${url.pathname}`.replace(/\/+$/, '');
+  const baseUrl = `${url.origin}${url.pathname}`.replace(/\/+$/, '').replace(/\/v1$/i, '');
   return { ok: true, baseUrl, origin: url.origin, loopback, isDefault: url.origin === new URL(DEFAULT_BASE_URL).origin };
 }
 

@@ -1,4 +1,5 @@
 import { createStore, del, get, set } from 'idb-keyval';
+import { DEFAULT_BASE_URL } from './settings';
 
 /*
  * The API key lives in the extension origin's IndexedDB, not in storage.local:
@@ -8,12 +9,24 @@ import { createStore, del, get, set } from 'idb-keyval';
 const store = () => createStore('trysasha-secrets', 'secrets');
 const KEY = 'api-key';
 
-export async function getApiKey(): Promise<string | null> {
-  return ((await get<string>(KEY, store())) ?? null) || null;
+/** The key and the one service origin it was saved for: it is sent nowhere else. */
+export interface StoredKey {
+  key: string;
+  origin: string;
 }
 
-export async function setApiKey(key: string): Promise<void> {
-  await set(KEY, key, store());
+export async function getStoredKey(): Promise<StoredKey | null> {
+  const saved = await get<unknown>(KEY, store());
+  // Keys saved before the binding existed belong to the default service.
+  if (typeof saved === 'string') return saved ? { key: saved, origin: new URL(DEFAULT_BASE_URL).origin } : null;
+  if (saved && typeof saved === 'object' && typeof (saved as StoredKey).key === 'string' && typeof (saved as StoredKey).origin === 'string') {
+    return saved as StoredKey;
+  }
+  return null;
+}
+
+export async function setStoredKey(key: string, origin: string): Promise<void> {
+  await set(KEY, { key, origin } satisfies StoredKey, store());
 }
 
 export async function clearApiKey(): Promise<void> {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { boundTitle, TITLE_MAX } from '../text/title';
 import { appendUsage, dailyTotals, dayOf, usageCsv, type UsageEntry } from './usage-history';
 
 const at = (iso: string) => Date.parse(iso);
@@ -46,6 +47,10 @@ describe('usageCsv', () => {
     ['plain', entry('2026-11-20T10:00:00Z', 42, '0.0630'), '2026-11-20T10:00:00.000Z,Статья,42,0.0630,req_1'],
     ['a comma and quotes in the title', entry('2026-11-20T10:00:00Z', 1, '0.0015', 'Он сказал: "да", и ушёл'), '2026-11-20T10:00:00.000Z,"Он сказал: ""да"", и ушёл",1,0.0015,req_1'],
     ['a formula-looking title is defused', entry('2026-11-20T10:00:00Z', 1, '0.0015', '=HYPERLINK("x")'), `2026-11-20T10:00:00.000Z,"'=HYPERLINK(""x"")",1,0.0015,req_1`],
+    ['a formula after spaces is defused', entry('2026-11-20T10:00:00Z', 1, '0.0015', '  =1+2'), "2026-11-20T10:00:00.000Z,'  =1+2,1,0.0015,req_1"],
+    ['a formula after a no-break space is defused', entry('2026-11-20T10:00:00Z', 1, '0.0015', '\u00a0@SUM(A1)'), "2026-11-20T10:00:00.000Z,'\u00a0@SUM(A1),1,0.0015,req_1"],
+    ['a full-width equals sign is defused', entry('2026-11-20T10:00:00Z', 1, '0.0015', '＝1+2'), "2026-11-20T10:00:00.000Z,'＝1+2,1,0.0015,req_1"],
+    ['a minus inside a title is left alone', entry('2026-11-20T10:00:00Z', 1, '0.0015', 'Итоги 2025 - 2026'), '2026-11-20T10:00:00.000Z,Итоги 2025 - 2026,1,0.0015,req_1'],
     ['a newline in the title', entry('2026-11-20T10:00:00Z', 1, '0.0015', 'a\nb'), '2026-11-20T10:00:00.000Z,"a\nb",1,0.0015,req_1'],
   ])('%s', (_name, e, row) => {
     expect(usageCsv([e])).toBe(`time,title,characters,cost_rub,request_id\r\n${row}\r\n`);
@@ -56,5 +61,31 @@ describe('appendUsage', () => {
   it('keeps the newest entries up to the cap', () => {
     const list = [1, 2, 3].map((n) => entry('2026-11-20T10:00:00Z', n, '0.0001'));
     expect(appendUsage(list, entry('2026-11-20T10:00:00Z', 4, '0.0001'), 3).map((e) => e.chars)).toEqual([2, 3, 4]);
+  });
+
+  it('a page title of a million characters is stored cut, and every billed request still gets its row', () => {
+    let list: UsageEntry[] = [];
+    for (let n = 1; n <= 14; n++) list = appendUsage(list, entry('2026-11-20T10:00:00Z', n, '0.0001', 'Заголовок '.repeat(110_000)));
+    expect(list).toHaveLength(14);
+    expect(list.every((e) => e.title.length === TITLE_MAX && e.title.endsWith('…'))).toBe(true);
+    expect(JSON.stringify(list).length).toBeLessThan(14 * 1000);
+  });
+
+  it('past the byte cap the oldest entries go, whatever the row count', () => {
+    let list: UsageEntry[] = [];
+    for (let n = 1; n <= 100; n++) list = appendUsage(list, entry('2026-11-20T10:00:00Z', n, '0.0001', 'x'.repeat(250)), 10_000, 5_000);
+    expect(new TextEncoder().encode(JSON.stringify(list)).byteLength).toBeLessThanOrEqual(5_000);
+    expect(list.at(-1)!.chars).toBe(100);
+    expect(list.length).toBeGreaterThan(10);
+  });
+});
+
+describe('boundTitle', () => {
+  it.each([
+    ['short', 'Статья', 'Статья'],
+    ['cut with an ellipsis', 'a'.repeat(400), `${'a'.repeat(TITLE_MAX - 1)}…`],
+    ['never half an emoji', `${'a'.repeat(TITLE_MAX - 2)}😀😀😀`, `${'a'.repeat(TITLE_MAX - 2)}…`],
+  ])('%s', (_name, title, expected) => {
+    expect(boundTitle(title)).toBe(expected);
   });
 });

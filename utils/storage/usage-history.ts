@@ -1,5 +1,6 @@
 import { storage } from 'wxt/utils/storage';
 import { formatRubPlain, parseRub } from '../speech/money';
+import { boundTitle } from '../text/title';
 
 /** One paid request, as the service billed it. */
 export interface UsageEntry {
@@ -22,12 +23,22 @@ export interface DayTotal {
 
 /** Enough for years of daily reading; the oldest go first. */
 export const USAGE_CAP = 10_000;
+/** And at most this many bytes of JSON (storage.local holds 10 MB in all): the oldest go first. */
+export const USAGE_MAX_BYTES = 2 * 1024 * 1024;
 
 export const usageStorage = storage.defineItem<UsageEntry[]>('local:usage-history', { fallback: [] });
+/** Set when the last history write failed (shown to the user), cleared by the next that succeeds. */
+export const usageFailedStorage = storage.defineItem<boolean>('session:usage-write-failed', { fallback: false });
 
-export function appendUsage(list: readonly UsageEntry[], entry: UsageEntry, cap = USAGE_CAP): UsageEntry[] {
-  const next = [...list, entry];
-  return next.length > cap ? next.slice(next.length - cap) : next;
+const encoder = new TextEncoder();
+
+/** The list with `entry` added, its title bounded, the oldest entries dropped past `cap` rows or `maxBytes`. */
+export function appendUsage(list: readonly UsageEntry[], entry: UsageEntry, cap = USAGE_CAP, maxBytes = USAGE_MAX_BYTES): UsageEntry[] {
+  const next = [...list, { ...entry, title: boundTitle(entry.title) }];
+  let from = Math.max(0, next.length - cap);
+  let bytes = 2 + next.slice(from).reduce((n, e) => n + encoder.encode(JSON.stringify(e)).byteLength + 1, 0);
+  while (bytes > maxBytes && from < next.length - 1) bytes -= encoder.encode(JSON.stringify(next[from++])).byteLength + 1;
+  return from ? next.slice(from) : next;
 }
 
 /** The calendar day of `time` in `timeZone`, as YYYY-MM-DD. */
@@ -52,8 +63,9 @@ export function dailyTotals(list: readonly UsageEntry[], timeZone?: string): Day
 }
 
 function csvField(value: string): string {
-  // Quoted when needed; a leading =, +, - or @ is defused so a spreadsheet never runs it as a formula.
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  // Quoted when needed; a leading =, +, - or @ (after any spaces, which spreadsheets skip) or a leading
+  // tab or carriage return is defused, so a spreadsheet never runs the field as a formula.
+  const safe = /^[\s\u00a0\u2000-\u200b\u3000\ufeff]*[=+\-@＝＋－＠]|^[\t\r]/.test(value) ? `'${value}` : value;
   return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 

@@ -7,6 +7,7 @@
  */
 import { Readability } from '@mozilla/readability';
 import { looseForm, type TextSlice, tokens } from './highlight';
+import { boundTitle } from './title';
 
 export interface TextBlock {
   text: string;
@@ -278,6 +279,8 @@ function extract(doc: Document, opts: ExtractOptions): Extraction {
   const shown = found.blocks.reduce((n, b) => n + countChars(b.text), 0);
   if (found.hiddenChars > shown) found = blocksOf(content, live, { keepReferences: opts.keepReferences });
   const headline = visibleHeadline(doc, clean(article?.title ?? doc.title ?? ''), seen);
+  // A title found only in <title> (nowhere on the page) is read and kept to a sane length.
+  if (headline.segments.length === 0) headline.text = boundTitle(headline.text);
   const blocks = found.blocks;
   const segments = found.segments;
   // Readability often keeps the headline as the first heading: it is read once, as the title.
