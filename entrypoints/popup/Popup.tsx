@@ -147,6 +147,11 @@ export function Popup() {
         </dd>
       </dl>
       {v.estimateAboveBalance && <p class="warning">{i18n.t('estimateAboveBalance')}</p>}
+      {v.stalePrice && v.estimateRub && (
+        <p class="warning" data-testid="stale-price">
+          {i18n.t('stalePrice')}
+        </p>
+      )}
 
       <p class="notice" data-testid="notice" data-code={v.notice.code} data-count={String(v.notice.count)} hidden={!v.notice.code}>
         {v.notice.code === 'skipped-words' ? i18n.t('noticeSkippedWords') : i18n.t('noticeContentRejected')} {v.notice.count}

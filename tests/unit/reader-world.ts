@@ -63,6 +63,8 @@ export interface WorldOptions {
   /** Starts from what an earlier life of the background saved. */
   saved?: { view: ReadingView | null; plan: ReadingPlan | null; progress: RunProgress | null };
   cache?: AudioCache;
+  /** The account as the service has it now, when it differs from the one saved (e.g. a new price); `'fails'`: the refresh fails. */
+  freshAccount?: Partial<AccountInfo> | 'fails';
 }
 
 export function sentences(n: number, words = 12, prefix = 'Предложение'): string {
@@ -223,7 +225,10 @@ export function makeWorld(opts: WorldOptions = {}) {
     getPlayback: async () => DEFAULT_PLAYBACK,
     savePlayback: async () => undefined,
     getAccount: async () => account,
-    refreshAccount: async () => account,
+    refreshAccount: async () => {
+      if (opts.freshAccount === 'fails') throw new ReadingError('network');
+      return { ...account, ...opts.freshAccount };
+    },
     slots,
     open,
     sleep: (ms, signal) =>

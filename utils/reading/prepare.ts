@@ -1,7 +1,8 @@
 /**
  * What a new reading starts from, gathered at once: the text (its extraction is the longest step, so
- * the key, settings and account are read meanwhile), the settings, and the account — the one known,
- * or a fresh one when none is. `fresh` answers later with the account as the service has it now.
+ * the key, settings and account are read meanwhile), the settings, and the account as the service has
+ * it now — its price decides the estimate and the confirmation. Only when that refresh fails is the
+ * last known account used, and `stalePrice` says so (the popup tells the user).
  */
 import type { AccountInfo, Settings } from '../storage/settings';
 import type { ExtractedText } from '../text/extract';
@@ -12,7 +13,7 @@ export interface Prepared {
   text: ExtractedText;
   settings: Settings;
   account: AccountInfo;
-  fresh: Promise<AccountInfo | null>;
+  stalePrice: boolean;
 }
 
 export async function prepare(deps: ReaderDeps, extract: () => Promise<ExtractedText>): Promise<Prepared> {
@@ -22,11 +23,8 @@ export async function prepare(deps: ReaderDeps, extract: () => Promise<Extracted
   const fresh = deps.refreshAccount().then((account) => ({ account }), (error: unknown) => ({ error }));
   const extracted = await extraction;
   if ('error' in extracted) throw extracted.error;
-  let account = cached;
-  if (!account) {
-    const answer = await fresh;
-    if ('error' in answer) throw answer.error;
-    account = answer.account;
-  }
-  return { text: extracted.text, settings, account, fresh: fresh.then((a) => ('account' in a ? a.account : null)) };
+  const answer = await fresh;
+  if ('account' in answer) return { text: extracted.text, settings, account: answer.account, stalePrice: false };
+  if (!cached) throw answer.error;
+  return { text: extracted.text, settings, account: cached, stalePrice: true };
 }

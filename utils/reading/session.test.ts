@@ -182,6 +182,33 @@ describe('a reading', () => {
   });
 });
 
+describe('the current price decides', () => {
+  it('a price that rose since the key was saved makes the estimate, and the reading asks first, with nothing sent', async () => {
+    const w = makeWorld({ threshold: '10', price: '1500.0000', freshAccount: { pricePerMillionRub: '15000.0000' } });
+    void w.start();
+    await w.until(() => w.reader.view.state === 'confirm', 'the confirmation');
+    const chars = w.reader.view.estimateChars;
+    expect(w.reader.view.estimateRub).toBe(formatRubPlain((BigInt(chars) * 15000n * 10_000n) / 1_000_000n));
+    expect(w.reader.view.stalePrice).toBe(false);
+    expect(w.log).toHaveLength(0);
+  });
+
+  it('at the old price the same reading starts without asking', async () => {
+    const w = makeWorld({ threshold: '10', price: '1500.0000', autoplay: true });
+    await w.start();
+    await finished(w);
+    expect(w.reader.view.state).toBe('finished');
+  });
+
+  it('when the service cannot be asked, the last known price is used and the popup is told so', async () => {
+    const w = makeWorld({ threshold: '10', price: '1500.0000', freshAccount: 'fails', autoplay: true });
+    await w.start();
+    await finished(w);
+    expect(w.reader.view.state).toBe('finished');
+    expect(w.reader.view.stalePrice).toBe(true);
+  });
+});
+
 describe('money headers that cannot be true', () => {
   it.each([
     { name: 'a negative cost', receipt: { cost: -50_000n } },

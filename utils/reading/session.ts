@@ -57,7 +57,7 @@ export class Reader {
     await Promise.all([this.deps.store.savePlan(null), this.deps.store.saveProgress(null)]);
     await this.update({ ...IDLE_VIEW, id: run.id, state: 'extracting', tabId: req.tabId, source: req.source, costRub: formatRubPlain(0n) });
     try {
-      const { text, settings, account, fresh } = await prepare(this.deps, req.extract);
+      const { text, settings, account, stalePrice } = await prepare(this.deps, req.extract);
       run.signal.throwIfAborted();
       const planned = planReading(run.id, text, settings, account);
       run.title = boundTitle(text.title);
@@ -66,13 +66,7 @@ export class Reader {
       this.deps.slots.setLimit(account.maxConcurrency);
       await this.deps.store.savePlan(run.plan);
       run.signal.throwIfAborted();
-      await this.update({ title: run.title, source: req.source || text.source, balanceRub: account.balanceRub, ...planned.view });
-      // A fresh account, when it answers in time, brings the balance shown and the limit of requests in flight.
-      void fresh.then((now) => {
-        if (!now || this.run !== run) return;
-        this.deps.slots.setLimit(now.maxConcurrency);
-        if (this.view.chars === 0) void this.update({ balanceRub: now.balanceRub });
-      });
+      await this.update({ title: run.title, source: req.source || text.source, balanceRub: account.balanceRub, stalePrice, ...planned.view });
       if (planned.askFirst) {
         await this.update({ state: 'confirm' });
         await run.confirmation();

@@ -45,6 +45,8 @@ export interface ReadingView {
   /** Code points left out before billing (hidden text, reference sections, leaders, sentences with nothing to say) and what they would have cost. */
   savedChars: number;
   savedRub: string;
+  /** The service could not be asked for its price: the estimate uses the last known one. */
+  stalePrice: boolean;
   notice: { code: NoticeCode; count: number };
   /**
    * A code, never words: the pages render it in the browser's language. `detail` is the service's own
@@ -73,6 +75,7 @@ export const IDLE_VIEW: ReadingView = {
   estimateAboveBalance: false,
   savedChars: 0,
   savedRub: '',
+  stalePrice: false,
   notice: { code: '', count: 0 },
   error: null,
   updatedAt: 0,
