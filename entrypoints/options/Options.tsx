@@ -42,6 +42,8 @@ export function Options() {
   const [format, setFormat] = useState<AudioFormat>('mp3');
   const [threshold, setThreshold] = useState(DEFAULT_SETTINGS.confirmThresholdRub);
   const [readReferences, setReadReferences] = useState(false);
+  const [dailyCap, setDailyCap] = useState('');
+  const [monthlyCap, setMonthlyCap] = useState('');
   const [account, setAccount] = useState<AccountInfo | null>(null);
   const [error, setError] = useState<ShownError | null>(null);
   const [busy, setBusy] = useState(false);
@@ -62,6 +64,8 @@ export function Options() {
     if (!keep.has('format')) setFormat(v.settings.format);
     if (!keep.has('threshold')) setThreshold(v.settings.confirmThresholdRub);
     if (!keep.has('readReferences')) setReadReferences(v.settings.readReferences === true);
+    if (!keep.has('dailyCap')) setDailyCap(v.settings.dailyCapRub ?? '');
+    if (!keep.has('monthlyCap')) setMonthlyCap(v.settings.monthlyCapRub ?? '');
     setAccount(v.keyMask ? v.account : null);
   };
 
@@ -84,7 +88,7 @@ export function Options() {
     }
     setBusy(true);
     try {
-      const result = await sendMessage('saveSettings', { key, baseUrl, voice, format, confirmThresholdRub: threshold, readReferences, confirmOrigin });
+      const result = await sendMessage('saveSettings', { key, baseUrl, voice, format, confirmThresholdRub: threshold, readReferences, dailyCapRub: dailyCap, monthlyCapRub: monthlyCap, confirmOrigin });
       if (!result.ok && result.code === 'key-origin') {
         // Nothing was saved: the form keeps what was typed, and asks before the key goes to the new host.
         setError({ code: result.code, origin: result.origin });
@@ -160,6 +164,14 @@ export function Options() {
           value={threshold}
           onInput={edit('threshold', setThreshold)}
         />
+
+        <fieldset class="budget">
+          <legend>{i18n.t('budget')}</legend>
+          <label for="daily-cap">{i18n.t('dailyCap')}</label>
+          <input id="daily-cap" data-testid="daily-cap" inputMode="decimal" placeholder={i18n.t('noCap')} value={dailyCap} onInput={edit('dailyCap', setDailyCap)} />
+          <label for="monthly-cap">{i18n.t('monthlyCap')}</label>
+          <input id="monthly-cap" data-testid="monthly-cap" inputMode="decimal" placeholder={i18n.t('noCap')} value={monthlyCap} onInput={edit('monthlyCap', setMonthlyCap)} />
+        </fieldset>
 
         <label class="check">
           <input

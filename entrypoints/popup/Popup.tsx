@@ -111,7 +111,9 @@ export function Popup() {
       </section>
 
       <section class="confirm" hidden={v.state !== 'confirm'}>
-        <p>{i18n.t('confirmQuestion')}</p>
+        <p data-testid="confirm-reason" data-reason={v.confirmReason ?? ''}>
+          {v.confirmReason === 'budget' ? i18n.t('confirmBudget') : i18n.t('confirmQuestion')}
+        </p>
         <button type="button" data-testid="confirm-read" onClick={() => command('confirm')}>
           {i18n.t('confirmRead')}
         </button>

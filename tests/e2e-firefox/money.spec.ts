@@ -1,6 +1,6 @@
 /** The service's price as it is now decides what a reading costs (Firefox). */
 import { makeArticleHtml } from '../fixtures/make-article.ts';
-import { attr, expect, state, test, TEST_KEY } from './fixtures.ts';
+import { attr, expect, fill, state, test, TEST_KEY } from './fixtures.ts';
 
 test('a price that rose since the key was saved decides: the reading asks first, and nothing is sent', async ({ ext, service, pages }) => {
   // About 6 ₽ at the saved price, under the 10 ₽ threshold; 60 ₽ at the new one.
@@ -13,4 +13,22 @@ test('a price that rose since the key was saved decides: the reading asks first,
   const chars = Number(await attr(popup, 'estimate', 'data-chars'));
   expect(Number(await attr(popup, 'estimate', 'data-value'))).toBeCloseTo((chars * 15000) / 1_000_000, 3);
   expect(service.speechLog()).toHaveLength(0);
+});
+
+test('a reading that would pass the daily cap asks first, and sends nothing until the user agrees', async ({ ext, service, pages }) => {
+  pages.put('/capped.html', makeArticleHtml(4_000)); // about 6 ₽
+  await ext.configure({ threshold: '100' });
+  const options = await ext.openOptions();
+  await expect.poll(() => attr(options, 'account', 'data-balance')).not.toBe('');
+  await fill(options, 'daily-cap', '1');
+  await options.click('[data-testid="save"]');
+  await expect.poll(() => attr(options, 'account', 'data-balance')).not.toBe('');
+  await options.close();
+  const { tabId } = await ext.openTab('capped.html');
+  const popup = await ext.openPopup(tabId);
+  await expect.poll(() => state(popup)).toBe('confirm');
+  expect(await attr(popup, 'confirm-reason', 'data-reason')).toBe('budget');
+  expect(service.speechLog()).toHaveLength(0);
+  await popup.click('[data-testid="confirm-read"]');
+  await expect.poll(() => service.speechLog().length).toBeGreaterThan(0);
 });

@@ -33,3 +33,60 @@ test('when the service cannot be asked for its price, the estimate says it uses 
   await expect(player(popup)).toHaveAttribute('data-state', /playing|finished/);
   await expect(popup.getByTestId('stale-price')).toBeVisible();
 });
+
+test.describe('spending caps', () => {
+  test.use({ serviceOptions: { msPerChar: 0.35, minMs: 200, firstByteMs: 30 } });
+
+  async function setCaps(ext: Parameters<Parameters<typeof test>[2]>[0]['ext'], daily: string, monthly = '') {
+    const options = await ext.openOptions();
+    await expect(options.getByTestId('account')).toBeVisible();
+    await options.getByTestId('daily-cap').fill(daily);
+    await options.getByTestId('monthly-cap').fill(monthly);
+    await options.getByTestId('save').click();
+    await expect(options.getByTestId('account')).toBeVisible();
+    await expect(options.getByTestId('options-error')).toHaveAttribute('data-code', '');
+    await options.close();
+  }
+
+  test('a reading that would pass the daily cap asks first, and sends nothing until the user agrees', async ({ ext, service, pages }) => {
+    pages.put('/capped.html', makeArticleHtml(4_000)); // about 6 ₽
+    await ext.configure({ threshold: '100' });
+    await setCaps(ext, '1');
+    const { tabId } = await ext.openTab('capped.html');
+    const popup = await ext.openPopup(tabId);
+    await expect(player(popup)).toHaveAttribute('data-state', 'confirm');
+    await expect(popup.getByTestId('confirm-reason')).toHaveAttribute('data-reason', 'budget');
+    expect(service.speechLog()).toHaveLength(0);
+    await popup.getByTestId('confirm-read').click();
+    await expect(player(popup)).toHaveAttribute('data-state', /playing|finished/);
+    await expect.poll(() => service.speechLog().length).toBeGreaterThan(0);
+  });
+
+  test('reaching the cap mid-reading stops at the end of a part with budget-limit, and nothing past it is requested', async ({ ext, service, pages }) => {
+    pages.put('/capped.html', makeArticleHtml(6_000)); // about 9 ₽ at the price saved
+    await ext.configure({ threshold: '100' });
+    await setCaps(ext, '12');
+    const { tabId } = await ext.openTab('capped.html');
+    const popup = await ext.openPopup(tabId);
+    await expect(player(popup)).toHaveAttribute('data-state', 'playing');
+    // The service's price jumps a hundredfold while the reading plays: the next bill passes the cap.
+    service.configure({ accounts: [{ key: TEST_KEY, name: 'Test account', balanceRub: '100000.0000', pricePerMillionRub: '150000.0000', maxConcurrency: 2 }] });
+    await expect(player(popup)).toHaveAttribute('data-state', 'error', { timeout: 30_000 });
+    await expect(popup.getByTestId('error')).toHaveAttribute('data-code', 'budget-limit');
+    const parts = Number(await player(popup).getAttribute('data-parts'));
+    const sent = service.speechLog().length;
+    expect(sent).toBeLessThan(parts);
+    // What was received played before the reading ended.
+    expect(Number(await player(popup).getAttribute('data-position'))).toBeGreaterThan(0);
+  });
+
+  test('a cap that is not an amount is refused, and nothing is saved', async ({ ext }) => {
+    await ext.configure();
+    const options = await ext.openOptions();
+    await options.getByTestId('daily-cap').fill('lots');
+    await options.getByTestId('save').click();
+    await expect(options.getByTestId('options-error')).toHaveAttribute('data-code', 'bad-budget');
+    await options.reload();
+    await expect(options.getByTestId('daily-cap')).toHaveValue('');
+  });
+});

@@ -65,6 +65,9 @@ export interface WorldOptions {
   cache?: AudioCache;
   /** The account as the service has it now, when it differs from the one saved (e.g. a new price); `'fails'`: the refresh fails. */
   freshAccount?: Partial<AccountInfo> | 'fails';
+  /** Spending caps (decimal rubles) and what the history already spent (ten-thousandths). */
+  caps?: { dailyCapRub?: string; monthlyCapRub?: string };
+  spent?: { day: bigint; month: bigint };
 }
 
 export function sentences(n: number, words = 12, prefix = 'Предложение'): string {
@@ -221,7 +224,7 @@ export function makeWorld(opts: WorldOptions = {}) {
 
   const deps: ReaderDeps = {
     keyProblem: async () => (key === null ? 'no-key' : null),
-    getSettings: async (): Promise<Settings> => ({ ...DEFAULT_SETTINGS, confirmThresholdRub: opts.threshold ?? '1000' }),
+    getSettings: async (): Promise<Settings> => ({ ...DEFAULT_SETTINGS, confirmThresholdRub: opts.threshold ?? '1000', ...opts.caps }),
     getPlayback: async () => DEFAULT_PLAYBACK,
     savePlayback: async () => undefined,
     getAccount: async () => account,
@@ -229,6 +232,7 @@ export function makeWorld(opts: WorldOptions = {}) {
       if (opts.freshAccount === 'fails') throw new ReadingError('network');
       return { ...account, ...opts.freshAccount };
     },
+    spent: async () => opts.spent ?? { day: 0n, month: 0n },
     slots,
     open,
     sleep: (ms, signal) =>

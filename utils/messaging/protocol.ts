@@ -18,6 +18,9 @@ export interface SaveSettingsInput {
   format: AudioFormat;
   confirmThresholdRub: string;
   readReferences?: boolean;
+  /** Decimal rubles; empty: no cap. */
+  dailyCapRub?: string;
+  monthlyCapRub?: string;
   /**
    * The origin the user agreed to send the saved key to, when the address changed and no key was typed
    * (the options page's confirmation names that host). Any other origin is answered with `key-origin`.

@@ -27,6 +27,8 @@ export interface ReaderDeps {
   /** The last known account; `refreshAccount` asks the service again. */
   getAccount(): Promise<AccountInfo | null>;
   refreshAccount(): Promise<AccountInfo>;
+  /** What the usage history says was spent today and this month (for the spending caps). */
+  spent(): Promise<{ day: bigint; month: bigint }>;
   slots: RequestSlots;
   /** Sends a speech request with the key as it is at that moment. */
   open(body: SpeechBody, signal: AbortSignal): Promise<SpeechStream>;

@@ -5,6 +5,8 @@
  */
 import { ignore } from '../log';
 import { formatRubPlain } from '../speech/money';
+import { countChars } from '../text/parts';
+import { ReadingError } from './plan';
 import type { ReaderDeps } from './deps';
 import { errorViewOf, type ReadingRun } from './run';
 import type { DeliveryHost } from './scheduler';
@@ -22,7 +24,11 @@ export function runHost(run: ReadingRun, deps: ReaderDeps, reader: ViewAccess): 
   return {
     fetch: {
       slots: deps.slots,
-      open: (body, signal) => deps.open(body, signal),
+      open: (body, signal) => {
+        // A spending cap: nothing is requested past it (what was received plays, then the reading ends).
+        if (run.budget?.refuses(run.ledger, countChars(body.text))) throw new ReadingError('budget-limit');
+        return deps.open(body, signal);
+      },
       sleep: (ms, signal) => deps.sleep(ms, signal),
       // Every billed request is recorded, even one answered after its reading was replaced.
       billed: async (receipt, sentChars) => {

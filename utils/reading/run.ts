@@ -5,6 +5,7 @@
 import { mp3Duration } from '../audio/mp3-frames';
 import type { Part } from '../text/parts';
 import type { Download } from './fetcher';
+import type { Budget } from './budget';
 import { Ledger } from './ledger';
 import { logIgnored } from '../log';
 import { ServiceError } from '../speech/client';
@@ -37,6 +38,8 @@ export class ReadingRun {
   private readonly life = new AbortController();
   plan: ReadingPlan | null = null;
   ledger = new Ledger(0n);
+  /** The spending caps this reading keeps to (null: none set). */
+  budget: Budget | null = null;
   /** Parts the service refused (skipped); the lookahead passes over them. */
   readonly skipped = new Set<number>();
   /** After a stopping error (402 …) nothing at or past this part is requested again. */

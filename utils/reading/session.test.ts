@@ -209,6 +209,49 @@ describe('the current price decides', () => {
   });
 });
 
+describe('spending caps', () => {
+  it('a reading that would pass the daily cap asks first, with nothing sent; agreed to, it reads to the end', async () => {
+    // About 5.4 ₽ of text; 3 ₽ already spent today; a 5 ₽ daily cap.
+    const w = makeWorld({ autoplay: true, caps: { dailyCapRub: '5' }, spent: { day: 30_000n, month: 30_000n } });
+    void w.start();
+    await w.until(() => w.reader.view.state === 'confirm', 'the confirmation');
+    expect(w.reader.view.confirmReason).toBe('budget');
+    expect(w.log).toHaveLength(0);
+    await w.reader.confirm();
+    await finished(w);
+    expect(w.reader.view.state).toBe('finished');
+  });
+
+  it('the monthly cap counts too; under both caps nothing is asked', async () => {
+    const over = makeWorld({ caps: { dailyCapRub: '100', monthlyCapRub: '50' }, spent: { day: 0n, month: 470_000n } });
+    void over.start();
+    await over.until(() => over.reader.view.state === 'confirm', 'the confirmation');
+    expect(over.reader.view.confirmReason).toBe('budget');
+    const under = makeWorld({ autoplay: true, caps: { dailyCapRub: '100', monthlyCapRub: '100' } });
+    await under.start();
+    await finished(under);
+    expect(under.reader.view.state).toBe('finished');
+  });
+
+  it('reaching the cap mid-reading stops at the end of a part, with budget-limit, and nothing is requested past it', async () => {
+    // The service bills ten times the price the estimate used: the estimate (0.53 ₽) is under the 2 ₽ cap, the bills (5.3 ₽) are not.
+    const w = makeWorld({ autoplay: true, price: '15.0000', caps: { dailyCapRub: '2' }, blocks: [{ kind: 'paragraph', text: sentences(400) }] });
+    await w.start();
+    await finished(w);
+    expect(w.reader.view.state).toBe('error');
+    expect(w.reader.view.error?.code).toBe('budget-limit');
+    const parts = w.store.plan!.parts.length;
+    expect(w.okTexts().length).toBeLessThan(parts);
+    const largest = Math.max(...w.store.plan!.parts.map((p) => [...p.text].length));
+    // 2 ₽ plus at most the part in which the cap was reached (the service bills 0.00015 ₽ a character).
+    expect(Number(w.reader.view.costRub)).toBeLessThanOrEqual(2 + largest * 0.00015);
+    expect(Number(w.reader.view.costRub)).toBeGreaterThan(1.5);
+    // What was received went to the player, every billed part of it.
+    const appended = new Set(w.commands.flatMap((c) => (c.type === 'append' ? [c.part] : [])));
+    expect([...appended].sort((a, b) => a - b)).toEqual(w.okTexts().map((_, k) => k));
+  });
+});
+
 describe('money headers that cannot be true', () => {
   it.each([
     { name: 'a negative cost', receipt: { cost: -50_000n } },

@@ -8,9 +8,10 @@ import pLimit from 'p-limit';
 import { ignore, logIgnored } from '../log';
 import type { PlayerEvent } from '../messaging/player';
 import type { Outcome } from '../messaging/protocol';
-import { formatRubPlain, parseRub } from '../speech/money';
+import { costOf, formatRubPlain, parseRub } from '../speech/money';
 import { clampPlayback, type Playback } from '../storage/settings';
 import { boundTitle } from '../text/title';
+import { Budget, capsOf } from './budget';
 import type { ReaderDeps, ReadingRequest } from './deps';
 import { runHost } from './host';
 import { Ledger } from './ledger';
@@ -62,15 +63,20 @@ export class Reader {
       const planned = planReading(run.id, text, settings, account);
       run.title = boundTitle(text.title);
       run.ledger = new Ledger(planned.price);
+      run.budget = new Budget(capsOf(settings), await this.deps.spent(), planned.price);
+      const overBudget = run.budget.estimatePasses(costOf(planned.view.estimateChars, planned.price));
       run.plan = planned.plan;
       this.deps.slots.setLimit(account.maxConcurrency);
       await this.deps.store.savePlan(run.plan);
       run.signal.throwIfAborted();
-      await this.update({ title: run.title, source: req.source || text.source, balanceRub: account.balanceRub, stalePrice, ...planned.view });
-      if (planned.askFirst) {
+      const confirmReason = overBudget ? 'budget' : planned.askFirst ? 'threshold' : '';
+      await this.update({ title: run.title, source: req.source || text.source, balanceRub: account.balanceRub, stalePrice, confirmReason, ...planned.view });
+      if (confirmReason) {
         await this.update({ state: 'confirm' });
         await run.confirmation();
         run.signal.throwIfAborted();
+        // Agreed to knowingly: this reading may pass the cap.
+        if (overBudget) run.budget.lifted = true;
       }
       const load = this.beginLoad();
       await this.update({ state: 'loading' });
@@ -288,6 +294,12 @@ export class Reader {
     run.plan = plan;
     run.ledger = new Ledger(parseRub(plan.priceRub) ?? 0n, { cost: parseRub(view.costRub) ?? 0n, chars: view.chars });
     run.restoreProgress(progress);
+    const settings = await this.deps.getSettings();
+    const spent = await this.deps.spent();
+    // The history already holds this reading's requests: what was spent before it is the rest.
+    const before = run.ledger.cost;
+    run.budget = new Budget(capsOf(settings), { day: spent.day - before, month: spent.month - before }, run.ledger.price);
+    run.budget.lifted = view.confirmReason === 'budget' && view.state !== 'confirm';
     this.run = run;
     this.deps.slots.setLimit(plan.maxConcurrency);
     const problem = await this.deps.keyProblem();
@@ -295,6 +307,7 @@ export class Reader {
     if (view.state === 'confirm') {
       run.confirmation().then(
         async () => {
+          if (view.confirmReason === 'budget') run.budget!.lifted = true;
           const load = this.beginLoad();
           await this.update({ state: 'loading' });
           await this.play(load, 0, 0);

@@ -47,6 +47,8 @@ export interface ReadingView {
   savedRub: string;
   /** The service could not be asked for its price: the estimate uses the last known one. */
   stalePrice: boolean;
+  /** Why the reading asks first: its estimate is above the confirmation threshold, or it would pass a spending cap. */
+  confirmReason: 'threshold' | 'budget' | '';
   notice: { code: NoticeCode; count: number };
   /**
    * A code, never words: the pages render it in the browser's language. `detail` is the service's own
@@ -76,6 +78,7 @@ export const IDLE_VIEW: ReadingView = {
   savedChars: 0,
   savedRub: '',
   stalePrice: false,
+  confirmReason: '',
   notice: { code: '', count: 0 },
   error: null,
   updatedAt: 0,

@@ -9,7 +9,7 @@ import { originPattern } from '../speech/base-url';
 import { authorize } from '../speech/guard';
 import { getStoredKey } from '../storage/key-store';
 import { accountStorage, type AccountInfo, playbackStorage, settingsStorage } from '../storage/settings';
-import { usageFailedStorage, usageStorage } from '../storage/usage-history';
+import { spentAround, usageFailedStorage, usageStorage } from '../storage/usage-history';
 import { usageWriter } from '../storage/usage-writer';
 import { ReadingError } from './plan';
 import { loadPlan, savePlan } from './plan-store';
@@ -86,6 +86,7 @@ export function createReader(player: PlayerSink): Reader {
       await accountStorage.setValue(account);
       return account;
     },
+    spent: async () => spentAround(await usageStorage.getValue(), Date.now()),
     slots: requestSlots,
     open: async (body, signal) => openSpeechStream(await currentAuth(), body, { signal }),
     sleep,

@@ -35,6 +35,8 @@ export async function saveAndCheck(input: SaveSettingsInput, deps: SaveDeps): Pr
   const threshold = parseRub(input.confirmThresholdRub);
   if (threshold === null || threshold < 0n) return fail('bad-threshold');
   if (!AUDIO_FORMATS.includes(input.format)) return fail('unknown_format');
+  const caps = [input.dailyCapRub ?? '', input.monthlyCapRub ?? ''].map((c) => c.trim().replace(',', '.'));
+  if (caps.some((c) => c !== '' && !((parseRub(c) ?? -1n) >= 0n))) return fail('bad-budget');
   if (!(await deps.hasPermission(url.origin))) return fail('permission-denied');
 
   const typed = input.key.trim();
@@ -50,6 +52,8 @@ export async function saveAndCheck(input: SaveSettingsInput, deps: SaveDeps): Pr
     format: input.format,
     confirmThresholdRub: input.confirmThresholdRub.trim().replace(',', '.'),
     readReferences: input.readReferences === true,
+    dailyCapRub: caps[0],
+    monthlyCapRub: caps[1],
   });
   if (!key) return fail('no-key');
   try {

@@ -221,6 +221,7 @@ export const KNOWN_ERROR_CODES = [
   'bad-threshold',
   'bad-response',
   'budget-limit',
+  'bad-budget',
   'key-origin',
 ] as const;
 

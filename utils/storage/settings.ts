@@ -13,6 +13,9 @@ export interface Settings {
   confirmThresholdRub: string;
   /** Read reference lists, notes, "See also" and external links too (off: they are left out, unbilled). */
   readReferences?: boolean;
+  /** Spending caps in decimal rubles per calendar day and month (the user's time zone); empty or missing: off. */
+  dailyCapRub?: string;
+  monthlyCapRub?: string;
 }
 
 export const DEFAULT_SETTINGS: Settings = {

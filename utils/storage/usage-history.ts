@@ -46,6 +46,22 @@ export function dayOf(time: number, timeZone?: string): string {
   return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(time);
 }
 
+/** What the history says was spent on `now`'s calendar day and month (the user's time zone), exactly. */
+export function spentAround(list: readonly UsageEntry[], now: number, timeZone?: string): { day: bigint; month: bigint } {
+  const today = dayOf(now, timeZone);
+  const month = today.slice(0, 7);
+  let day = 0n;
+  let inMonth = 0n;
+  for (const e of list) {
+    const date = dayOf(e.time, timeZone);
+    if (!date.startsWith(month)) continue;
+    const cost = parseRub(e.costRub) ?? 0n;
+    inMonth += cost;
+    if (date === today) day += cost;
+  }
+  return { day, month: inMonth };
+}
+
 /** Totals per day, newest day first; sums exact (integer ten-thousandths). */
 export function dailyTotals(list: readonly UsageEntry[], timeZone?: string): DayTotal[] {
   const days = new Map<string, { requests: number; chars: number; cost: bigint }>();
