@@ -237,7 +237,13 @@ test.describe('the key never leaves the background', () => {
       const [frame] = await chrome.scripting.executeScript({
         target: { tabId },
         func: async () => {
-          const local = await chrome.storage.local.get(null);
+          // Chromium closes storage.local to content scripts (TRUSTED_CONTEXTS): the settings are out of reach.
+          let local: unknown;
+          try {
+            local = await chrome.storage.local.get(null);
+          } catch (err) {
+            local = `refused: ${String(err)}`;
+          }
           let session: unknown;
           try {
             session = await chrome.storage.session.get(null);
@@ -264,6 +270,7 @@ test.describe('the key never leaves the background', () => {
     }, tabId);
     expect(seen).not.toContain('vk_live_test_key');
     expect(seen).toContain('refused');
+    expect((JSON.parse(seen) as { local: unknown }).local).toMatch(/^refused/);
     expect(await page.evaluate(() => typeof (globalThis as { chrome?: { runtime?: { sendMessage?: unknown } } }).chrome?.runtime?.sendMessage)).toBe('undefined');
     expect(await page.content()).not.toContain('vk_live_test_key');
     expect(service.speechLog()).toHaveLength(0);
