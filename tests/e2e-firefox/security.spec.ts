@@ -44,6 +44,8 @@ test('a changed service address gets the saved key only once the user confirms t
   expect(await attr(page, 'confirm-origin', 'data-host')).toBe(new URL(other.url).host);
   expect(other.log).toHaveLength(0);
   await page.click('[data-testid="confirm-origin"]');
-  await expect.poll(() => attr(page, 'account', 'data-balance')).not.toBe('');
-  expect(other.log.map((e) => [e.path, e.key])).toEqual([['/v1/account', TEST_KEY]]);
+  // The account panel still shows the old service's account: wait for the new one's check.
+  await expect.poll(() => other.log.map((e) => [e.path, e.key])).toEqual([['/v1/account', TEST_KEY]]);
+  await expect.poll(() => attr(page, 'options-error', 'data-code')).toBe('');
+  await expect.poll(() => attr(page, 'confirm-origin', 'data-host')).toBe('');
 });
