@@ -1,11 +1,13 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { browser } from 'wxt/browser';
 import { Money } from '@/components/Money';
+import { PronunciationRules } from '@/components/PronunciationRules';
 import { UsageHistory } from '@/components/UsageHistory';
+import type { PronunciationRule } from '@/utils/text/pronunciation';
 import { checkBaseUrl, originPattern } from '@/utils/speech/base-url';
 import { errorText, i18n, uiLocale } from '@/utils/pages/i18n';
 import { sendMessage, type SettingsView } from '@/utils/messaging/protocol';
-import { AUDIO_FORMATS, type AccountInfo, type AudioFormat, DEFAULT_SETTINGS } from '@/utils/storage/settings';
+import { AUDIO_FORMATS, type AccountInfo, type AudioFormat, DEFAULT_SETTINGS, type UrlReading } from '@/utils/storage/settings';
 
 const locale = uiLocale();
 document.documentElement.lang = locale.slice(0, 2);
@@ -22,6 +24,16 @@ interface ShownError {
 }
 
 const hostOf = (origin: string) => new URL(origin).host;
+
+interface Cleanup {
+  previewFirst: boolean;
+  readCode: boolean;
+  leaveOutCaptions: boolean;
+  leaveOutTables: boolean;
+  urls: UrlReading;
+}
+const NO_CLEANUP_CHOICES: Cleanup = { previewFirst: false, readCode: false, leaveOutCaptions: false, leaveOutTables: false, urls: 'domain' };
+const CLEANUP_IDS = { previewFirst: 'preview-first', readCode: 'read-code', leaveOutCaptions: 'leave-out-captions', leaveOutTables: 'leave-out-tables' } as const;
 
 /**
  * Asks for the service's origin when it is neither the default nor loopback.
@@ -44,6 +56,8 @@ export function Options() {
   const [readReferences, setReadReferences] = useState(false);
   const [dailyCap, setDailyCap] = useState('');
   const [monthlyCap, setMonthlyCap] = useState('');
+  const [rules, setRules] = useState<PronunciationRule[]>([]);
+  const [cleanup, setCleanup] = useState<Cleanup>(NO_CLEANUP_CHOICES);
   const [account, setAccount] = useState<AccountInfo | null>(null);
   const [error, setError] = useState<ShownError | null>(null);
   const [busy, setBusy] = useState(false);
@@ -66,6 +80,15 @@ export function Options() {
     if (!keep.has('readReferences')) setReadReferences(v.settings.readReferences === true);
     if (!keep.has('dailyCap')) setDailyCap(v.settings.dailyCapRub ?? '');
     if (!keep.has('monthlyCap')) setMonthlyCap(v.settings.monthlyCapRub ?? '');
+    if (!keep.has('rules')) setRules(v.settings.pronunciations ?? []);
+    if (!keep.has('cleanup'))
+      setCleanup({
+        previewFirst: v.settings.previewFirst === true,
+        readCode: v.settings.readCode === true,
+        leaveOutCaptions: v.settings.leaveOutCaptions === true,
+        leaveOutTables: v.settings.leaveOutTables === true,
+        urls: v.settings.urls ?? 'domain',
+      });
     setAccount(v.keyMask ? v.account : null);
   };
 
@@ -88,7 +111,7 @@ export function Options() {
     }
     setBusy(true);
     try {
-      const result = await sendMessage('saveSettings', { key, baseUrl, voice, format, confirmThresholdRub: threshold, readReferences, dailyCapRub: dailyCap, monthlyCapRub: monthlyCap, confirmOrigin });
+      const result = await sendMessage('saveSettings', { key, baseUrl, voice, format, confirmThresholdRub: threshold, readReferences, dailyCapRub: dailyCap, monthlyCapRub: monthlyCap, pronunciations: rules, ...cleanup, confirmOrigin });
       if (!result.ok && result.code === 'key-origin') {
         // Nothing was saved: the form keeps what was typed, and asks before the key goes to the new host.
         setError({ code: result.code, origin: result.origin });
@@ -172,6 +195,47 @@ export function Options() {
           <label for="monthly-cap">{i18n.t('monthlyCap')}</label>
           <input id="monthly-cap" data-testid="monthly-cap" inputMode="decimal" placeholder={i18n.t('noCap')} value={monthlyCap} onInput={edit('monthlyCap', setMonthlyCap)} />
         </fieldset>
+
+        <fieldset class="cleanup">
+          <legend>{i18n.t('cleanup')}</legend>
+          {(['previewFirst', 'readCode', 'leaveOutCaptions', 'leaveOutTables'] as const).map((name) => (
+            <label class="check" key={name}>
+              <input
+                type="checkbox"
+                data-testid={CLEANUP_IDS[name]}
+                checked={cleanup[name]}
+                onChange={(e) => {
+                  edited.current.add('cleanup');
+                  setCleanup({ ...cleanup, [name]: e.currentTarget.checked });
+                }}
+              />{' '}
+              {i18n.t(name)}
+            </label>
+          ))}
+          <label for="urls">{i18n.t('urls')}</label>
+          <select
+            id="urls"
+            data-testid="urls"
+            value={cleanup.urls}
+            onChange={(e) => {
+              edited.current.add('cleanup');
+              setCleanup({ ...cleanup, urls: e.currentTarget.value as UrlReading });
+            }}
+          >
+            <option value="domain">{i18n.t('urlsDomain')}</option>
+            <option value="out">{i18n.t('urlsOut')}</option>
+            <option value="read">{i18n.t('urlsRead')}</option>
+          </select>
+        </fieldset>
+
+        <PronunciationRules
+          rules={rules}
+          onChange={(next) => {
+            edited.current.add('rules');
+            setRules(next);
+          }}
+          onBadFile={() => setError({ code: 'bad-rules' })}
+        />
 
         <label class="check">
           <input

@@ -112,8 +112,28 @@ export function Popup() {
 
       <section class="confirm" hidden={v.state !== 'confirm'}>
         <p data-testid="confirm-reason" data-reason={v.confirmReason ?? ''}>
-          {v.confirmReason === 'budget' ? i18n.t('confirmBudget') : i18n.t('confirmQuestion')}
+          {v.confirmReason === 'budget' ? i18n.t('confirmBudget') : v.confirmReason === 'preview' ? i18n.t('confirmPreview') : i18n.t('confirmQuestion')}
         </p>
+        {v.state === 'confirm' && (v.preview ?? []).length > 0 && (
+          <ul class="preview" data-testid="preview" aria-label={i18n.t('previewLabel')}>
+            {v.preview.map((b) => (
+              <li key={b.block} data-testid="preview-block" data-block={String(b.block)} data-chars={String(b.chars)} data-value={b.rub} data-on={String(b.on)} class={b.on ? '' : 'off'}>
+                <label>
+                  <input
+                    type="checkbox"
+                    data-testid="preview-toggle"
+                    checked={b.on}
+                    onChange={(e) => void sendMessage('setBlockOn', { block: b.block, on: e.currentTarget.checked })}
+                  />
+                  <span class={`head ${b.kind}`}>{b.head}</span>
+                </label>
+                <span class="cost">
+                  {b.chars.toLocaleString(locale)} · <Money value={b.rub} locale={locale} />
+                </span>
+              </li>
+            ))}
+          </ul>
+        )}
         <button type="button" data-testid="confirm-read" onClick={() => command('confirm')}>
           {i18n.t('confirmRead')}
         </button>

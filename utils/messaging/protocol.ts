@@ -1,6 +1,7 @@
 import { defineExtensionMessaging } from '@webext-core/messaging';
-import type { AccountInfo, AudioFormat, Playback, Settings } from '../storage/settings';
+import type { AccountInfo, AudioFormat, Playback, Settings, UrlReading } from '../storage/settings';
 import type { PlayerEvent } from './player';
+import type { PronunciationRule } from '../text/pronunciation';
 import type { SaveEstimate } from '../reading/save';
 
 export interface SettingsView {
@@ -21,6 +22,12 @@ export interface SaveSettingsInput {
   /** Decimal rubles; empty: no cap. */
   dailyCapRub?: string;
   monthlyCapRub?: string;
+  pronunciations?: PronunciationRule[];
+  readCode?: boolean;
+  previewFirst?: boolean;
+  leaveOutCaptions?: boolean;
+  leaveOutTables?: boolean;
+  urls?: UrlReading;
   /**
    * The origin the user agreed to send the saved key to, when the address changed and no key was typed
    * (the options page's confirmation names that host). Any other origin is answered with `key-origin`.
@@ -48,6 +55,8 @@ interface ProtocolMap {
   startReading(data: { tabId: number; force?: boolean }): void;
   command(data: { command: ReadingCommand }): void;
   jumpTo(data: { part: number }): void;
+  /** While the reading asks first: switches a block of its preview on or off (the estimate follows). */
+  setBlockOn(data: { block: number; on: boolean }): void;
   setPlayback(data: Partial<Playback>): Playback;
   /** Saving as MP3: what is still missing and its cost; then fetching it (only after the user confirmed). */
   saveEstimate(): SaveEstimate;

@@ -3,12 +3,15 @@
  * is estimated to cost, each request's body, where a cut stream resumes, and how a part is halved.
  * No browser APIs: everything here is tested with tables.
  */
+import { applyPronunciation, type PronunciationRule } from '../text/pronunciation';
+import { readUrls } from '../text/urls';
 import { partKey } from '../audio/cache';
 import type { SpeechBody } from '../speech/client';
 import { costOf, formatRubPlain, parseRub, type RubUnits } from '../speech/money';
-import type { AccountInfo, AudioFormat, Settings } from '../storage/settings';
+import type { AccountInfo, AudioFormat, Settings, UrlReading } from '../storage/settings';
 import { makeAcceptable } from '../text/accepted';
 import type { TextBlock } from '../text/extract';
+import type { PreviewBlock } from './state';
 import { countChars, type Part, splitIntoParts } from '../text/parts';
 
 /** A failure before any request: shown with a local code. */
@@ -43,10 +46,16 @@ export interface Planned {
  * Folds and cuts the extracted blocks into the parts that will be sent. Each sentence keeps the
  * index of its block as extracted, so the page can highlight it in that block.
  */
-export function planParts(blocks: readonly TextBlock[]): Planned {
-  const all = leaveOutForeign(blocks.map((b, origin) => ({ kind: b.kind, origin, ...makeAcceptable(b.text) })));
+export function planParts(blocks: readonly TextBlock[], opts: { rules?: readonly PronunciationRule[]; urls?: UrlReading } = {}): Planned {
+  let urlChars = 0;
+  const spoken = (text: string) => {
+    const reduced = readUrls(text, opts.urls);
+    urlChars += countChars(text) - countChars(reduced);
+    return applyPronunciation(reduced, opts.rules ?? []);
+  };
+  const all = leaveOutForeign(blocks.map((b, origin) => ({ kind: b.kind, origin, ...makeAcceptable(spoken(b.text)) })));
   const accepted = all.filter((b) => b.text.trim() !== '');
-  let silentChars = 0;
+  let silentChars = urlChars;
   const parts = accepted.length
     ? splitIntoParts(accepted.map(({ kind, text }) => ({ kind, text })), { onSilent: (n) => (silentChars += n) })
     : [];
@@ -89,6 +98,18 @@ function leaveOutForeign<B extends { text: string; skipped: string[]; skippedWor
   });
 }
 
+/** The preview of a reading: every extracted block with the characters its parts bill for it. */
+export function previewOf(blocks: readonly TextBlock[], parts: readonly Part[], price: RubUnits, off: ReadonlySet<number>): PreviewBlock[] {
+  const chars = new Map<number, number>();
+  for (const part of parts) for (const s of part.sentences) chars.set(s.block, (chars.get(s.block) ?? 0) + countChars(part.text.slice(s.start, s.end)));
+  return blocks.flatMap((b, block) => {
+    const n = chars.get(block) ?? 0;
+    if (n === 0 && !off.has(block)) return []; // nothing of it is read anyway
+    const head = b.text.length > 90 ? `${b.text.slice(0, 89).replace(/[\uD800-\uDBFF]$/, '')}…` : b.text;
+    return [{ block, kind: b.kind, head, chars: n, rub: formatRubPlain(costOf(n, price)), on: !off.has(block) }];
+  });
+}
+
 export function estimateRub(chars: number, price: RubUnits): string {
   return formatRubPlain(costOf(chars, price));
 }
@@ -98,7 +119,7 @@ export function estimateRub(chars: number, price: RubUnits): string {
  * (`leftOutChars` from the extraction, plus sentences with nothing to say), and whether to ask first.
  */
 export function planReading(id: string, text: { blocks: readonly TextBlock[]; leftOutChars?: number }, settings: Settings, account: AccountInfo) {
-  const planned = planParts(text.blocks);
+  const planned = planParts(text.blocks, { rules: settings.pronunciations ?? [], urls: settings.urls ?? 'domain' });
   if (planned.parts.length === 0) throw new ReadingError('no-text');
   const price = parseRub(account.pricePerMillionRub) ?? 0n;
   const estimate = costOf(planned.estimateChars, price);

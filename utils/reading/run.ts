@@ -5,6 +5,8 @@
 import { mp3Duration } from '../audio/mp3-frames';
 import type { Part } from '../text/parts';
 import type { Download } from './fetcher';
+import type { AccountInfo, Settings } from '../storage/settings';
+import type { ExtractedText } from '../text/extract';
 import type { Budget } from './budget';
 import { Ledger } from './ledger';
 import { logIgnored } from '../log';
@@ -40,6 +42,10 @@ export class ReadingRun {
   ledger = new Ledger(0n);
   /** The spending caps this reading keeps to (null: none set). */
   budget: Budget | null = null;
+  /** What the reading was planned from, kept while it asks first (the preview may switch blocks off). */
+  planning: { text: ExtractedText; settings: Settings; account: AccountInfo } | null = null;
+  /** Blocks the listener switched off in the preview. */
+  readonly off = new Set<number>();
   /** Parts the service refused (skipped); the lookahead passes over them. */
   readonly skipped = new Set<number>();
   /** After a stopping error (402 …) nothing at or past this part is requested again. */

@@ -209,6 +209,43 @@ describe('the current price decides', () => {
   });
 });
 
+describe('the preview', () => {
+  const blocks = [
+    { kind: 'paragraph' as const, text: sentences(10, 12, 'Первый') },
+    { kind: 'paragraph' as const, text: sentences(10, 12, 'Рекламный') },
+    { kind: 'paragraph' as const, text: sentences(10, 12, 'Последний') },
+  ];
+
+  it('lists the blocks with their characters; a block switched off lowers the estimate by its characters and is never sent', async () => {
+    const w = makeWorld({ autoplay: true, threshold: '0', blocks });
+    void w.start();
+    await w.until(() => w.reader.view.state === 'confirm', 'the confirmation');
+    const before = w.reader.view;
+    expect(before.preview.map((b) => b.block)).toEqual([0, 1, 2]);
+    // The blocks' characters are the estimate, but for the spaces and line breaks between them.
+    expect(before.preview.reduce((n, b) => n + b.chars, 0)).toBeGreaterThan(before.estimateChars * 0.95);
+    const ad = before.preview[1]!.chars;
+    await w.reader.setBlockOn(1, false);
+    expect(w.reader.view.estimateChars).toBeLessThanOrEqual(before.estimateChars - ad + 1);
+    expect(w.reader.view.preview[1]).toMatchObject({ block: 1, on: false, chars: 0 });
+    await w.reader.confirm();
+    await finished(w);
+    expect(w.reader.view.state).toBe('finished');
+    expect(w.okTexts().join(' ')).not.toContain('Рекламный');
+    expect(w.okTexts().join(' ')).toContain('Последний 10');
+    expect(w.reader.view.preview).toEqual([]);
+  });
+
+  it('the last block cannot be switched off: there would be nothing to read', async () => {
+    const w = makeWorld({ threshold: '0', blocks: [blocks[0]!] });
+    void w.start();
+    await w.until(() => w.reader.view.state === 'confirm', 'the confirmation');
+    await w.reader.setBlockOn(0, false);
+    expect(w.reader.view.preview[0]!.on).toBe(true);
+    expect(w.reader.view.estimateChars).toBeGreaterThan(0);
+  });
+});
+
 describe('spending caps', () => {
   it('a reading that would pass the daily cap asks first, with nothing sent; agreed to, it reads to the end', async () => {
     // About 5.4 ₽ of text; 3 ₽ already spent today; a 5 ₽ daily cap.

@@ -15,7 +15,7 @@ import { Budget, capsOf } from './budget';
 import type { ReaderDeps, ReadingRequest } from './deps';
 import { runHost } from './host';
 import { Ledger } from './ledger';
-import { planReading, ReadingError } from './plan';
+import { planReading, previewOf, ReadingError } from './plan';
 import { prepare } from './prepare';
 import { errorViewOf, ReadingRun } from './run';
 import { fetchMissing, saveEstimate, type SaveEstimate } from './save';
@@ -69,14 +69,18 @@ export class Reader {
       this.deps.slots.setLimit(account.maxConcurrency);
       await this.deps.store.savePlan(run.plan);
       run.signal.throwIfAborted();
-      const confirmReason = overBudget ? 'budget' : planned.askFirst ? 'threshold' : '';
-      await this.update({ title: run.title, source: req.source || text.source, balanceRub: account.balanceRub, stalePrice, confirmReason, ...planned.view });
+      const confirmReason = overBudget ? 'budget' : planned.askFirst ? 'threshold' : settings.previewFirst ? 'preview' : '';
+      if (confirmReason) run.planning = { text, settings, account };
+      const preview = confirmReason ? previewOf(text.blocks, planned.plan.parts, planned.price, run.off) : [];
+      await this.update({ title: run.title, source: req.source || text.source, balanceRub: account.balanceRub, stalePrice, confirmReason, preview, ...planned.view });
       if (confirmReason) {
         await this.update({ state: 'confirm' });
         await run.confirmation();
         run.signal.throwIfAborted();
         // Agreed to knowingly: this reading may pass the cap.
         if (overBudget) run.budget.lifted = true;
+        run.planning = null;
+        await this.update({ preview: [] });
       }
       const load = this.beginLoad();
       await this.update({ state: 'loading' });
@@ -91,6 +95,33 @@ export class Reader {
   async startUnlessActive(req: ReadingRequest): Promise<void> {
     await this.ready;
     if (!this.active) await this.start(req);
+  }
+
+  /**
+   * While the reading asks first: a block of the preview switched off (or on again). The plan is made
+   * again without it, so its text is never sent and the estimate follows; the last block stays on.
+   */
+  async setBlockOn(block: number, on: boolean): Promise<void> {
+    await this.ready;
+    const run = this.run;
+    const planning = run?.planning;
+    if (!run || !planning || this.view.state !== 'confirm' || !planning.text.blocks[block]) return;
+    if (on === !run.off.has(block)) return;
+    if (on) run.off.delete(block);
+    else run.off.add(block);
+    const blocks = planning.text.blocks.map((b, k) => (run.off.has(k) ? { ...b, text: '' } : b));
+    let planned: ReturnType<typeof planReading>;
+    try {
+      planned = planReading(run.id, { ...planning.text, blocks }, planning.settings, planning.account);
+    } catch {
+      // Nothing would be left to read: that block stays on.
+      run.off.delete(block);
+      return;
+    }
+    run.plan = planned.plan;
+    await this.deps.store.savePlan(run.plan);
+    const preview = previewOf(planning.text.blocks, planned.plan.parts, planned.price, run.off);
+    await this.update({ ...planned.view, preview });
   }
 
   async confirm(): Promise<void> {

@@ -22,6 +22,18 @@ export type NoticeCode = '' | 'skipped-words' | 'content-rejected';
  * storage.session so a restarted service worker and a reopened popup see the same.
  * Money is kept as plain 4-digit decimal strings (never floats).
  */
+export interface PreviewBlock {
+  /** Index of the block as extracted. */
+  block: number;
+  kind: 'title' | 'heading' | 'paragraph';
+  /** The block's first words. */
+  head: string;
+  /** Code points billed for it (0 when off), and their cost at the reading's price. */
+  chars: number;
+  rub: string;
+  on: boolean;
+}
+
 export interface ReadingView {
   id: string;
   state: ReadingStateName;
@@ -48,7 +60,9 @@ export interface ReadingView {
   /** The service could not be asked for its price: the estimate uses the last known one. */
   stalePrice: boolean;
   /** Why the reading asks first: its estimate is above the confirmation threshold, or it would pass a spending cap. */
-  confirmReason: 'threshold' | 'budget' | '';
+  confirmReason: 'threshold' | 'budget' | 'preview' | '';
+  /** While asking first: the reading's blocks, each with its characters and cost; off ones are not sent. */
+  preview: PreviewBlock[];
   notice: { code: NoticeCode; count: number };
   /**
    * A code, never words: the pages render it in the browser's language. `detail` is the service's own
@@ -79,6 +93,7 @@ export const IDLE_VIEW: ReadingView = {
   savedRub: '',
   stalePrice: false,
   confirmReason: '',
+  preview: [],
   notice: { code: '', count: 0 },
   error: null,
   updatedAt: 0,

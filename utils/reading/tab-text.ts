@@ -25,15 +25,22 @@ export const HIGHLIGHT_CSS = `::highlight(${HIGHLIGHT_NAME}) { background-color:
 
 /** Asks the page's resident extract script; injects it first when the page has none yet (first reading of this page). */
 async function askPage(tabId: number, mode: ExtractMode): Promise<ExtractedText> {
-  const keepReferences = (await settingsStorage.getValue()).readReferences === true;
+  const settings = await settingsStorage.getValue();
+  const request = {
+    mode,
+    keepReferences: settings.readReferences === true,
+    readCode: settings.readCode === true,
+    leaveOutCaptions: settings.leaveOutCaptions === true,
+    leaveOutTables: settings.leaveOutTables === true,
+  };
   try {
-    return await sendToPage('extract', { mode, keepReferences }, tabId);
+    return await sendToPage('extract', request, tabId);
   } catch (err) {
     // Expected on a page not read before: nothing answers until the script is injected.
     if (!isNoReceiver(err)) throw err;
   }
   await browser.scripting.executeScript({ target: { tabId }, files: ['/content-scripts/extract.js'] });
-  return sendToPage('extract', { mode, keepReferences }, tabId);
+  return sendToPage('extract', request, tabId);
 }
 
 /**

@@ -2,8 +2,9 @@ import { checkBaseUrl } from './base-url';
 import type { CheckResult, SaveSettingsInput, SettingsView } from '../messaging/protocol';
 import { parseRub } from './money';
 import { getStoredKey, maskKey, setStoredKey } from '../storage/key-store';
-import { accountStorage, AUDIO_FORMATS, settingsStorage } from '../storage/settings';
+import { accountStorage, AUDIO_FORMATS, settingsStorage, URL_READINGS, type UrlReading } from '../storage/settings';
 import { fetchAccount, ServiceError } from './client';
+import { cleanRules } from '../text/pronunciation';
 
 export async function settingsView(): Promise<SettingsView> {
   const stored = await getStoredKey();
@@ -37,6 +38,8 @@ export async function saveAndCheck(input: SaveSettingsInput, deps: SaveDeps): Pr
   if (!AUDIO_FORMATS.includes(input.format)) return fail('unknown_format');
   const caps = [input.dailyCapRub ?? '', input.monthlyCapRub ?? ''].map((c) => c.trim().replace(',', '.'));
   if (caps.some((c) => c !== '' && !((parseRub(c) ?? -1n) >= 0n))) return fail('bad-budget');
+  const pronunciations = cleanRules(input.pronunciations ?? []);
+  if (!pronunciations) return fail('bad-rules');
   if (!(await deps.hasPermission(url.origin))) return fail('permission-denied');
 
   const typed = input.key.trim();
@@ -54,6 +57,12 @@ export async function saveAndCheck(input: SaveSettingsInput, deps: SaveDeps): Pr
     readReferences: input.readReferences === true,
     dailyCapRub: caps[0],
     monthlyCapRub: caps[1],
+    pronunciations,
+    readCode: input.readCode === true,
+    previewFirst: input.previewFirst === true,
+    leaveOutCaptions: input.leaveOutCaptions === true,
+    leaveOutTables: input.leaveOutTables === true,
+    urls: URL_READINGS.includes(input.urls as UrlReading) ? input.urls : 'domain',
   });
   if (!key) return fail('no-key');
   try {

@@ -222,6 +222,7 @@ export const KNOWN_ERROR_CODES = [
   'bad-response',
   'budget-limit',
   'bad-budget',
+  'bad-rules',
   'key-origin',
 ] as const;
 

@@ -1,8 +1,12 @@
+import type { PronunciationRule } from '../text/pronunciation';
 import { storage } from 'wxt/utils/storage';
 
 export const DEFAULT_BASE_URL = 'https://api.trysasha.ru';
 export const AUDIO_FORMATS = ['mp3', 'mp3_high', 'mp3_low'] as const;
 export type AudioFormat = (typeof AUDIO_FORMATS)[number];
+
+export const URL_READINGS = ['domain', 'out', 'read'] as const;
+export type UrlReading = (typeof URL_READINGS)[number];
 
 export interface Settings {
   baseUrl: string;
@@ -13,9 +17,19 @@ export interface Settings {
   confirmThresholdRub: string;
   /** Read reference lists, notes, "See also" and external links too (off: they are left out, unbilled). */
   readReferences?: boolean;
+  /** Clean-up before billing: code blocks read (default: left out), captions and tables left out (default: read). */
+  readCode?: boolean;
+  leaveOutCaptions?: boolean;
+  leaveOutTables?: boolean;
+  /** Bare URLs in the text: reduced to their domain (default), left out, or read as written. */
+  urls?: UrlReading;
+  /** Every reading stops first on its preview (blocks, characters, rubles), even under the threshold. */
+  previewFirst?: boolean;
   /** Spending caps in decimal rubles per calendar day and month (the user's time zone); empty or missing: off. */
   dailyCapRub?: string;
   monthlyCapRub?: string;
+  /** find → replace rules applied to the text before it is sent (`text/pronunciation.ts`). */
+  pronunciations?: PronunciationRule[];
 }
 
 export const DEFAULT_SETTINGS: Settings = {

@@ -1,9 +1,9 @@
 import { parseHTML } from 'linkedom';
 import { describe, expect, it } from 'vitest';
-import { blocksOf, isJunkLine } from './extract';
+import { blocksOf, type CleanupChoices, isJunkLine } from './extract';
 
 /** The blocks of an article body as the reader would send them ("kind: text" lines). */
-function read(html: string, opts: { keepReferences?: boolean } = {}) {
+function read(html: string, opts: CleanupChoices = {}) {
   const { document } = parseHTML(`<html><body><div id="root">${html}</div></body></html>`);
   const found = blocksOf(document.getElementById('root') as unknown as Element, undefined, opts);
   return { lines: found.blocks.map((b) => `${b.kind}: ${b.text}`), leftOut: found.leftOutChars };
@@ -52,6 +52,19 @@ describe('what a listener does not want is left out, and counted', () => {
     const found = read(html);
     expect(found.lines).toEqual(lines);
     expect(found.leftOut).toBeGreaterThan(0);
+  });
+
+  it.each([
+    ['a code block (pre > code) is left out by default', '<p>Run it:</p><pre><code>npm ci\nnpm test</code></pre><p>Done.</p>', {}, ['paragraph: Run it:', 'paragraph: Done.']],
+    ['a highlighted block (div.highlight > pre) too', '<p>A.</p><div class="highlight"><pre><span class="k">def</span> f(): pass</pre></div>', {}, ['paragraph: A.']],
+    ['code blocks read when asked', '<pre><code>npm test</code></pre>', { readCode: true }, ['paragraph: npm test']],
+    ['preformatted prose (an RFC) is not code', '<pre>This memo defines a protocol.</pre>', {}, ['paragraph: This memo defines a protocol.']],
+    ['inline code in a sentence stays', '<p>Call <code>fetch()</code> first.</p>', {}, ['paragraph: Call fetch() first.']],
+    ['captions left out when asked', '<figure><img src="a.png"><figcaption>Рис. 1.</figcaption></figure><p>Текст.</p>', { leaveOutCaptions: true }, ['paragraph: Текст.']],
+    ['tables left out when asked', '<p>До.</p><table><tr><td>Хлеб</td><td>40</td></tr></table><p>После.</p>', { leaveOutTables: true }, ['paragraph: До.', 'paragraph: После.']],
+  ] as const)('%s', (_name, html, opts, lines) => {
+    const found = read(html, opts);
+    expect(found.lines).toEqual(lines);
   });
 
   it('the setting keeps reference sections', () => {

@@ -33,14 +33,40 @@ export interface Extraction {
   segments: Segment[][];
 }
 
-export interface ExtractOptions {
-  /** "Read from here": the article even when text is selected. */
-  articleOnly?: boolean;
+/** What the listener chose to hear besides the article's prose (the options page's clean-up settings). */
+export interface CleanupChoices {
   /** Reference lists, notes, "See also", external links (default: left out). */
   keepReferences?: boolean;
+  /** Code blocks (default: left out; preformatted prose such as an RFC is not code, and is read). */
+  readCode?: boolean;
+  /** Figure and table captions (default: read). */
+  leaveOutCaptions?: boolean;
+  /** Tables (default: read). */
+  leaveOutTables?: boolean;
+}
+
+export interface ExtractOptions extends CleanupChoices {
+  /** "Read from here": the article even when text is selected. */
+  articleOnly?: boolean;
+}
+
+/** A class that marks code: syntax highlighters' and documentation generators' (Pygments, highlight.js, Prism, GitHub). */
+const CODE_CLASS = /(^|\s)(highlight|highlight-\S+|sourceCode|code|codehilite|hljs|prettyprint|brush:?|language-\S+|lang-\S+|src|src-\S+)(\s|$)/i;
+
+/** A `<pre>` that holds code (left out by default), not preformatted prose (an RFC, a poem). */
+function isCodeBlock(pre: Element): boolean {
+  if (pre.querySelector('code')) return true;
+  const cls = `${pre.getAttribute('class') ?? ''} ${pre.parentElement?.getAttribute('class') ?? ''}`;
+  return CODE_CLASS.test(cls) || pre.hasAttribute('data-lang') || pre.hasAttribute('data-language');
 }
 
 const clean = (s: string) => s.replace(/\s+/g, ' ').trim();
+const choices = (o: CleanupChoices): CleanupChoices => ({
+  keepReferences: o.keepReferences,
+  readCode: o.readCode,
+  leaveOutCaptions: o.leaveOutCaptions,
+  leaveOutTables: o.leaveOutTables,
+});
 const countChars = (s: string) => [...s].length;
 
 /** Lines of a selection become paragraphs of their own. */
@@ -127,7 +153,7 @@ interface Pending {
 export function blocksOf(
   root: Element,
   live: (node: Text) => Text | undefined = () => undefined,
-  opts: { keepReferences?: boolean; hidden?: (node: Text) => boolean } = {},
+  opts: CleanupChoices & { hidden?: (node: Text) => boolean } = {},
 ): { blocks: TextBlock[]; segments: Segment[][]; leftOutChars: number; hiddenChars: number } {
   const blocks: TextBlock[] = [];
   const segments: Segment[][] = [];
@@ -229,6 +255,10 @@ export function blocksOf(
     if (skipping) return void leave(el);
     if (isNoise(el) || (!opts.keepReferences && matches(el, SECTION_CLASS, SECTION_ROLE))) return void leave(el);
     if (tag === 'BR') return flush(pending.kind);
+    if ((tag === 'PRE' && !opts.readCode && isCodeBlock(el)) || (opts.leaveOutCaptions && (tag === 'FIGCAPTION' || tag === 'CAPTION')) || (opts.leaveOutTables && tag === 'TABLE')) {
+      flush(pending.kind);
+      return void leave(el);
+    }
     const block = BLOCK_TAGS.has(tag) || level > 0;
     if (block) flush(level ? 'heading' : 'paragraph');
     if (tag === 'PRE') preformatted(el);
@@ -273,11 +303,11 @@ function extract(doc: Document, opts: ExtractOptions): Extraction {
   if (!content) return { text: { title: clean(doc.title), source: 'article', blocks: [] }, segments: [] };
   const seen = new Map<Element, boolean>();
   const live = (n: Text) => pairs.get(n);
-  let found = blocksOf(content, live, { keepReferences: opts.keepReferences, hidden: (n) => hiddenOnPage(pairs.get(n)?.parentElement ?? null, seen) });
+  let found = blocksOf(content, live, { ...choices(opts), hidden: (n) => hiddenOnPage(pairs.get(n)?.parentElement ?? null, seen) });
   // Most of the article hidden is not the author hiding a note: the whole page is (an anti-flicker
   // `body { visibility: hidden }` its scripts have not lifted yet, an overlay): then it is all read.
   const shown = found.blocks.reduce((n, b) => n + countChars(b.text), 0);
-  if (found.hiddenChars > shown) found = blocksOf(content, live, { keepReferences: opts.keepReferences });
+  if (found.hiddenChars > shown) found = blocksOf(content, live, choices(opts));
   const headline = visibleHeadline(doc, clean(article?.title ?? doc.title ?? ''), seen);
   // A title found only in <title> (nowhere on the page) is read and kept to a sane length.
   if (headline.segments.length === 0) headline.text = boundTitle(headline.text);

@@ -25,7 +25,7 @@ export function installPageReader(doc: Document = document): PageReader {
   const reader: PageReader = { highlighter: new PageHighlighter(doc), lastContextTarget: null, last: null };
   doc.addEventListener('contextmenu', (e) => (reader.lastContextTarget = e.target instanceof Element ? e.target : null), true);
   onPageRequest('extract', ({ data }) => {
-    const extraction = extractFromPage(doc, { articleOnly: data.mode === 'from-here', keepReferences: data.keepReferences });
+    const extraction = extractFromPage(doc, { ...data, articleOnly: data.mode === 'from-here' });
     reader.last = data.mode === 'from-here' ? fromHere(extraction, reader.lastContextTarget, doc) : extraction;
     reader.highlighter.clear();
     return reader.last.text;

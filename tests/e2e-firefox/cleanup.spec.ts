@@ -1,0 +1,70 @@
+/** What is sent is what the listener wants to hear (Firefox): a pronunciation rule, code blocks, bare URLs. */
+import { attr, expect, fill, state, test } from './fixtures.ts';
+
+type Entry = { status: number; text: string };
+
+test('a pronunciation rule changes what is sent; code blocks are left out and a URL is said as its site', async ({ ext, service, pages }) => {
+  pages.put(
+    '/ai.html',
+    `<!doctype html><html lang="ru"><head><meta charset="utf-8"><title>ИИ в работе</title></head><body><article><h1>ИИ в работе</h1>
+<p>Системы ИИ пишут код каждый день, и линии поддержки отвечают быстрее. Подробности на странице https://www.example.com/research/2026/report в открытом доступе.</p>
+<pre><code>npm ci
+npm test</code></pre>
+<p>После этого команда смотрит на результаты и решает, что делать дальше.</p></article></body></html>`,
+  );
+  await ext.configure();
+  const options = await ext.openOptions();
+  await expect.poll(() => attr(options, 'account', 'data-balance')).not.toBe('');
+  await options.click('[data-testid="pron-add"]');
+  await fill(options, 'pron-find', 'ИИ');
+  await fill(options, 'pron-replace', 'искусственный интеллект');
+  await options.click('[data-testid="save"]');
+  await expect.poll(() => attr(options, 'pron-rules', 'data-count')).toBe('1');
+  await expect.poll(() => attr(options, 'account', 'data-balance')).not.toBe('');
+  await options.close();
+  const { tabId } = await ext.openTab('ai.html');
+  const popup = await ext.openPopup(tabId);
+  await expect.poll(() => state(popup), { timeout: 30_000 }).toBe('finished');
+  const text = (service.speechLog() as Entry[])
+    .filter((e) => e.status === 200)
+    .map((e) => e.text)
+    .join(' ');
+  expect(text).toContain('Системы искусственный интеллект пишут');
+  expect(text).toContain('линии поддержки');
+  expect(text).toContain('на странице example.com в открытом доступе');
+  expect(text).not.toContain('npm');
+});
+
+test('the preview lists the blocks with their cost; a block switched off is not paid for', async ({ ext, service, pages }) => {
+  pages.put(
+    '/preview.html',
+    `<!doctype html><html lang="ru"><head><meta charset="utf-8"><title>Обзор</title></head><body><article><h1>Обзор</h1>
+<p>Первый абзац статьи рассказывает, о чём пойдёт речь, и зачем это нужно читателю.</p>
+<p>Рекламный абзац предлагает подписаться на рассылку и получить скидку на всё.</p>
+<p>Последний абзац подводит итог и благодарит читателя за внимание к статье.</p></article></body></html>`,
+  );
+  await ext.configure();
+  const options = await ext.openOptions();
+  await expect.poll(() => attr(options, 'account', 'data-balance')).not.toBe('');
+  await options.click('[data-testid="preview-first"]');
+  await options.click('[data-testid="save"]');
+  await expect.poll(() => attr(options, 'account', 'data-balance')).not.toBe('');
+  await options.close();
+  const { tabId } = await ext.openTab('preview.html');
+  const popup = await ext.openPopup(tabId);
+  await expect.poll(() => state(popup)).toBe('confirm');
+  expect(await attr(popup, 'confirm-reason', 'data-reason')).toBe('preview');
+  const before = Number(await attr(popup, 'estimate', 'data-chars'));
+  // The advertising paragraph is the third block (title, first paragraph, this one).
+  await popup.click('[data-testid="preview-block"]:nth-child(3) [data-testid="preview-toggle"]');
+  await expect.poll(async () => Number(await attr(popup, 'estimate', 'data-chars'))).toBeLessThan(before - 50);
+  expect(service.speechLog()).toHaveLength(0);
+  await popup.click('[data-testid="confirm-read"]');
+  await expect.poll(() => state(popup), { timeout: 30_000 }).toBe('finished');
+  const text = (service.speechLog() as Entry[])
+    .filter((e) => e.status === 200)
+    .map((e) => e.text)
+    .join(' ');
+  expect(text).not.toContain('Рекламный');
+  expect(text).toContain('Последний абзац');
+});
