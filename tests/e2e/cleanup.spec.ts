@@ -2,6 +2,7 @@
  * What is sent is what the listener wants to hear: pronunciation rules, code blocks, bare URLs.
  */
 import { readFile } from 'node:fs/promises';
+import { recordedHighlights, recordHighlights } from '../fixtures/highlights.ts';
 import { expect, player, test } from './fixtures.ts';
 
 const PAGE = `<!doctype html><html lang="ru"><head><meta charset="utf-8"><title>ИИ в работе</title></head><body><article>
@@ -112,4 +113,33 @@ test('the preview lists the blocks with their cost; a block switched off is not 
   const text = billed(service);
   expect(text).not.toContain('Рекламный');
   expect(text).toContain('Последний абзац');
+});
+
+test.describe('the highlight', () => {
+  // Sentences of one to three seconds: the highlight follows the player's progress reports, a few a second.
+  test.use({ serviceOptions: { msPerChar: 22, minMs: 50, firstByteMs: 30 } });
+
+  test('a sentence changed by a pronunciation rule or a shortened URL is still highlighted exactly', async ({ ext, pages }) => {
+    pages.put(
+      '/ai.html',
+      `<!doctype html><html lang="ru"><head><meta charset="utf-8"><title>Заметка</title></head><body><article>
+<p>Вступление к заметке короткое. ИИ пишут код каждый день и отвечают быстро. Подробности есть на https://www.example.com/r/2026?utm=1 в открытом доступе. Конец заметки.</p>
+</article></body></html>`,
+    );
+    await ext.configure();
+    const options = await ext.openOptions();
+    await expect(options.getByTestId('account')).toBeVisible();
+    await options.getByTestId('pron-add').click();
+    await options.getByTestId('pron-find').fill('ИИ');
+    await options.getByTestId('pron-replace').fill('искусственный интеллект');
+    await options.getByTestId('save').click();
+    await expect(options.getByTestId('account')).toBeVisible();
+    const { page, tabId } = await ext.openTab('ai.html');
+    await page.evaluate(recordHighlights, 'article');
+    const popup = await ext.openPopup(tabId);
+    await expect(player(popup)).toHaveAttribute('data-state', 'finished', { timeout: 30_000 });
+    const texts = (await page.evaluate(recordedHighlights)).map((h) => h.text);
+    expect(texts).toContain('ИИ пишут код каждый день и отвечают быстро.');
+    expect(texts).toContain('Подробности есть на https://www.example.com/r/2026?utm=1 в открытом доступе.');
+  });
 });

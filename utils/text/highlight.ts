@@ -82,6 +82,8 @@ export function findSentence(
   index: TextIndex,
   sentence: string,
   fromToken = 0,
+  /** The first token after the sentence highlighted before: a start found by a later anchor never goes before it. */
+  floorToken = 0,
 ): { range: Range; startToken: number; endToken: number } | null {
   if (index.spans.length === 0) return null;
   const words = tokens(sentence);
@@ -96,14 +98,42 @@ export function findSentence(
     if (startAt < 0 && fromAt > 0) startAt = searchWord(index.text, head, 0);
     if (startAt >= 0) break;
   }
-  if (startAt < 0) return whole;
-  const startToken = spanAt(index, startAt);
+  let startToken = startAt >= 0 ? spanAt(index, startAt) : -1;
+  if (startToken < 0) startToken = startFromLaterWords(index, words, fromAt, floorToken);
+  if (startToken < 0) return whole;
+  startAt = index.spans[startToken]!.at;
   let endToken = Math.min(startToken + words.length - 1, index.spans.length - 1);
   const tailWords = Math.min(3, words.length);
   const tailAt = searchWord(index.text, words.slice(-tailWords).join(' '), startAt);
   if (tailAt >= 0 && tailAt - startAt < sentence.length * 3) endToken = spanAt(index, tailAt) + tailWords - 1;
   endToken = Math.min(endToken, index.spans.length - 1);
   return { range: rangeOf(index, startToken, endToken), startToken, endToken };
+}
+
+/**
+ * When the sentence's first words are not on the page (a pronunciation rule or a shortened URL changed
+ * them), a later run of its words finds it: the start is then its first word, looked for just before
+ * that run, or as many tokens before the run as words were passed over (never before `floorToken`).
+ */
+function startFromLaterWords(index: TextIndex, words: string[], fromAt: number, floorToken: number): number {
+  for (let skip = 1; skip <= Math.min(6, words.length - 2); skip++) {
+    const at = searchWord(index.text, words.slice(skip, skip + 3).join(' '), fromAt);
+    if (at < 0) continue;
+    const anchor = spanAt(index, at);
+    const floor = Math.min(Math.max(floorToken, 0), anchor);
+    for (let t = anchor - 1; t >= Math.max(floor, anchor - skip - 4); t--) {
+      if (wordAt(index, t) === words[0]) return t;
+    }
+    return Math.max(floor, anchor - skip);
+  }
+  return -1;
+}
+
+/** The token `t` of the block as indexed. */
+function wordAt(index: TextIndex, t: number): string {
+  const at = index.spans[t]!.at;
+  const end = index.text.indexOf(' ', at);
+  return index.text.slice(at, end < 0 ? undefined : end);
 }
 
 /** Position of `needle` at word boundaries in `hay`, from `from` on; -1 if none. */
@@ -128,6 +158,8 @@ function canHighlight(): boolean {
 export class PageHighlighter {
   private indexed: { slices: readonly TextSlice[]; index: TextIndex } | null = null;
   private cursor = 0;
+  /** The token after the sentence highlighted last. */
+  private after = 0;
   private autoScroll = true;
 
   constructor(private readonly doc: Document = document) {
@@ -144,10 +176,12 @@ export class PageHighlighter {
     if (this.indexed?.slices !== slices) {
       this.indexed = { slices, index: buildIndex(slices) };
       this.cursor = 0;
+      this.after = 0;
     }
-    const found = findSentence(this.indexed.index, sentence, this.cursor);
+    const found = findSentence(this.indexed.index, sentence, this.cursor, this.after);
     if (!found) return false;
     this.cursor = found.startToken;
+    this.after = found.endToken + 1;
     // The user came back to where the reading is: follow it again.
     if (!this.autoScroll && this.inView(found.range)) this.autoScroll = true;
     if (canHighlight()) CSS.highlights.set(HIGHLIGHT_NAME, new Highlight(found.range));
@@ -162,6 +196,7 @@ export class PageHighlighter {
     if (canHighlight()) CSS.highlights.delete(HIGHLIGHT_NAME);
     this.indexed = null;
     this.cursor = 0;
+    this.after = 0;
     this.autoScroll = true;
   }
 

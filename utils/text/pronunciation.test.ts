@@ -5,11 +5,12 @@ const rule = (find: string, replace: string, wholeWord = true): PronunciationRul
 
 describe('applyPronunciation', () => {
   it.each([
-    ['a whole word, any case', 'ИИ и ии меняют мир.', [rule('ИИ', 'искусственный интеллект')], 'искусственный интеллект и искусственный интеллект меняют мир.'],
+    ['a whole word, any case; a capital stays a capital', 'ИИ и ии меняют мир.', [rule('ИИ', 'искусственный интеллект')], 'Искусственный интеллект и искусственный интеллект меняют мир.'],
+    ['an acronym inside a sentence becomes plain words', 'Системы ИИ пишут.', [rule('ИИ', 'искусственный интеллект')], 'Системы искусственный интеллект пишут.'],
     ['a whole word is not found inside another', 'Линии и ИИ.', [rule('ИИ', 'интеллект')], 'Линии и интеллект.'],
     ['a plain rule matches inside words', 'nginx-proxy и nginx.', [rule('nginx', 'энджинкс', false)], 'энджинкс-proxy и энджинкс.'],
-    ['special characters are found as written', 'C++ и C#.', [rule('C++', 'си плюс плюс'), rule('C#', 'си шарп')], 'си плюс плюс и си шарп.'],
-    ['rules apply in order', 'ТТС', [rule('ТТС', 'text to speech'), rule('text', 'текст')], 'текст to speech'],
+    ['special characters are found as written', 'C++ и C#.', [rule('C++', 'си плюс плюс'), rule('C#', 'си шарп')], 'Си плюс плюс и си шарп.'],
+    ['rules apply in order', 'ТТС', [rule('ТТС', 'text to speech'), rule('text', 'текст')], 'Текст to speech'],
     ['a "$&" in the replacement is text', 'a b', [rule('a', '$&$&')], '$&$& b'],
     ['no rules, no change', 'Текст.', [], 'Текст.'],
   ])('%s', (_name, text, rules, expected) => {

@@ -1,7 +1,7 @@
 /**
  * Pronunciation rules: find → replace, applied to the text before it is split and sent, so the service
  * says a word the way the listener wants ("ИИ" → "искусственный интеллект", "nginx" → "энджинкс").
- * Matching ignores case; a whole-word rule matches only where no letter or digit touches the found text.
+ * Matching ignores case (at a sentence's start the capital is kept); a whole-word rule matches only where no letter or digit touches the found text.
  * Rules apply one after another, in their order.
  */
 export interface PronunciationRule {
@@ -20,10 +20,23 @@ function patternOf(rule: PronunciationRule): RegExp {
   return new RegExp(rule.wholeWord ? `(?<![\\p{L}\\p{N}_])${find}(?![\\p{L}\\p{N}_])` : find, 'giu');
 }
 
+/** Where `at` begins a sentence: the text's start, or after a sentence's end and a space. */
+const startsSentence = (text: string, at: number) => /(^|[.!?…]["»”)]?\s+|\n\s*)$/.test(text.slice(Math.max(0, at - 4), at)) || at === 0;
+
+/** At a sentence's start a replacement keeps the found text's capital (so the sentence still reads as one). */
+function capital(found: string, replace: string): string {
+  const first = found.charAt(0);
+  if (first === first.toLowerCase() || first !== first.toUpperCase()) return replace;
+  return replace.charAt(0).toUpperCase() + replace.slice(1);
+}
+
 /** `text` with every rule applied, in order. */
 export function applyPronunciation(text: string, rules: readonly PronunciationRule[]): string {
   let out = text;
-  for (const rule of rules) if (rule.find) out = out.replace(patternOf(rule), () => rule.replace);
+  for (const rule of rules) {
+    if (!rule.find) continue;
+    out = out.replace(patternOf(rule), (found: string, at: number, whole: string) => (startsSentence(whole, at) ? capital(found, rule.replace) : rule.replace));
+  }
   return out;
 }
 
