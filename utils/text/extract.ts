@@ -54,7 +54,7 @@ export interface ExtractOptions extends CleanupChoices {
 const CODE_CLASS = /(^|\s)(highlight|highlight-\S+|sourceCode|code|codehilite|hljs|prettyprint|brush:?|language-\S+|lang-\S+|src|src-\S+)(\s|$)/i;
 
 /** A `<pre>` that holds code (left out by default), not preformatted prose (an RFC, a poem). */
-function isCodeBlock(pre: Element): boolean {
+export function isCodeBlock(pre: Element): boolean {
   if (pre.querySelector('code')) return true;
   const cls = `${pre.getAttribute('class') ?? ''} ${pre.parentElement?.getAttribute('class') ?? ''}`;
   return CODE_CLASS.test(cls) || pre.hasAttribute('data-lang') || pre.hasAttribute('data-language');
