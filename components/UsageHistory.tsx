@@ -3,7 +3,7 @@ import { i18n } from '@/utils/pages/i18n';
 import { sendMessage } from '@/utils/messaging/protocol';
 import { saveFile } from '@/utils/pages/save-file';
 import { followStored } from '@/utils/storage/stored-value';
-import { dailyTotals, usageCsv, type UsageEntry, usageFailedStorage, usageStorage } from '@/utils/storage/usage-history';
+import { dailyTotals, monthlyTotals, usageCsv, type UsageEntry, usageFailedStorage, usageStorage } from '@/utils/storage/usage-history';
 import { Money } from './Money';
 
 const SHOWN = 200;
@@ -17,6 +17,7 @@ export function UsageHistory({ locale }: { locale: string }) {
     return () => stops.forEach((stop) => stop());
   }, []);
   const days = dailyTotals(entries);
+  const months = monthlyTotals(entries);
   const time = new Intl.DateTimeFormat(locale, { dateStyle: 'short', timeStyle: 'medium' });
   const number = new Intl.NumberFormat(locale);
 
@@ -45,6 +46,29 @@ export function UsageHistory({ locale }: { locale: string }) {
         <p class="hint">{i18n.t('historyEmpty')}</p>
       ) : (
         <>
+          <table class="days months">
+            <caption>{i18n.t('perMonth')}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{i18n.t('month')}</th>
+                <th scope="col">{i18n.t('requests')}</th>
+                <th scope="col">{i18n.t('chars')}</th>
+                <th scope="col">{i18n.t('cost')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {months.map((m) => (
+                <tr key={m.date} data-testid="history-month" data-month={m.date} data-chars={String(m.chars)} data-value={m.costRub}>
+                  <td>{m.date}</td>
+                  <td>{number.format(m.requests)}</td>
+                  <td>{number.format(m.chars)}</td>
+                  <td>
+                    <Money value={m.costRub} locale={locale} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
           <table class="days">
             <caption>{i18n.t('perDay')}</caption>
             <thead>

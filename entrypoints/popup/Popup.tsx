@@ -8,7 +8,7 @@ import { SaveMp3 } from '@/components/SaveMp3';
 import { Shortcuts } from '@/components/Shortcuts';
 import { errorText, i18n, uiLocale } from '@/utils/pages/i18n';
 import { type ReadingCommand, sendMessage } from '@/utils/messaging/protocol';
-import { IDLE_VIEW, isActive, readingViewStorage, type ReadingView } from '@/utils/reading/state';
+import { IDLE_VIEW, isActive, PREVIEW_MAX, readingViewStorage, type ReadingView } from '@/utils/reading/state';
 import { DEFAULT_PLAYBACK, type Playback, playbackStorage } from '@/utils/storage/settings';
 import { followStored } from '@/utils/storage/stored-value';
 import { loadPlan } from '@/utils/reading/plan-store';
@@ -132,6 +132,7 @@ export function Popup() {
                 </span>
               </li>
             ))}
+            {v.parts > 0 && v.preview.length >= PREVIEW_MAX && <li class="more">{i18n.t('previewMore')}</li>}
           </ul>
         )}
         <button type="button" data-testid="confirm-read" onClick={() => command('confirm')}>

@@ -1,4 +1,5 @@
 /** What is sent is what the listener wants to hear (Firefox): a pronunciation rule, code blocks, bare URLs. */
+import { JUNK_CLEAN_TEXT } from '../fixtures/junk-clean-text.ts';
 import { attr, expect, fill, state, test } from './fixtures.ts';
 
 type Entry = { status: number; text: string };
@@ -67,4 +68,17 @@ test('the preview lists the blocks with their cost; a block switched off is not 
     .join(' ');
   expect(text).not.toContain('Рекламный');
   expect(text).toContain('Последний абзац');
+});
+
+test('a page full of junk: the billed text is exactly the clean text, and what was left out is counted', async ({ ext, service }) => {
+  await ext.configure();
+  const { tabId } = await ext.openTab('junk-cleanup.html');
+  const popup = await ext.openPopup(tabId);
+  await expect.poll(() => state(popup), { timeout: 30_000 }).toBe('finished');
+  const text = (service.speechLog() as Entry[])
+    .filter((e) => e.status === 200)
+    .map((e) => e.text)
+    .join(' ');
+  expect(text.replace(/\s+/g, ' ')).toBe(JUNK_CLEAN_TEXT);
+  expect(Number(await attr(popup, 'saved', 'data-chars'))).toBeGreaterThan(300);
 });

@@ -3,6 +3,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { recordedHighlights, recordHighlights } from '../fixtures/highlights.ts';
+import { JUNK_CLEAN_TEXT } from '../fixtures/junk-clean-text.ts';
 import { expect, player, test } from './fixtures.ts';
 
 const PAGE = `<!doctype html><html lang="ru"><head><meta charset="utf-8"><title>ИИ в работе</title></head><body><article>
@@ -142,4 +143,13 @@ test.describe('the highlight', () => {
     expect(texts).toContain('ИИ пишут код каждый день и отвечают быстро.');
     expect(texts).toContain('Подробности есть на https://www.example.com/r/2026?utm=1 в открытом доступе.');
   });
+});
+
+test('a page full of junk: the billed text is exactly the clean text, and what was left out is counted', async ({ ext, service }) => {
+  await ext.configure();
+  const { tabId } = await ext.openTab('junk-cleanup.html');
+  const popup = await ext.openPopup(tabId);
+  await expect(player(popup)).toHaveAttribute('data-state', 'finished', { timeout: 30_000 });
+  expect(billed(service).replace(/\s+/g, ' ')).toBe(JUNK_CLEAN_TEXT);
+  expect(Number(await popup.getByTestId('saved').getAttribute('data-chars'))).toBeGreaterThan(300);
 });

@@ -27,6 +27,11 @@ test('the options page lists every paid request with per-day totals, exports CSV
   await expect(day).toHaveCount(1);
   await expect(day).toHaveAttribute('data-chars', String(paid.reduce((n, e) => n + e.billedChars, 0)));
   await expect(day).toHaveAttribute('data-value', plain(paid.reduce((n, e) => n + BigInt(e.costUnits), 0n)));
+  // And per month, what the monthly spending limit counts.
+  const month = options.getByTestId('history-month');
+  await expect(month).toHaveCount(1);
+  await expect(month).toHaveAttribute('data-month', (await day.getAttribute('data-date'))!.slice(0, 7));
+  await expect(month).toHaveAttribute('data-value', plain(paid.reduce((n, e) => n + BigInt(e.costUnits), 0n)));
 
   const [download] = await Promise.all([options.waitForEvent('download'), options.getByTestId('export-csv').click()]);
   expect(download.suggestedFilename()).toMatch(/^trysasha-usage-\d{4}-\d{2}-\d{2}\.csv$/);

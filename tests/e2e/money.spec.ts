@@ -62,22 +62,24 @@ test.describe('spending caps', () => {
     await expect.poll(() => service.speechLog().length).toBeGreaterThan(0);
   });
 
-  test('reaching the cap mid-reading stops at the end of a part with budget-limit, and nothing past it is requested', async ({ ext, service, pages }) => {
-    pages.put('/capped.html', makeArticleHtml(6_000)); // about 9 ₽ at the price saved
-    await ext.configure({ threshold: '100' });
+  test('a price that rises after the estimate: the reading stops at the end of a part with budget-limit, and the cap is never passed', async ({ ext, service, pages }) => {
+    pages.put('/capped.html', makeArticleHtml(6_000)); // about 9 ₽ at the price saved, under the 12 ₽ cap
+    await ext.configure({ threshold: '1' });
     await setCaps(ext, '12');
     const { tabId } = await ext.openTab('capped.html');
     const popup = await ext.openPopup(tabId);
-    await expect(player(popup)).toHaveAttribute('data-state', 'playing');
-    // The service's price jumps a hundredfold while the reading plays: the next bill passes the cap.
-    service.configure({ accounts: [{ key: TEST_KEY, name: 'Test account', balanceRub: '100000.0000', pricePerMillionRub: '150000.0000', maxConcurrency: 2 }] });
+    await expect(player(popup)).toHaveAttribute('data-state', 'confirm');
+    await expect(popup.getByTestId('confirm-reason')).toHaveAttribute('data-reason', 'threshold');
+    // The service's price doubles after the estimate: every bill is twice what the plan says.
+    service.configure({ accounts: [{ key: TEST_KEY, name: 'Test account', balanceRub: '100000.0000', pricePerMillionRub: '3000.0000', maxConcurrency: 2 }] });
+    await popup.getByTestId('confirm-read').click();
     await expect(player(popup)).toHaveAttribute('data-state', 'error', { timeout: 30_000 });
     await expect(popup.getByTestId('error')).toHaveAttribute('data-code', 'budget-limit');
-    const parts = Number(await player(popup).getAttribute('data-parts'));
-    const sent = service.speechLog().length;
-    expect(sent).toBeLessThan(parts);
-    // What was received played before the reading ended.
+    expect(service.speechLog().length).toBeLessThan(Number(await player(popup).getAttribute('data-parts')));
+    // What was received played, and the cap was never passed.
     expect(Number(await player(popup).getAttribute('data-position'))).toBeGreaterThan(0);
+    expect(Number(await popup.getByTestId('cost').getAttribute('data-value'))).toBeLessThanOrEqual(12);
+    expect(service.speechLog().reduce((n, e) => n + e.costUnits, 0)).toBeLessThanOrEqual(120_000);
   });
 
   test('a cap that is not an amount is refused, and nothing is saved', async ({ ext }) => {

@@ -44,8 +44,14 @@ export class Budget {
     return this.passes(0n, estimate);
   }
 
-  /** Before each request: sending `chars` more characters would pass a cap the user did not lift. */
+  /**
+   * Before each request: sending `chars` more characters would pass a cap the user did not lift. The next
+   * part is priced at the higher of the plan's price and what this reading has actually been billed per
+   * character, so a price that rose mid-reading is not trusted twice.
+   */
   refuses(ledger: Ledger, chars: number): boolean {
-    return !this.lifted && this.passes(ledger.cost, costOf(chars, this.price));
+    if (this.lifted) return false;
+    const observed = ledger.chars > 0 ? (ledger.cost * 1_000_000n + BigInt(ledger.chars) - 1n) / BigInt(ledger.chars) : 0n;
+    return this.passes(ledger.cost, costOf(chars, observed > this.price ? observed : this.price));
   }
 }

@@ -11,7 +11,7 @@ import { costOf, formatRubPlain, parseRub, type RubUnits } from '../speech/money
 import type { AccountInfo, AudioFormat, Settings, UrlReading } from '../storage/settings';
 import { makeAcceptable } from '../text/accepted';
 import type { TextBlock } from '../text/extract';
-import type { PreviewBlock } from './state';
+import { PREVIEW_MAX, type PreviewBlock } from './state';
 import { countChars, type Part, splitIntoParts } from '../text/parts';
 
 /** A failure before any request: shown with a local code. */
@@ -98,11 +98,11 @@ function leaveOutForeign<B extends { text: string; skipped: string[]; skippedWor
   });
 }
 
-/** The preview of a reading: every extracted block with the characters its parts bill for it. */
+/** The preview of a reading: its first extracted blocks (`PREVIEW_MAX`) with the characters its parts bill for each. */
 export function previewOf(blocks: readonly TextBlock[], parts: readonly Part[], price: RubUnits, off: ReadonlySet<number>): PreviewBlock[] {
   const chars = new Map<number, number>();
   for (const part of parts) for (const s of part.sentences) chars.set(s.block, (chars.get(s.block) ?? 0) + countChars(part.text.slice(s.start, s.end)));
-  return blocks.flatMap((b, block) => {
+  return blocks.slice(0, PREVIEW_MAX).flatMap((b, block) => {
     const n = chars.get(block) ?? 0;
     if (n === 0 && !off.has(block)) return []; // nothing of it is read anyway
     const head = b.text.length > 90 ? `${b.text.slice(0, 89).replace(/[\uD800-\uDBFF]$/, '')}…` : b.text;

@@ -22,6 +22,9 @@ export type NoticeCode = '' | 'skipped-words' | 'content-rejected';
  * storage.session so a restarted service worker and a reopened popup see the same.
  * Money is kept as plain 4-digit decimal strings (never floats).
  */
+/** The preview lists this many blocks at most (a book's thousands of paragraphs would only slow the popup). */
+export const PREVIEW_MAX = 300;
+
 export interface PreviewBlock {
   /** Index of the block as extracted. */
   block: number;

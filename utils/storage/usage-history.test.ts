@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { boundTitle, TITLE_MAX } from '../text/title';
-import { appendUsage, dailyTotals, dayOf, usageCsv, type UsageEntry } from './usage-history';
+import { appendUsage, dailyTotals, dayOf, monthlyTotals, spentAround, usageCsv, type UsageEntry } from './usage-history';
 
 const at = (iso: string) => Date.parse(iso);
 const entry = (iso: string, chars: number, costRub: string, title = 'Статья', requestId = 'req_1'): UsageEntry => ({
@@ -40,6 +40,23 @@ describe('dailyTotals', () => {
   });
 
   it('dayOf formats YYYY-MM-DD', () => expect(dayOf(at('2026-01-05T12:00:00Z'), 'UTC')).toBe('2026-01-05'));
+});
+
+describe('monthlyTotals and spentAround', () => {
+  const list = [
+    entry('2026-10-31T21:30:00Z', 10, '0.0150'), // 00:30 on 1 November in Moscow
+    entry('2026-10-15T10:00:00Z', 100, '0.1500'),
+    entry('2026-11-23T08:00:00Z', 7, '0.0105'),
+  ];
+  it('sums per calendar month in the user’s time zone, newest first', () => {
+    expect(monthlyTotals(list, 'Europe/Moscow')).toEqual([
+      { date: '2026-11', requests: 2, chars: 17, costRub: '0.0255' },
+      { date: '2026-10', requests: 1, chars: 100, costRub: '0.1500' },
+    ]);
+  });
+  it('what today and this month have spent, exactly', () => {
+    expect(spentAround(list, Date.parse('2026-11-23T12:00:00Z'), 'Europe/Moscow')).toEqual({ day: 105n, month: 255n });
+  });
 });
 
 describe('usageCsv', () => {

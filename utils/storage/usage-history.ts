@@ -62,20 +62,30 @@ export function spentAround(list: readonly UsageEntry[], now: number, timeZone?:
   return { day, month: inMonth };
 }
 
-/** Totals per day, newest day first; sums exact (integer ten-thousandths). */
-export function dailyTotals(list: readonly UsageEntry[], timeZone?: string): DayTotal[] {
-  const days = new Map<string, { requests: number; chars: number; cost: bigint }>();
+/** Totals per period (`periodOf` names it, sortable), newest first; sums exact (integer ten-thousandths). */
+function totalsBy(list: readonly UsageEntry[], periodOf: (time: number) => string): DayTotal[] {
+  const periods = new Map<string, { requests: number; chars: number; cost: bigint }>();
   for (const e of list) {
-    const date = dayOf(e.time, timeZone);
-    const day = days.get(date) ?? { requests: 0, chars: 0, cost: 0n };
-    day.requests++;
-    day.chars += e.chars;
-    day.cost += parseRub(e.costRub) ?? 0n;
-    days.set(date, day);
+    const date = periodOf(e.time);
+    const period = periods.get(date) ?? { requests: 0, chars: 0, cost: 0n };
+    period.requests++;
+    period.chars += e.chars;
+    period.cost += parseRub(e.costRub) ?? 0n;
+    periods.set(date, period);
   }
-  return [...days.entries()]
+  return [...periods.entries()]
     .sort(([a], [b]) => (a < b ? 1 : a > b ? -1 : 0))
     .map(([date, d]) => ({ date, requests: d.requests, chars: d.chars, costRub: formatRubPlain(d.cost) }));
+}
+
+/** Totals per day (YYYY-MM-DD in the user's time zone), newest day first. */
+export function dailyTotals(list: readonly UsageEntry[], timeZone?: string): DayTotal[] {
+  return totalsBy(list, (time) => dayOf(time, timeZone));
+}
+
+/** Totals per calendar month (YYYY-MM in the user's time zone), newest first: what the monthly limit counts. */
+export function monthlyTotals(list: readonly UsageEntry[], timeZone?: string): DayTotal[] {
+  return totalsBy(list, (time) => dayOf(time, timeZone).slice(0, 7));
 }
 
 function csvField(value: string): string {

@@ -131,13 +131,28 @@ function isNoise(el: Element): boolean {
 
 /** An element of the live page the reader cannot see (CSS of the live page decides; Readability's copy has none). */
 function hiddenOnPage(el: Element | null, seen: Map<Element, boolean>): boolean {
-  if (!el) return false;
+  if (!el || el === el.ownerDocument.body || el === el.ownerDocument.documentElement) return false;
   let hidden = seen.get(el);
   if (hidden === undefined) {
-    hidden = typeof el.checkVisibility === 'function' ? !el.checkVisibility({ opacityProperty: true, visibilityProperty: true }) : false;
+    if (typeof el.checkVisibility !== 'function') return false; // no layout (unit tests): nothing is hidden
+    hidden = !el.checkVisibility({ opacityProperty: true, visibilityProperty: true }) || outOfSight(el) || hiddenOnPage(el.parentElement, seen);
     seen.set(el, hidden);
   }
   return hidden;
+}
+
+/**
+ * Shown by CSS but not to the eye: a box of no width or height (or the 1×1 "screen-reader only" box)
+ * that clips what it holds, or a box moved off the page to the left or above it.
+ */
+function outOfSight(el: Element): boolean {
+  const view = el.ownerDocument.defaultView;
+  if (!view) return false;
+  const r = el.getBoundingClientRect();
+  if (r.right + view.scrollX <= 0 || r.bottom + view.scrollY <= 0) return true;
+  if (r.width > 1 && r.height > 1) return false;
+  const style = view.getComputedStyle(el);
+  return style.overflow !== 'visible' || style.clip !== 'auto' || style.clipPath !== 'none';
 }
 
 interface Pending {
