@@ -11,7 +11,7 @@ import { costOf, formatRubPlain, parseRub, type RubUnits } from '../speech/money
 import type { AccountInfo, AudioFormat, Settings, UrlReading } from '../storage/settings';
 import { makeAcceptable } from '../text/accepted';
 import type { TextBlock } from '../text/extract';
-import { PREVIEW_MAX, type PreviewBlock } from './state';
+import { PREVIEW_MAX, type PreviewBlock } from './preview';
 import { countChars, type Part, splitIntoParts } from '../text/parts';
 
 /** A failure before any request: shown with a local code. */

@@ -1,3 +1,4 @@
+import type { PreviewBlock } from './preview';
 import { storage } from 'wxt/utils/storage';
 import type { RunProgress } from './run';
 
@@ -22,21 +23,6 @@ export type NoticeCode = '' | 'skipped-words' | 'content-rejected';
  * storage.session so a restarted service worker and a reopened popup see the same.
  * Money is kept as plain 4-digit decimal strings (never floats).
  */
-/** The preview lists this many blocks at most (a book's thousands of paragraphs would only slow the popup). */
-export const PREVIEW_MAX = 300;
-
-export interface PreviewBlock {
-  /** Index of the block as extracted. */
-  block: number;
-  kind: 'title' | 'heading' | 'paragraph';
-  /** The block's first words. */
-  head: string;
-  /** Code points billed for it (0 when off), and their cost at the reading's price. */
-  chars: number;
-  rub: string;
-  on: boolean;
-}
-
 export interface ReadingView {
   id: string;
   state: ReadingStateName;
