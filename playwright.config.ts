@@ -1,10 +1,11 @@
 import { defineConfig } from '@playwright/test';
 
-// One browser at a time: the machines have two cores, and audio playback runs in
-// real time, so parallel browsers only make timings noisy.
+// Two test files at a time, each test with its own Chromium: the machines have two cores, and the
+// tests wait on states, not on time. Measured on this machine: the suite takes 4.4–4.5 min with two
+// workers (82 of 82, twice over) against 7.0 min with one. `--workers=1` for a quiet run.
 export default defineConfig({
   testDir: 'tests/e2e',
-  workers: 1,
+  workers: 2,
   fullyParallel: false,
   timeout: 60_000,
   expect: { timeout: 15_000 },
