@@ -14,6 +14,17 @@ export function PronunciationRules({
 }) {
   const change = (k: number, patch: Partial<PronunciationRule>) => onChange(rules.map((r, i) => (i === k ? { ...r, ...patch } : r)));
 
+  const field = (k: number, name: 'find' | 'replace', label: string) => (
+    <input
+      data-testid={`pron-${name}`}
+      aria-label={label}
+      placeholder={label}
+      maxLength={MAX_RULE_CHARS}
+      value={rules[k]![name]}
+      onInput={(e) => change(k, { [name]: e.currentTarget.value })}
+    />
+  );
+
   async function importFile(e: Event) {
     const input = e.currentTarget as HTMLInputElement;
     const file = input.files?.[0];
@@ -30,23 +41,9 @@ export function PronunciationRules({
       <p class="hint">{i18n.t('pronunciationHint')}</p>
       {rules.map((r, k) => (
         <div class="rule" data-testid="pron-rule" key={k}>
-          <input
-            data-testid="pron-find"
-            aria-label={i18n.t('pronFind')}
-            placeholder={i18n.t('pronFind')}
-            maxLength={MAX_RULE_CHARS}
-            value={r.find}
-            onInput={(e) => change(k, { find: e.currentTarget.value })}
-          />
+          {field(k, 'find', i18n.t('pronFind'))}
           <span aria-hidden="true">→</span>
-          <input
-            data-testid="pron-replace"
-            aria-label={i18n.t('pronReplace')}
-            placeholder={i18n.t('pronReplace')}
-            maxLength={MAX_RULE_CHARS}
-            value={r.replace}
-            onInput={(e) => change(k, { replace: e.currentTarget.value })}
-          />
+          {field(k, 'replace', i18n.t('pronReplace'))}
           <label class="check">
             <input type="checkbox" data-testid="pron-whole" checked={r.wholeWord} onChange={(e) => change(k, { wholeWord: e.currentTarget.checked })} />{' '}
             {i18n.t('pronWhole')}

@@ -3,10 +3,40 @@ import { i18n } from '@/utils/pages/i18n';
 import { sendMessage } from '@/utils/messaging/protocol';
 import { saveFile } from '@/utils/pages/save-file';
 import { followStored } from '@/utils/storage/stored-value';
-import { dailyTotals, monthlyTotals, usageCsv, type UsageEntry, usageFailedStorage, usageStorage } from '@/utils/storage/usage-history';
+import { dailyTotals, type DayTotal, monthlyTotals, usageCsv, type UsageEntry, usageFailedStorage, usageStorage } from '@/utils/storage/usage-history';
 import { Money } from './Money';
 
 const SHOWN = 200;
+
+/** Totals per period (a month, a day): its requests, characters and cost. */
+function TotalsTable(props: { caption: string; period: string; rows: DayTotal[]; testId: string; dataName: string; locale: string }) {
+  const number = new Intl.NumberFormat(props.locale);
+  return (
+    <table class="days">
+      <caption>{props.caption}</caption>
+      <thead>
+        <tr>
+          <th scope="col">{props.period}</th>
+          <th scope="col">{i18n.t('requests')}</th>
+          <th scope="col">{i18n.t('chars')}</th>
+          <th scope="col">{i18n.t('cost')}</th>
+        </tr>
+      </thead>
+      <tbody>
+        {props.rows.map((d) => (
+          <tr key={d.date} data-testid={props.testId} {...{ [props.dataName]: d.date }} data-chars={String(d.chars)} data-value={d.costRub}>
+            <td>{d.date}</td>
+            <td>{number.format(d.requests)}</td>
+            <td>{number.format(d.chars)}</td>
+            <td>
+              <Money value={d.costRub} locale={props.locale} />
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
 
 /** Every paid request (time, page, characters, cost, request id), totals per day, CSV export, clearing. */
 export function UsageHistory({ locale }: { locale: string }) {
@@ -46,52 +76,8 @@ export function UsageHistory({ locale }: { locale: string }) {
         <p class="hint">{i18n.t('historyEmpty')}</p>
       ) : (
         <>
-          <table class="days months">
-            <caption>{i18n.t('perMonth')}</caption>
-            <thead>
-              <tr>
-                <th scope="col">{i18n.t('month')}</th>
-                <th scope="col">{i18n.t('requests')}</th>
-                <th scope="col">{i18n.t('chars')}</th>
-                <th scope="col">{i18n.t('cost')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {months.map((m) => (
-                <tr key={m.date} data-testid="history-month" data-month={m.date} data-chars={String(m.chars)} data-value={m.costRub}>
-                  <td>{m.date}</td>
-                  <td>{number.format(m.requests)}</td>
-                  <td>{number.format(m.chars)}</td>
-                  <td>
-                    <Money value={m.costRub} locale={locale} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          <table class="days">
-            <caption>{i18n.t('perDay')}</caption>
-            <thead>
-              <tr>
-                <th scope="col">{i18n.t('day')}</th>
-                <th scope="col">{i18n.t('requests')}</th>
-                <th scope="col">{i18n.t('chars')}</th>
-                <th scope="col">{i18n.t('cost')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {days.map((d) => (
-                <tr key={d.date} data-testid="history-day" data-date={d.date} data-chars={String(d.chars)} data-value={d.costRub}>
-                  <td>{d.date}</td>
-                  <td>{number.format(d.requests)}</td>
-                  <td>{number.format(d.chars)}</td>
-                  <td>
-                    <Money value={d.costRub} locale={locale} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <TotalsTable caption={i18n.t('perMonth')} period={i18n.t('month')} rows={months} testId="history-month" dataName="data-month" locale={locale} />
+          <TotalsTable caption={i18n.t('perDay')} period={i18n.t('day')} rows={days} testId="history-day" dataName="data-date" locale={locale} />
           <table class="requests">
             <caption>{i18n.t('requestsList')}</caption>
             <thead>

@@ -7,7 +7,7 @@ import type { PronunciationRule } from '@/utils/text/pronunciation';
 import { checkBaseUrl, originPattern } from '@/utils/speech/base-url';
 import { errorText, i18n, uiLocale } from '@/utils/pages/i18n';
 import { sendMessage, type SettingsView } from '@/utils/messaging/protocol';
-import { AUDIO_FORMATS, type AccountInfo, type AudioFormat, DEFAULT_SETTINGS, type UrlReading } from '@/utils/storage/settings';
+import { AUDIO_FORMATS, type AccountInfo, type AudioFormat, type CleanupSettings, cleanupOf, DEFAULT_SETTINGS, type UrlReading } from '@/utils/storage/settings';
 
 const locale = uiLocale();
 document.documentElement.lang = locale.slice(0, 2);
@@ -25,14 +25,6 @@ interface ShownError {
 
 const hostOf = (origin: string) => new URL(origin).host;
 
-interface Cleanup {
-  previewFirst: boolean;
-  readCode: boolean;
-  leaveOutCaptions: boolean;
-  leaveOutTables: boolean;
-  urls: UrlReading;
-}
-const NO_CLEANUP_CHOICES: Cleanup = { previewFirst: false, readCode: false, leaveOutCaptions: false, leaveOutTables: false, urls: 'domain' };
 const CLEANUP_IDS = { previewFirst: 'preview-first', readCode: 'read-code', leaveOutCaptions: 'leave-out-captions', leaveOutTables: 'leave-out-tables' } as const;
 
 /**
@@ -57,7 +49,7 @@ export function Options() {
   const [dailyCap, setDailyCap] = useState('');
   const [monthlyCap, setMonthlyCap] = useState('');
   const [rules, setRules] = useState<PronunciationRule[]>([]);
-  const [cleanup, setCleanup] = useState<Cleanup>(NO_CLEANUP_CHOICES);
+  const [cleanup, setCleanup] = useState<CleanupSettings>(cleanupOf({}));
   const [account, setAccount] = useState<AccountInfo | null>(null);
   const [error, setError] = useState<ShownError | null>(null);
   const [busy, setBusy] = useState(false);
@@ -81,14 +73,7 @@ export function Options() {
     if (!keep.has('dailyCap')) setDailyCap(v.settings.dailyCapRub ?? '');
     if (!keep.has('monthlyCap')) setMonthlyCap(v.settings.monthlyCapRub ?? '');
     if (!keep.has('rules')) setRules(v.settings.pronunciations ?? []);
-    if (!keep.has('cleanup'))
-      setCleanup({
-        previewFirst: v.settings.previewFirst === true,
-        readCode: v.settings.readCode === true,
-        leaveOutCaptions: v.settings.leaveOutCaptions === true,
-        leaveOutTables: v.settings.leaveOutTables === true,
-        urls: v.settings.urls ?? 'domain',
-      });
+    if (!keep.has('cleanup')) setCleanup(cleanupOf(v.settings));
     setAccount(v.keyMask ? v.account : null);
   };
 

@@ -4,6 +4,13 @@ import { attr, expect, fill, state, test } from './fixtures.ts';
 
 type Entry = { status: number; text: string };
 
+/** The text of the requests the service billed, in order. */
+const billed = (service: { speechLog(): unknown[] }) =>
+  (service.speechLog() as Entry[])
+    .filter((e) => e.status === 200)
+    .map((e) => e.text)
+    .join(' ');
+
 test('a pronunciation rule changes what is sent; code blocks are left out and a URL is said as its site', async ({ ext, service, pages }) => {
   pages.put(
     '/ai.html',
@@ -26,10 +33,7 @@ npm test</code></pre>
   const { tabId } = await ext.openTab('ai.html');
   const popup = await ext.openPopup(tabId);
   await expect.poll(() => state(popup), { timeout: 30_000 }).toBe('finished');
-  const text = (service.speechLog() as Entry[])
-    .filter((e) => e.status === 200)
-    .map((e) => e.text)
-    .join(' ');
+  const text = billed(service);
   expect(text).toContain('Системы искусственный интеллект пишут');
   expect(text).toContain('линии поддержки');
   expect(text).toContain('на странице example.com в открытом доступе');
@@ -62,10 +66,7 @@ test('the preview lists the blocks with their cost; a block switched off is not 
   expect(service.speechLog()).toHaveLength(0);
   await popup.click('[data-testid="confirm-read"]');
   await expect.poll(() => state(popup), { timeout: 30_000 }).toBe('finished');
-  const text = (service.speechLog() as Entry[])
-    .filter((e) => e.status === 200)
-    .map((e) => e.text)
-    .join(' ');
+  const text = billed(service);
   expect(text).not.toContain('Рекламный');
   expect(text).toContain('Последний абзац');
 });
@@ -75,10 +76,7 @@ test('a page full of junk: the billed text is exactly the clean text, and what w
   const { tabId } = await ext.openTab('junk-cleanup.html');
   const popup = await ext.openPopup(tabId);
   await expect.poll(() => state(popup), { timeout: 30_000 }).toBe('finished');
-  const text = (service.speechLog() as Entry[])
-    .filter((e) => e.status === 200)
-    .map((e) => e.text)
-    .join(' ');
+  const text = billed(service);
   expect(text.replace(/\s+/g, ' ')).toBe(JUNK_CLEAN_TEXT);
   expect(Number(await attr(popup, 'saved', 'data-chars'))).toBeGreaterThan(300);
 });

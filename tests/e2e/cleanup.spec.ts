@@ -4,7 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import { recordedHighlights, recordHighlights } from '../fixtures/highlights.ts';
 import { JUNK_CLEAN_TEXT } from '../fixtures/junk-clean-text.ts';
-import { expect, player, test } from './fixtures.ts';
+import { expect, type ExtensionHelpers, player, test } from './fixtures.ts';
 
 const PAGE = `<!doctype html><html lang="ru"><head><meta charset="utf-8"><title>ИИ в работе</title></head><body><article>
 <h1>ИИ в работе</h1>
@@ -14,6 +14,18 @@ const PAGE = `<!doctype html><html lang="ru"><head><meta charset="utf-8"><title>
 npm run test -- --reporter=dot</code></pre>
 <p>После этого команда смотрит на результаты и решает, что делать дальше с этой системой.</p>
 </article></body></html>`;
+
+/** Adds one pronunciation rule through the options page and saves it; the page stays open. */
+async function addRule(ext: ExtensionHelpers, find: string, replace: string) {
+  const options = await ext.openOptions();
+  await expect(options.getByTestId('account')).toBeVisible();
+  await options.getByTestId('pron-add').click();
+  await options.getByTestId('pron-find').fill(find);
+  await options.getByTestId('pron-replace').fill(replace);
+  await options.getByTestId('save').click();
+  await expect(options.getByTestId('account')).toBeVisible();
+  return options;
+}
 
 const billed = (service: { speechLog(): Array<{ status: number; text: string }> }) =>
   service
@@ -25,13 +37,7 @@ const billed = (service: { speechLog(): Array<{ status: number; text: string }> 
 test('a pronunciation rule changes what is sent; rules export to JSON and import back', async ({ ext, service, pages }) => {
   pages.put('/ai.html', PAGE);
   await ext.configure();
-  const options = await ext.openOptions();
-  await expect(options.getByTestId('account')).toBeVisible();
-  await options.getByTestId('pron-add').click();
-  await options.getByTestId('pron-find').fill('ИИ');
-  await options.getByTestId('pron-replace').fill('искусственный интеллект');
-  await options.getByTestId('save').click();
-  await expect(options.getByTestId('account')).toBeVisible();
+  const options = await addRule(ext, 'ИИ', 'искусственный интеллект');
   await expect(options.getByTestId('options-error')).toHaveAttribute('data-code', '');
 
   const { tabId } = await ext.openTab('ai.html');
@@ -128,13 +134,7 @@ test.describe('the highlight', () => {
 </article></body></html>`,
     );
     await ext.configure();
-    const options = await ext.openOptions();
-    await expect(options.getByTestId('account')).toBeVisible();
-    await options.getByTestId('pron-add').click();
-    await options.getByTestId('pron-find').fill('ИИ');
-    await options.getByTestId('pron-replace').fill('искусственный интеллект');
-    await options.getByTestId('save').click();
-    await expect(options.getByTestId('account')).toBeVisible();
+    await addRule(ext, 'ИИ', 'искусственный интеллект');
     const { page, tabId } = await ext.openTab('ai.html');
     await page.evaluate(recordHighlights, 'article');
     const popup = await ext.openPopup(tabId);

@@ -18,8 +18,10 @@ const cap = (value: string | undefined): RubUnits | null => {
   return units !== null && units >= 0n ? units : null;
 };
 
-export function capsOf(settings: Pick<Settings, 'dailyCapRub' | 'monthlyCapRub'>): Caps {
-  return { day: cap(settings.dailyCapRub), month: cap(settings.monthlyCapRub) };
+/** The caps the settings set; null when neither is (then nothing is counted, and the history is not read). */
+export function capsOf(settings: Pick<Settings, 'dailyCapRub' | 'monthlyCapRub'>): Caps | null {
+  const caps = { day: cap(settings.dailyCapRub), month: cap(settings.monthlyCapRub) };
+  return caps.day === null && caps.month === null ? null : caps;
 }
 
 export class Budget {

@@ -4,6 +4,7 @@
  * No browser APIs: everything here is tested with tables.
  */
 import { applyPronunciation, type PronunciationRule } from '../text/pronunciation';
+import { boundTitle } from '../text/title';
 import { readUrls } from '../text/urls';
 import { partKey } from '../audio/cache';
 import type { SpeechBody } from '../speech/client';
@@ -105,8 +106,7 @@ export function previewOf(blocks: readonly TextBlock[], parts: readonly Part[], 
   return blocks.slice(0, PREVIEW_MAX).flatMap((b, block) => {
     const n = chars.get(block) ?? 0;
     if (n === 0 && !off.has(block)) return []; // nothing of it is read anyway
-    const head = b.text.length > 90 ? `${b.text.slice(0, 89).replace(/[\uD800-\uDBFF]$/, '')}…` : b.text;
-    return [{ block, kind: b.kind, head, chars: n, rub: formatRubPlain(costOf(n, price)), on: !off.has(block) }];
+    return [{ block, kind: b.kind, head: boundTitle(b.text, 90), chars: n, rub: formatRubPlain(costOf(n, price)), on: !off.has(block) }];
   });
 }
 
@@ -142,7 +142,7 @@ export function planReading(id: string, text: { blocks: readonly TextBlock[]; le
     estimateAboveBalance: balance !== null && estimate > balance,
     notice: planned.skippedWords > 0 ? { code: 'skipped-words' as const, count: planned.skippedWords } : { code: '' as const, count: 0 },
   };
-  return { plan, price, view, askFirst: estimate > (parseRub(settings.confirmThresholdRub) ?? 0n) };
+  return { plan, price, estimate, view, askFirst: estimate > (parseRub(settings.confirmThresholdRub) ?? 0n) };
 }
 
 export const keyOf = (plan: Pick<ReadingPlan, 'voice' | 'format'>, part: Pick<Part, 'text'>): string =>

@@ -8,7 +8,7 @@ import pLimit from 'p-limit';
 import { ignore, logIgnored } from '../log';
 import type { PlayerEvent } from '../messaging/player';
 import type { Outcome } from '../messaging/protocol';
-import { costOf, formatRubPlain, parseRub } from '../speech/money';
+import { formatRubPlain, parseRub } from '../speech/money';
 import { clampPlayback, type Playback } from '../storage/settings';
 import { boundTitle } from '../text/title';
 import { Budget, capsOf } from './budget';
@@ -63,8 +63,9 @@ export class Reader {
       const planned = planReading(run.id, text, settings, account);
       run.title = boundTitle(text.title);
       run.ledger = new Ledger(planned.price);
-      run.budget = new Budget(capsOf(settings), await this.deps.spent(), planned.price);
-      const overBudget = run.budget.estimatePasses(costOf(planned.view.estimateChars, planned.price));
+      const caps = capsOf(settings);
+      run.budget = caps && new Budget(caps, await this.deps.spent(), planned.price);
+      const overBudget = run.budget?.estimatePasses(planned.estimate) === true;
       run.plan = planned.plan;
       this.deps.slots.setLimit(account.maxConcurrency);
       await this.deps.store.savePlan(run.plan);
@@ -78,7 +79,7 @@ export class Reader {
         await run.confirmation();
         run.signal.throwIfAborted();
         // Agreed to knowingly: this reading may pass the cap.
-        if (overBudget) run.budget.lifted = true;
+        if (overBudget) run.budget!.lifted = true;
         run.planning = null;
         await this.update({ preview: [] });
       }
@@ -325,12 +326,14 @@ export class Reader {
     run.plan = plan;
     run.ledger = new Ledger(parseRub(plan.priceRub) ?? 0n, { cost: parseRub(view.costRub) ?? 0n, chars: view.chars });
     run.restoreProgress(progress);
-    const settings = await this.deps.getSettings();
-    const spent = await this.deps.spent();
-    // The history already holds this reading's requests: what was spent before it is the rest.
-    const before = run.ledger.cost;
-    run.budget = new Budget(capsOf(settings), { day: spent.day - before, month: spent.month - before }, run.ledger.price);
-    run.budget.lifted = view.confirmReason === 'budget' && view.state !== 'confirm';
+    const caps = capsOf(await this.deps.getSettings());
+    if (caps) {
+      // The history already holds this reading's requests: what was spent before it is the rest.
+      const spent = await this.deps.spent();
+      const before = run.ledger.cost;
+      run.budget = new Budget(caps, { day: spent.day - before, month: spent.month - before }, run.ledger.price);
+      run.budget.lifted = view.confirmReason === 'budget' && view.state !== 'confirm';
+    }
     this.run = run;
     this.deps.slots.setLimit(plan.maxConcurrency);
     const problem = await this.deps.keyProblem();
@@ -338,7 +341,7 @@ export class Reader {
     if (view.state === 'confirm') {
       run.confirmation().then(
         async () => {
-          if (view.confirmReason === 'budget') run.budget!.lifted = true;
+          if (view.confirmReason === 'budget' && run.budget) run.budget.lifted = true;
           const load = this.beginLoad();
           await this.update({ state: 'loading' });
           await this.play(load, 0, 0);

@@ -3,7 +3,7 @@ import { isNoReceiver, sendToPage, type ExtractMode } from '../messaging/content
 import { ignore } from '../log';
 import { blocksFromPlainText, type ExtractedText } from '../text/extract';
 import { HIGHLIGHT_NAME } from '../text/highlight';
-import { settingsStorage } from '../storage/settings';
+import { settingsStorage, cleanupOf } from '../storage/settings';
 import { ReadingError } from './plan';
 
 const RESTRICTED = [
@@ -26,13 +26,8 @@ export const HIGHLIGHT_CSS = `::highlight(${HIGHLIGHT_NAME}) { background-color:
 /** Asks the page's resident extract script; injects it first when the page has none yet (first reading of this page). */
 async function askPage(tabId: number, mode: ExtractMode): Promise<ExtractedText> {
   const settings = await settingsStorage.getValue();
-  const request = {
-    mode,
-    keepReferences: settings.readReferences === true,
-    readCode: settings.readCode === true,
-    leaveOutCaptions: settings.leaveOutCaptions === true,
-    leaveOutTables: settings.leaveOutTables === true,
-  };
+  const { readCode, leaveOutCaptions, leaveOutTables } = cleanupOf(settings);
+  const request = { mode, keepReferences: settings.readReferences === true, readCode, leaveOutCaptions, leaveOutTables };
   try {
     return await sendToPage('extract', request, tabId);
   } catch (err) {

@@ -46,8 +46,12 @@ export function hasOriginPermission(origin: string): Promise<boolean> {
  * The key and the service address as they are now, checked (`speech/guard.ts`): read for every request,
  * so a removed key is never sent, and a key is never sent to an address it was not saved for.
  */
+async function checkedAuth() {
+  return authorize((await settingsStorage.getValue()).baseUrl, await getStoredKey(), hasOriginPermission);
+}
+
 async function currentAuth(): Promise<Auth> {
-  const checked = await authorize((await settingsStorage.getValue()).baseUrl, await getStoredKey(), hasOriginPermission);
+  const checked = await checkedAuth();
   if (!checked.ok) throw new ReadingError(checked.code);
   return checked.auth;
 }
@@ -74,7 +78,7 @@ export const usageHistory = usageWriter(
 export function createReader(player: PlayerSink): Reader {
   return new Reader({
     async keyProblem() {
-      const checked = await authorize((await settingsStorage.getValue()).baseUrl, await getStoredKey(), hasOriginPermission);
+      const checked = await checkedAuth();
       return checked.ok ? null : checked.code;
     },
     getSettings: () => settingsStorage.getValue(),

@@ -2,7 +2,7 @@ import { checkBaseUrl } from './base-url';
 import type { CheckResult, SaveSettingsInput, SettingsView } from '../messaging/protocol';
 import { parseRub } from './money';
 import { getStoredKey, maskKey, setStoredKey } from '../storage/key-store';
-import { accountStorage, AUDIO_FORMATS, settingsStorage, URL_READINGS, type UrlReading } from '../storage/settings';
+import { accountStorage, AUDIO_FORMATS, cleanupOf, settingsStorage } from '../storage/settings';
 import { fetchAccount, ServiceError } from './client';
 import { cleanRules } from '../text/pronunciation';
 
@@ -58,11 +58,7 @@ export async function saveAndCheck(input: SaveSettingsInput, deps: SaveDeps): Pr
     dailyCapRub: caps[0],
     monthlyCapRub: caps[1],
     pronunciations,
-    readCode: input.readCode === true,
-    previewFirst: input.previewFirst === true,
-    leaveOutCaptions: input.leaveOutCaptions === true,
-    leaveOutTables: input.leaveOutTables === true,
-    urls: URL_READINGS.includes(input.urls as UrlReading) ? input.urls : 'domain',
+    ...cleanupOf(input),
   });
   if (!key) return fail('no-key');
   try {

@@ -32,6 +32,25 @@ export interface Settings {
   pronunciations?: PronunciationRule[];
 }
 
+/** The clean-up and preview choices, each with its default (what the options page shows and the reader uses). */
+export interface CleanupSettings {
+  previewFirst: boolean;
+  readCode: boolean;
+  leaveOutCaptions: boolean;
+  leaveOutTables: boolean;
+  urls: UrlReading;
+}
+
+export function cleanupOf(s: Partial<Record<keyof CleanupSettings, unknown>>): CleanupSettings {
+  return {
+    previewFirst: s.previewFirst === true,
+    readCode: s.readCode === true,
+    leaveOutCaptions: s.leaveOutCaptions === true,
+    leaveOutTables: s.leaveOutTables === true,
+    urls: URL_READINGS.includes(s.urls as UrlReading) ? (s.urls as UrlReading) : 'domain',
+  };
+}
+
 export const DEFAULT_SETTINGS: Settings = {
   baseUrl: DEFAULT_BASE_URL,
   voice: '',

@@ -36,7 +36,8 @@ const encoder = new TextEncoder();
 export function appendUsage(list: readonly UsageEntry[], entry: UsageEntry, cap = USAGE_CAP, maxBytes = USAGE_MAX_BYTES): UsageEntry[] {
   const next = [...list, { ...entry, title: boundTitle(entry.title) }];
   let from = Math.max(0, next.length - cap);
-  let bytes = 2 + next.slice(from).reduce((n, e) => n + encoder.encode(JSON.stringify(e)).byteLength + 1, 0);
+  // Measured once as a whole (as storage.local will store it); entries are measured only when some must go.
+  let bytes = encoder.encode(JSON.stringify(from ? next.slice(from) : next)).byteLength;
   while (bytes > maxBytes && from < next.length - 1) bytes -= encoder.encode(JSON.stringify(next[from++])).byteLength + 1;
   return from ? next.slice(from) : next;
 }

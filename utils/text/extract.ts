@@ -61,12 +61,6 @@ export function isCodeBlock(pre: Element): boolean {
 }
 
 const clean = (s: string) => s.replace(/\s+/g, ' ').trim();
-const choices = (o: CleanupChoices): CleanupChoices => ({
-  keepReferences: o.keepReferences,
-  readCode: o.readCode,
-  leaveOutCaptions: o.leaveOutCaptions,
-  leaveOutTables: o.leaveOutTables,
-});
 const countChars = (s: string) => [...s].length;
 
 /** Lines of a selection become paragraphs of their own. */
@@ -318,11 +312,11 @@ function extract(doc: Document, opts: ExtractOptions): Extraction {
   if (!content) return { text: { title: clean(doc.title), source: 'article', blocks: [] }, segments: [] };
   const seen = new Map<Element, boolean>();
   const live = (n: Text) => pairs.get(n);
-  let found = blocksOf(content, live, { ...choices(opts), hidden: (n) => hiddenOnPage(pairs.get(n)?.parentElement ?? null, seen) });
+  let found = blocksOf(content, live, { ...opts, hidden: (n) => hiddenOnPage(pairs.get(n)?.parentElement ?? null, seen) });
   // Most of the article hidden is not the author hiding a note: the whole page is (an anti-flicker
   // `body { visibility: hidden }` its scripts have not lifted yet, an overlay): then it is all read.
   const shown = found.blocks.reduce((n, b) => n + countChars(b.text), 0);
-  if (found.hiddenChars > shown) found = blocksOf(content, live, choices(opts));
+  if (found.hiddenChars > shown) found = blocksOf(content, live, opts);
   const headline = visibleHeadline(doc, clean(article?.title ?? doc.title ?? ''), seen);
   // A title found only in <title> (nowhere on the page) is read and kept to a sane length.
   if (headline.segments.length === 0) headline.text = boundTitle(headline.text);
