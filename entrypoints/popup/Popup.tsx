@@ -155,7 +155,8 @@ export function Popup() {
           <Money value={v.balanceRub} locale={locale} />
         </dd>
         <dt>{i18n.t('estimate')}</dt>
-        <dd data-testid="estimate" data-chars={v.estimateChars ? String(v.estimateChars) : ''} data-value={v.estimateRub}>
+        <dd data-testid="estimate" data-chars={v.estimateChars ? String(v.estimateChars) : ''} data-value={v.estimateRub} data-counting={String(!!v.counting)}>
+          {v.counting && '≥ '}
           <Money value={v.estimateRub} locale={locale} />
           {v.estimateChars > 0 && ` · ${v.estimateChars.toLocaleString(locale)}`}
         </dd>
@@ -170,6 +171,7 @@ export function Popup() {
           )}
         </dd>
       </dl>
+      {v.counting && <p class="note">{i18n.t('estimateCounting')}</p>}
       {v.estimateAboveBalance && <p class="warning">{i18n.t('estimateAboveBalance')}</p>}
       {v.stalePrice && v.estimateRub && (
         <p class="warning" data-testid="stale-price">

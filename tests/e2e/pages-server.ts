@@ -15,14 +15,23 @@ export interface PagesServer {
   url: string;
   /** Serves `html` at `path` (e.g. a page made by a test). */
   put(path: string, html: string): void;
+  /** Serves `body` at `path` with content type `type` (e.g. a PDF made by a test). */
+  putFile(path: string, body: Uint8Array, type: string): void;
   close(): Promise<void>;
 }
 
 /** Serves the fixture pages on loopback, where the extension has host access. */
 export async function startPagesServer(dir = PAGES_DIR): Promise<PagesServer> {
   const extra = new Map<string, string>();
+  const files = new Map<string, { body: Uint8Array; type: string }>();
   const server: Server = createServer(async (req, res) => {
     const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+    const served = files.get(path);
+    if (served) {
+      res.writeHead(200, { 'Content-Type': served.type, 'Content-Length': String(served.body.byteLength) });
+      res.end(served.body);
+      return;
+    }
     const made = extra.get(path);
     if (made !== undefined) {
       res.writeHead(200, { 'Content-Type': TYPES['.html'] });
@@ -47,6 +56,7 @@ export async function startPagesServer(dir = PAGES_DIR): Promise<PagesServer> {
   return {
     url: `http://127.0.0.1:${port}`,
     put: (path, html) => extra.set(path, html),
+    putFile: (path, body, type) => files.set(path, { body, type }),
     close: () =>
       new Promise<void>((ok) => {
         server.closeAllConnections();

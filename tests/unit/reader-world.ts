@@ -13,7 +13,7 @@ import { ServiceError, type SpeechBody, type SpeechReceipt, type SpeechStream } 
 import { RequestSlots } from '../../utils/speech/slots';
 import { type AccountInfo, DEFAULT_PLAYBACK, DEFAULT_SETTINGS, type Settings } from '../../utils/storage/settings';
 import type { UsageEntry } from '../../utils/storage/usage-history';
-import type { TextBlock } from '../../utils/text/extract';
+import type { TextBatch, TextBlock } from '../../utils/text/extract';
 
 /** MPEG-2 Layer III, 22,050 Hz, 48 kbps, mono: 156 bytes and 26.12 ms a frame. */
 export const FRAME_BYTES = 156;
@@ -68,6 +68,8 @@ export interface WorldOptions {
   /** Spending caps (decimal rubles) and what the history already spent (ten-thousandths). */
   caps?: { dailyCapRub?: string; monthlyCapRub?: string };
   spent?: { day: bigint; month: bigint };
+  /** A document read in batches: `blocks` is its first batch, these follow (each given when the reader asks; `gate` holds it back until resolved). */
+  batches?: Array<TextBatch & { gate?: Promise<void> }>;
 }
 
 export function sentences(n: number, words = 12, prefix = 'Предложение'): string {
@@ -222,6 +224,8 @@ export function makeWorld(opts: WorldOptions = {}) {
     },
   };
 
+  const batches = [...(opts.batches ?? [])];
+  let moreAsked = 0;
   const deps: ReaderDeps = {
     keyProblem: async () => (key === null ? 'no-key' : null),
     getSettings: async (): Promise<Settings> => ({ ...DEFAULT_SETTINGS, confirmThresholdRub: opts.threshold ?? '1000', ...opts.caps }),
@@ -257,6 +261,13 @@ export function makeWorld(opts: WorldOptions = {}) {
     badge: () => undefined,
     recordUsage: (entry) => void usage.push(entry),
     highlight: () => undefined,
+    moreText: async () => {
+      const next = batches.shift();
+      if (!next) throw new Error('No response');
+      await next.gate;
+      moreAsked++;
+      return { blocks: next.blocks, leftOutChars: next.leftOutChars, more: next.more };
+    },
     newId: (() => {
       let id = 0;
       return () => `reading-${++id}`;
@@ -311,8 +322,12 @@ export function makeWorld(opts: WorldOptions = {}) {
       for (let k = 0; k <= wholeTo; k++) complete.add(k);
       report();
     },
+    get moreAsked() {
+      return moreAsked;
+    },
     start(source: 'article' | 'selection' = 'article') {
-      return reader.start({ tabId: 1, source, extract: async () => ({ title: 'T', source, blocks }) });
+      const more = batches.length > 0;
+      return reader.start({ tabId: 1, source, extract: async () => ({ title: 'T', source, blocks, ...(more ? { more } : {}) }) });
     },
     /** Resolves when `check` holds (polls the event loop, never the clock). */
     async until(check: () => boolean, what = 'condition'): Promise<void> {

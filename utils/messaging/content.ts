@@ -1,5 +1,5 @@
 import { defineExtensionMessaging } from '@webext-core/messaging';
-import type { CleanupChoices, ExtractedText } from '../text/extract';
+import type { CleanupChoices, ExtractedText, TextBatch } from '../text/extract';
 
 /**
  * Background → the extract content script of the page being read (never anything secret).
@@ -11,6 +11,8 @@ export type ExtractMode = 'normal' | 'from-here';
 export interface ContentProtocol {
   /** The selection or the main article; `from-here` starts at the block last right-clicked (or in view). */
   extract(data: { mode: ExtractMode } & CleanupChoices): ExtractedText;
+  /** A document read in batches (the PDF page): the blocks after those already given. */
+  extractMore(): TextBatch;
   /** Marks the sentence being read in block `block` of the last extraction; false when that block has no place on the page. */
   highlight(data: { block: number; text: string }): boolean;
   clearHighlight(): void;

@@ -5,7 +5,7 @@ import type { SpeechBody, SpeechStream } from '../speech/client';
 import type { RequestSlots } from '../speech/slots';
 import type { AccountInfo, Playback, Settings } from '../storage/settings';
 import type { UsageEntry } from '../storage/usage-history';
-import type { ExtractedText } from '../text/extract';
+import type { ExtractedText, TextBatch } from '../text/extract';
 import type { ReadingPlan } from './plan';
 import type { RunProgress } from './run';
 import type { ReadingView } from './state';
@@ -41,6 +41,8 @@ export interface ReaderDeps {
   recordUsage(entry: UsageEntry): void;
   /** Marks the sentence being read on the page (null: clear). Best effort. */
   highlight(tabId: number, sentence: { block: number; text: string } | null): void;
+  /** The next batch of a document read in batches (a PDF) in tab `tabId`. */
+  moreText(tabId: number): Promise<TextBatch>;
   newId(): string;
   now(): number;
 }

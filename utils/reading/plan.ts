@@ -32,6 +32,11 @@ export interface ReadingPlan {
   priceRub: string;
   /** The account's limit of requests in flight when the reading started. */
   maxConcurrency: number;
+  /**
+   * A document read in batches (a PDF): more text is still being extracted, after `blocks` blocks so
+   * far. Absent once everything is planned.
+   */
+  grows?: { blocks: number };
 }
 
 export interface Planned {
@@ -143,6 +148,28 @@ export function planReading(id: string, text: { blocks: readonly TextBlock[]; le
     notice: planned.skippedWords > 0 ? { code: 'skipped-words' as const, count: planned.skippedWords } : { code: '' as const, count: 0 },
   };
   return { plan, price, estimate, view, askFirst: estimate > (parseRub(settings.confirmThresholdRub) ?? 0n) };
+}
+
+/**
+ * A batch of a document read in batches, planned on the end of `plan`: its parts numbered after the
+ * plan's, its sentences' blocks counted from `blockOffset`, its first part told what came before.
+ */
+export function planBatch(
+  plan: Pick<ReadingPlan, 'parts'>,
+  blockOffset: number,
+  blocks: readonly TextBlock[],
+  settings: Pick<Settings, 'pronunciations' | 'urls'>,
+): Planned {
+  const planned = planParts(blocks, { rules: settings.pronunciations ?? [], urls: settings.urls ?? 'domain' });
+  const base = plan.parts.length;
+  const before = plan.parts[base - 1];
+  const parts = planned.parts.map((part, i) => ({
+    ...part,
+    index: base + i,
+    previousText: i === 0 && before ? tail(before.text, 300) : part.previousText,
+    sentences: part.sentences.map((s) => ({ ...s, block: s.block + blockOffset })),
+  }));
+  return { ...planned, parts };
 }
 
 export const keyOf = (plan: Pick<ReadingPlan, 'voice' | 'format'>, part: Pick<Part, 'text'>): string =>

@@ -59,6 +59,9 @@ export class ReadingRun {
   /** When the last jump was made: quick jumps in a row wait before paying for a part. */
   lastJumpAt = 0;
   highlighted = '';
+  /** More of the text is still being extracted (a PDF read in batches): its parts are added as they come. */
+  growing = false;
+  private growthWaiters: Array<() => void> = [];
   private confirmGate: (() => void) | null = null;
   private spokenChars = 0;
   private spokenSeconds = 0;
@@ -136,6 +139,30 @@ export class ReadingRun {
     this.pendingError = p.pendingError;
   }
 
+  /** New parts were added (or the growth ended): whoever waits for them looks again. */
+  grew(): void {
+    const waiting = this.growthWaiters;
+    this.growthWaiters = [];
+    waiting.forEach((w) => w());
+  }
+
+  stopGrowing(): void {
+    this.growing = false;
+    this.grew();
+  }
+
+  /** Resolves at the next growth (at once when the text is complete or the reading ended). */
+  nextGrowth(): Promise<void> {
+    if (!this.growing || this.signal.aborted) return Promise.resolve();
+    return new Promise((resolve) => this.growthWaiters.push(resolve));
+  }
+
+  /** Whether part k exists, waiting for it while the text is still growing. */
+  async hasPart(k: number): Promise<boolean> {
+    while (k >= this.parts.length && k < this.stopAt && this.growing && !this.signal.aborted) await this.nextGrowth();
+    return k < this.end;
+  }
+
   /** Resolves when the listener confirms the estimate; rejects when the reading ends first. */
   confirmation(): Promise<void> {
     return new Promise<void>((resolve, reject) => {
@@ -152,6 +179,7 @@ export class ReadingRun {
   /** Ends the reading's downloads and any wait for a confirmation. */
   close(): void {
     this.controller.abort(new DOMException('The reading ended.', 'AbortError'));
+    this.grew();
     for (const download of this.downloads.values()) if (!download.wantedBySave) download.cancel();
   }
 

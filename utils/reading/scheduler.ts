@@ -160,7 +160,8 @@ export class Delivery {
    * player (the reading then ends in it at once); later ones wait in `run.pendingError`.
    */
   async pump(from: number, hold: PartialHold | null): Promise<void> {
-    for (let k = from; k < this.run.end; k++) {
+    // A text still growing (a PDF read in batches) is waited for at its end.
+    for (let k = from; k < this.run.end || (await this.run.hasPart(k)); k++) {
       await this.until(() => this.run.withinLookahead(k, this.host.playing()));
       const outcome = await this.part(k, k === from ? hold : null);
       this.signal.throwIfAborted();

@@ -333,3 +333,64 @@ describe('Reader.setPlayback', () => {
     expect(w.commands).toEqual([]);
   });
 });
+
+describe('a document read in batches (a PDF)', () => {
+  const batch = (prefix: string, more: boolean, gate?: Promise<void>) => ({
+    blocks: [{ kind: 'paragraph' as const, text: sentences(12, 12, prefix) }],
+    leftOutChars: 7,
+    more,
+    gate,
+  });
+
+  it('reads every batch once, in order, to the end; the estimate grows to the whole document', async () => {
+    const w = makeWorld({ autoplay: true, blocks: [{ kind: 'paragraph', text: sentences(3, 12, 'Первая') }], batches: [batch('Вторая', true), batch('Третья', false)] });
+    await w.start();
+    await finished(w);
+    expect(w.reader.view.state).toBe('finished');
+    const parts = w.store.plan!.parts;
+    expect(w.okTexts()).toEqual(parts.map((p) => p.text));
+    expect(w.okTexts().join(' ')).toMatch(/^Первая.*Вторая.*Третья[^]*$/);
+    expect(parts.map((p) => p.index)).toEqual(parts.map((_, i) => i));
+    expect(w.reader.view.estimateChars).toBe(parts.reduce((n, p) => n + p.chars, 0));
+    expect(w.reader.view.chars).toBe(w.reader.view.estimateChars);
+    expect(w.reader.view.savedChars).toBe(14);
+    expect(w.reader.view.counting).toBe(false);
+    expect(w.store.plan!.grows).toBeUndefined();
+    // Sentences of later batches point at their own blocks (the page highlights them there).
+    expect(new Set(parts.flatMap((p) => p.sentences.map((s) => s.block)))).toEqual(new Set([0, 1, 2]));
+  });
+
+  it('starts speaking before the rest of the document is counted, when the first batch is over the threshold', async () => {
+    let open!: () => void;
+    const gate = new Promise<void>((r) => (open = r));
+    const w = makeWorld({ threshold: '0.01', blocks: [{ kind: 'paragraph', text: sentences(10, 12, 'Первая') }], batches: [batch('Вторая', false, gate)] });
+    void w.start();
+    await w.until(() => w.reader.view.state === 'confirm', 'the confirmation');
+    expect(w.reader.view.counting).toBe(true);
+    expect(w.log).toHaveLength(0);
+    await w.reader.confirm();
+    await w.until(() => w.log.length > 0, 'the first request');
+    expect(w.reader.view.counting).toBe(true);
+    const before = w.reader.view.estimateChars;
+    open();
+    await w.until(() => !w.reader.view.counting, 'the count');
+    expect(w.reader.view.estimateChars).toBeGreaterThan(before);
+  });
+
+  it('under the threshold so far, it waits for the whole count: a document that passes it asks first, with nothing sent', async () => {
+    const w = makeWorld({ threshold: '0.1', price: '1500.0000', blocks: [{ kind: 'paragraph', text: 'Короткое начало.' }], batches: [batch('Вторая', true), batch('Третья', false)] });
+    void w.start();
+    await w.until(() => w.reader.view.state === 'confirm', 'the confirmation');
+    expect(w.reader.view.confirmReason).toBe('threshold');
+    expect(w.log).toHaveLength(0);
+  });
+
+  it('a page that stops answering ends the growth: what was planned is read, and the reading finishes', async () => {
+    const w = makeWorld({ autoplay: true, blocks: [{ kind: 'paragraph', text: sentences(3, 12, 'Первая') }], batches: [batch('Вторая', true)] });
+    await w.start();
+    await finished(w);
+    expect(w.reader.view.state).toBe('finished');
+    expect(w.okTexts().join(' ')).toContain('Вторая');
+    expect(w.reader.view.counting).toBe(false);
+  });
+});

@@ -8,14 +8,14 @@ import pLimit from 'p-limit';
 import { ignore, logIgnored } from '../log';
 import type { PlayerEvent } from '../messaging/player';
 import type { Outcome } from '../messaging/protocol';
-import { formatRubPlain, parseRub } from '../speech/money';
-import { clampPlayback, type Playback } from '../storage/settings';
+import { costOf, formatRubPlain, parseRub, type RubUnits } from '../speech/money';
+import { clampPlayback, type Playback, type Settings } from '../storage/settings';
 import { boundTitle } from '../text/title';
 import { Budget, capsOf } from './budget';
 import type { ReaderDeps, ReadingRequest } from './deps';
 import { runHost } from './host';
 import { Ledger } from './ledger';
-import { planReading, previewOf, ReadingError } from './plan';
+import { planBatch, planReading, previewOf, ReadingError } from './plan';
 import { prepare } from './prepare';
 import { errorViewOf, ReadingRun } from './run';
 import { fetchMissing, saveEstimate, type SaveEstimate } from './save';
@@ -65,17 +65,37 @@ export class Reader {
       run.ledger = new Ledger(planned.price);
       const caps = capsOf(settings);
       run.budget = caps && new Budget(caps, await this.deps.spent(), planned.price);
-      const overBudget = run.budget?.estimatePasses(planned.estimate) === true;
       run.plan = planned.plan;
+      // A document read in batches (a PDF): the rest of its text is planned as it comes.
+      const batched = text.more === true && req.tabId !== null;
+      if (batched) {
+        run.growing = true;
+        run.plan.grows = { blocks: text.blocks.length };
+      }
       this.deps.slots.setLimit(account.maxConcurrency);
       await this.deps.store.savePlan(run.plan);
       run.signal.throwIfAborted();
-      const confirmReason = overBudget ? 'budget' : planned.askFirst ? 'threshold' : settings.previewFirst ? 'preview' : '';
-      if (confirmReason) run.planning = { text, settings, account };
-      const preview = confirmReason ? previewOf(text.blocks, planned.plan.parts, planned.price, run.off) : [];
-      await this.update({ title: run.title, source: req.source || text.source, balanceRub: account.balanceRub, stalePrice, confirmReason, preview, ...planned.view });
+      const threshold = parseRub(settings.confirmThresholdRub) ?? 0n;
+      const askFirst = (): '' | 'budget' | 'threshold' => {
+        const estimate = costOf(this.view.estimateChars, planned.price);
+        return run.budget?.estimatePasses(estimate) ? 'budget' : estimate > threshold ? 'threshold' : '';
+      };
+      await this.update({ title: run.title, source: req.source || text.source, balanceRub: account.balanceRub, stalePrice, counting: batched, ...planned.view });
+      if (batched) void this.grow(run, req.tabId!, settings, planned.price);
+      let confirmReason: ReadingView['confirmReason'] = askFirst();
+      // Counted in batches: the whole document's estimate decides, unless what is counted so far already asks first.
+      while (!confirmReason && run.growing) {
+        await run.nextGrowth();
+        run.signal.throwIfAborted();
+        confirmReason = askFirst();
+      }
+      if (!confirmReason && settings.previewFirst) confirmReason = 'preview';
+      const overBudget = confirmReason === 'budget';
+      // The preview switches blocks off by planning again: only a reading planned whole has one.
+      if (confirmReason && !batched) run.planning = { text, settings, account };
+      const preview = run.planning ? previewOf(text.blocks, run.plan.parts, planned.price, run.off) : [];
       if (confirmReason) {
-        await this.update({ state: 'confirm' });
+        await this.update({ confirmReason, preview, state: 'confirm' });
         await run.confirmation();
         run.signal.throwIfAborted();
         // Agreed to knowingly: this reading may pass the cap.
@@ -293,6 +313,49 @@ export class Reader {
     });
   }
 
+  /**
+   * Plans the rest of a document read in batches (a PDF) as its page gives it, while the reading asks
+   * first or plays: the parts, the estimate and what was left out grow with each batch. A page that
+   * stops answering (closed, navigated away) ends the growth; what was planned is read.
+   */
+  private async grow(run: ReadingRun, tabId: number, settings: Pick<Settings, 'pronunciations' | 'urls'>, price: RubUnits): Promise<void> {
+    try {
+      while (run.growing && run.plan?.grows && !run.signal.aborted) {
+        const batch = await this.deps.moreText(tabId);
+        const plan = run.plan;
+        if (run.signal.aborted || this.run !== run || !plan?.grows) return;
+        const planned = planBatch(plan, plan.grows.blocks, batch.blocks, settings);
+        plan.parts.push(...planned.parts);
+        plan.grows = batch.more ? { blocks: plan.grows.blocks + batch.blocks.length } : undefined;
+        if (!batch.more) run.growing = false;
+        const view = this.view;
+        const estimateChars = view.estimateChars + planned.estimateChars;
+        const estimate = costOf(estimateChars, price);
+        const savedChars = view.savedChars + batch.leftOutChars + planned.silentChars;
+        const balance = parseRub(view.balanceRub);
+        const skipped = planned.skippedWords + (view.notice.code === 'skipped-words' ? view.notice.count : 0);
+        await this.deps.store.savePlan(plan);
+        await this.update({
+          parts: plan.parts.length,
+          estimateChars,
+          estimateRub: formatRubPlain(estimate),
+          estimateAboveBalance: balance !== null && estimate > balance,
+          savedChars,
+          savedRub: formatRubPlain(costOf(savedChars, price)),
+          counting: batch.more,
+          ...(skipped > 0 && view.notice.code !== 'content-rejected' ? { notice: { code: 'skipped-words' as const, count: skipped } } : {}),
+        });
+        run.grew();
+      }
+    } catch (err) {
+      if (!run.signal.aborted) logIgnored('reading the rest of the document', err);
+    } finally {
+      if (run.plan?.grows) run.plan.grows = undefined;
+      run.stopGrowing();
+      if (this.run === run && this.view.counting) await this.update({ counting: false }).catch(ignore('saving the reading'));
+    }
+  }
+
   /** Highlights the sentence being spoken, in its own block of the page. */
   private follow(run: ReadingRun, part: number, partTime: number): void {
     const sentence = run.sentence(part, partTime);
@@ -338,6 +401,11 @@ export class Reader {
     this.deps.slots.setLimit(plan.maxConcurrency);
     const problem = await this.deps.keyProblem();
     if (problem) return this.fail(new ReadingError(problem));
+    // A document read in batches carries on being planned from where it was.
+    if (plan.grows && view.tabId !== null) {
+      run.growing = true;
+      void this.grow(run, view.tabId, await this.deps.getSettings(), run.ledger.price);
+    }
     if (view.state === 'confirm') {
       run.confirmation().then(
         async () => {

@@ -46,6 +46,8 @@ export interface ReadingView {
   /** Code points left out before billing (hidden text, reference sections, leaders, sentences with nothing to say) and what they would have cost. */
   savedChars: number;
   savedRub: string;
+  /** The estimate is still growing: a document read in batches (a PDF) is still being counted. */
+  counting: boolean;
   /** The service could not be asked for its price: the estimate uses the last known one. */
   stalePrice: boolean;
   /** Why the reading asks first: its estimate is above the confirmation threshold, or it would pass a spending cap. */
@@ -80,6 +82,7 @@ export const IDLE_VIEW: ReadingView = {
   estimateAboveBalance: false,
   savedChars: 0,
   savedRub: '',
+  counting: false,
   stalePrice: false,
   confirmReason: '',
   preview: [],

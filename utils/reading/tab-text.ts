@@ -5,6 +5,7 @@ import { blocksFromPlainText, type ExtractedText } from '../text/extract';
 import { HIGHLIGHT_NAME } from '../text/highlight';
 import { settingsStorage, cleanupOf } from '../storage/settings';
 import { ReadingError } from './plan';
+import { askPdfPage, isPdfPage, looksLikePdf, openPdfPage, servesPdf } from './pdf-tab';
 
 const RESTRICTED = [
   /^(chrome|edge|brave|opera|vivaldi|yandex|browser|about|view-source|devtools|chrome-search|chrome-untrusted|moz-extension|chrome-extension|resource|data|javascript):/i,
@@ -58,18 +59,39 @@ export async function extractFromTab(
     if (menuSelection !== undefined) return fromMenu();
     throw new ReadingError('restricted-page');
   };
-  if (!tab || isRestrictedUrl(tab.url ?? tab.pendingUrl)) return unscriptable();
+  const url = tab?.url ?? tab?.pendingUrl;
+  const pdfText = async () => {
+    const fromPdf = await askPdfPage(tabId);
+    if (menuSelection !== undefined && fromPdf.source !== 'selection') return fromMenu();
+    // A scanned PDF has no text layer: nothing to send.
+    if (fromPdf.blocks.every((b) => !b.text.trim())) throw new ReadingError('no-text');
+    return fromPdf;
+  };
+  // The extension's PDF page reads its PDF: the selection on it, or its pages from the one in view.
+  if (tab && isPdfPage(url)) return pdfText();
+  if (!tab || isRestrictedUrl(url)) return unscriptable();
+  // A PDF (the browser's viewer): read through the extension's PDF page, opened in this tab. From the
+  // context menu only the selection is read, and the viewer stays.
+  const readPdf = async () => {
+    await openPdfPage(tabId, url!);
+    return pdfText();
+  };
+  if (menuSelection === undefined && looksLikePdf(url)) return readPdf();
   let extracted: ExtractedText | undefined;
   try {
     extracted = await askPage(tabId, mode);
     // A user style sheet for the highlight: the page's own DOM is left alone.
     await browser.scripting.insertCSS({ target: { tabId }, css: HIGHLIGHT_CSS }).catch(ignore('highlight style'));
   } catch {
-    // The PDF viewer and pages the browser protects cannot be scripted.
+    // The PDF viewer and pages the browser protects cannot be scripted; a PDF is read on the PDF page.
+    if (menuSelection === undefined && (await servesPdf(url))) return readPdf();
     return unscriptable();
   }
   if (!extracted || !Array.isArray(extracted.blocks)) return unscriptable();
   if (menuSelection !== undefined && extracted.source !== 'selection') return fromMenu();
-  if (extracted.blocks.every((b) => !b.text.trim())) throw new ReadingError('no-text');
+  if (extracted.blocks.every((b) => !b.text.trim())) {
+    if (menuSelection === undefined && (await servesPdf(url))) return readPdf();
+    throw new ReadingError('no-text');
+  }
   return extracted;
 }

@@ -117,6 +117,7 @@ export function createReader(player: PlayerSink): Reader {
       // Pages that could not be scripted (the PDF viewer) have no receiver: nothing to mark there (logged once).
       void sent.catch(ignore('page highlight'));
     },
+    moreText: (tabId) => sendToPage('extractMore', undefined, tabId),
     newId: () => crypto.randomUUID(),
     now: () => Date.now(),
   });

@@ -224,6 +224,8 @@ export const KNOWN_ERROR_CODES = [
   'bad-budget',
   'bad-rules',
   'key-origin',
+  'file-access',
+  'bad-pdf',
 ] as const;
 
 const KNOWN = new Set<string>(KNOWN_ERROR_CODES);

@@ -22,6 +22,17 @@ export interface ExtractedText {
   leftOutChars?: number;
   /** How long the extraction took in the page (for the benchmarks). */
   tookMs?: number;
+  /** A document read in batches (a PDF): more blocks follow, asked for with `extractMore`. */
+  more?: boolean;
+  /** Set by the extension's PDF page (a page being replaced by it may still answer for a moment). */
+  pdfPage?: true;
+}
+
+/** The next batch of a document read in batches. */
+export interface TextBatch {
+  blocks: TextBlock[];
+  leftOutChars: number;
+  more: boolean;
 }
 
 /** Where a block's words are on the live page: its text nodes, each with the slice of its data that belongs to the block. */

@@ -162,13 +162,22 @@ export class PageHighlighter {
   private after = 0;
   private autoScroll = true;
 
-  constructor(private readonly doc: Document = document) {
+  constructor(
+    private readonly doc: Document = document,
+    /** The element that scrolls the text (the PDF viewer's); the window when none is given. */
+    private readonly scroller: Element | null = null,
+  ) {
     const userScrolled = () => (this.autoScroll = false);
     doc.addEventListener('wheel', userScrolled, { passive: true });
     doc.addEventListener('touchmove', userScrolled, { passive: true });
     doc.addEventListener('keydown', (e) => {
       if (['PageDown', 'PageUp', 'ArrowDown', 'ArrowUp', 'Home', 'End', ' '].includes(e.key)) userScrolled();
     });
+  }
+
+  /** Whether the reading is followed on screen (false once the user scrolled away, until they come back). */
+  get following(): boolean {
+    return this.autoScroll;
   }
 
   /** Marks `sentence` in the block whose live text is `slices`; false when the block has no place on the page. */
@@ -187,7 +196,8 @@ export class PageHighlighter {
     if (canHighlight()) CSS.highlights.set(HIGHLIGHT_NAME, new Highlight(found.range));
     if (this.autoScroll && !this.inView(found.range)) {
       const rect = found.range.getBoundingClientRect();
-      this.doc.defaultView?.scrollBy({ top: rect.top - (this.doc.defaultView.innerHeight ?? 0) / 3, behavior: 'smooth' });
+      const view = this.viewport();
+      (this.scroller ?? this.doc.defaultView)?.scrollBy({ top: rect.top - view.top - (view.bottom - view.top) / 3, behavior: 'smooth' });
     }
     return true;
   }
@@ -200,10 +210,18 @@ export class PageHighlighter {
     this.autoScroll = true;
   }
 
+  private viewport(): { top: number; bottom: number } {
+    if (this.scroller) {
+      const r = this.scroller.getBoundingClientRect();
+      return { top: r.top, bottom: r.bottom };
+    }
+    return { top: 0, bottom: this.doc.defaultView?.innerHeight ?? 0 };
+  }
+
   private inView(range: Range): boolean {
     const rect = range.getBoundingClientRect();
-    const height = this.doc.defaultView?.innerHeight ?? 0;
-    return rect.bottom > 0 && rect.top < height;
+    const view = this.viewport();
+    return rect.bottom > view.top && rect.top < view.bottom;
   }
 }
 

@@ -25,6 +25,8 @@ export function installPageReader(doc: Document = document): PageReader {
   const reader: PageReader = { highlighter: new PageHighlighter(doc), lastContextTarget: null, last: null };
   doc.addEventListener('contextmenu', (e) => (reader.lastContextTarget = e.target instanceof Element ? e.target : null), true);
   onPageRequest('extract', ({ data }) => {
+    // The browser's PDF viewer: its page holds no text of the PDF (the background reads it on the extension's PDF page).
+    if (doc.contentType === 'application/pdf') return { title: doc.title, source: 'article' as const, blocks: [] };
     const extraction = extractFromPage(doc, { ...data, articleOnly: data.mode === 'from-here' });
     reader.last = data.mode === 'from-here' ? fromHere(extraction, reader.lastContextTarget, doc) : extraction;
     reader.highlighter.clear();

@@ -1,0 +1,132 @@
+/**
+ * PDFs read aloud: a tab showing a PDF is read through the extension's PDF page, with what a
+ * listener wants to hear (no running heads or page numbers, hyphenated words whole, columns in
+ * order), a highlight on the text layer, lazily for a long book, and nothing billed for a scan.
+ */
+import { recordedHighlights, recordHighlights } from '../fixtures/highlights.ts';
+import { BOOK_PAGES, pdfBytes, TEST_PDFS, type TestPdfName } from '../fixtures/pdfs.ts';
+import { expect, type ExtensionHelpers, player, test } from './fixtures.ts';
+import type { PagesServer } from './pages-server.ts';
+import type { Worker } from '@playwright/test';
+
+const letters = (s: string) => (s.toLowerCase().match(/[\p{L}\p{N}]/gu) ?? []).join('');
+const words = (s: string) => s.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+
+const billed = (service: { speechLog(): Array<{ status: number; text: string }> }) =>
+  service
+    .speechLog()
+    .filter((e) => e.status === 200)
+    .map((e) => e.text)
+    .join(' ');
+
+/** Serves test PDF `name` (at a path ending in .pdf, or without one, as a download link might be). */
+async function servePdf(pages: PagesServer, name: TestPdfName, path = `/${TEST_PDFS[name].name}`) {
+  pages.putFile(new URL(path, pages.url).pathname, await pdfBytes(name), 'application/pdf');
+  return path;
+}
+
+const readingState = (sw: Worker) =>
+  sw.evaluate(async () => ((await chrome.storage.session.get('reading-view'))['reading-view'] as { state?: string } | undefined)?.state ?? '');
+
+async function openPdfTab(ext: ExtensionHelpers, pages: PagesServer, name: TestPdfName, path?: string) {
+  const served = await servePdf(pages, name, path);
+  return ext.openTab(`${pages.url}${served}`);
+}
+
+for (const name of ['article', 'columns'] as const) {
+  test(`${name}: the billed text is the document's text, without running heads, page numbers or broken words; the highlight follows it`, async ({ ext, service, pages }) => {
+    await ext.configure();
+    const { page, tabId } = await openPdfTab(ext, pages, name);
+    const popup = await ext.openPopup(tabId);
+    // The tab now shows the extension's PDF page (the same tab).
+    await expect(page).toHaveURL(/\/pdf\.html\?/);
+    await page.evaluate(recordHighlights, '.textLayer');
+    await expect(player(popup)).toHaveAttribute('data-state', 'finished', { timeout: 60_000 });
+    expect(words(billed(service))).toEqual(words(TEST_PDFS[name].expected.join(' ')));
+    // What was billed is what the estimate counted.
+    await expect(popup.getByTestId('chars')).toHaveAttribute('data-value', (await popup.getByTestId('estimate').getAttribute('data-chars'))!);
+    const seen = await page.evaluate(recordedHighlights);
+    expect(seen.length).toBeGreaterThan(2);
+    expect(seen.every((h) => h.ok)).toBe(true);
+    // The sentences are highlighted in reading order: each painted text is found in order in what was sent
+    // (compared by letters: the text layer's runs carry no spaces between them).
+    const sent = letters(billed(service));
+    let at = 0;
+    for (const h of seen) {
+      const head = letters(h.text).slice(0, 16);
+      if (!head) continue;
+      const found = sent.indexOf(head, at);
+      expect(found, `highlight "${h.text}" in reading order`).toBeGreaterThanOrEqual(0);
+      at = found;
+    }
+  });
+}
+
+test('a URL answering application/pdf without ".pdf" in its path is read the same way', async ({ ext, service, pages }) => {
+  await ext.configure();
+  const { tabId } = await openPdfTab(ext, pages, 'article', '/download?id=7');
+  const popup = await ext.openPopup(tabId);
+  await expect(player(popup)).toHaveAttribute('data-state', 'finished', { timeout: 60_000 });
+  expect(words(billed(service))).toEqual(words(TEST_PDFS.article.expected.join(' ')));
+});
+
+test('a scanned PDF with no text layer ends in no-text, with nothing sent', async ({ ext, service, pages }) => {
+  await ext.configure();
+  const { tabId } = await openPdfTab(ext, pages, 'scanned');
+  const popup = await ext.openPopup(tabId);
+  await expect(player(popup)).toHaveAttribute('data-state', 'error', { timeout: 30_000 });
+  await expect(popup.getByTestId('error')).toHaveAttribute('data-code', 'no-text');
+  expect(service.speechLog()).toHaveLength(0);
+});
+
+test(`a ${BOOK_PAGES}-page book starts speaking before every page is counted; the estimate then grows to the whole book`, async ({ ext, service, pages }) => {
+  await ext.configure({ threshold: '100000' });
+  const { page, tabId } = await openPdfTab(ext, pages, 'book');
+  const popup = await ext.openPopup(tabId);
+  await expect(player(popup)).toHaveAttribute('data-state', /loading|playing/, { timeout: 60_000 });
+  const book = TEST_PDFS.book.expected;
+  // The first words sent are the book's first words.
+  await expect.poll(() => billed(service).length, { timeout: 30_000 }).toBeGreaterThan(0);
+  const first = words(billed(service)).slice(0, 8);
+  expect(words(book.join(' ')).slice(0, first.length)).toEqual(first);
+  // The estimate counts the whole book in the end, each page's running head and number left out.
+  await expect(popup.getByTestId('estimate')).toHaveAttribute('data-counting', 'false', { timeout: 60_000 });
+  const chars = Number(await popup.getByTestId('estimate').getAttribute('data-chars'));
+  const bookChars = [...book.join(' ')].length;
+  expect(Math.abs(chars - bookChars)).toBeLessThan(BOOK_PAGES); // at most a space per page apart
+  await popup.getByTestId('stop').click();
+  await expect(player(popup)).toHaveAttribute('data-state', 'stopped');
+  await expect(page.getByTestId('pdf-toolbar')).toHaveAttribute('data-pages', String(BOOK_PAGES));
+});
+
+test('over the threshold the PDF asks first, with nothing sent; "read pages X–Y" reads only those pages, at the cost it showed', async ({ ext, service, pages, sw }) => {
+  await ext.configure({ threshold: '0.01' });
+  const { page, tabId } = await openPdfTab(ext, pages, 'article');
+  let popup = await ext.openPopup(tabId);
+  await expect(player(popup)).toHaveAttribute('data-state', 'confirm', { timeout: 30_000 });
+  expect(service.speechLog()).toHaveLength(0);
+  await popup.getByTestId('stop').click();
+  await expect(player(popup)).toHaveAttribute('data-state', 'stopped');
+  await popup.close();
+
+  await expect(page.getByTestId('pdf-toolbar')).toHaveAttribute('data-state', 'ready');
+  await page.getByTestId('pdf-from').fill('2');
+  await page.getByTestId('pdf-from').press('Tab');
+  await page.getByTestId('pdf-to').fill('2');
+  await page.getByTestId('pdf-to').press('Tab');
+  const cost = page.getByTestId('pdf-range-cost');
+  await expect(cost).toHaveAttribute('data-to', '2');
+  await expect(cost).toHaveAttribute('data-counting', 'false');
+  const shownChars = await cost.getAttribute('data-chars');
+  await page.getByTestId('pdf-read').click();
+  // The PDF page started the reading: the popup opened now shows it (and starts none of its own).
+  await expect.poll(() => readingState(sw)).toBe('confirm');
+  popup = await ext.openPopup(tabId);
+  await expect(player(popup)).toHaveAttribute('data-state', 'confirm', { timeout: 30_000 });
+  await expect(popup.getByTestId('estimate')).toHaveAttribute('data-chars', shownChars!);
+  await popup.getByTestId('confirm-read').click();
+  await expect(player(popup)).toHaveAttribute('data-state', 'finished', { timeout: 60_000 });
+  const page2 = TEST_PDFS.article.expected.slice(4, 6).join(' ');
+  expect(words(billed(service))).toEqual(words(page2));
+  await expect(popup.getByTestId('chars')).toHaveAttribute('data-value', shownChars!);
+});

@@ -1,0 +1,87 @@
+/**
+ * PDFs in a tab (background): a tab showing a PDF (the browser's viewer, or any URL answering
+ * `application/pdf`) is read through the extension's own PDF page, opened in that same tab. The file
+ * is fetched here first, with the access the user's click gave to the tab, and handed to the page.
+ */
+import { browser } from 'wxt/browser';
+import { isNoReceiver, sendToPage } from '../messaging/content';
+import { putPdf } from '../pdf/file-store';
+import type { ExtractedText } from '../text/extract';
+import { ReadingError } from './plan';
+
+export const PDF_PAGE = '/pdf.html';
+
+/** The extension's own PDF page. */
+export function isPdfPage(url: string | undefined): boolean {
+  return !!url && url.startsWith(browser.runtime.getURL(PDF_PAGE));
+}
+
+/** A URL whose path says PDF (".pdf"), on the web or on disk. */
+export function looksLikePdf(url: string | undefined): boolean {
+  if (!url) return false;
+  try {
+    const u = new URL(url);
+    return /^(https?|file):$/.test(u.protocol) && /\.pdf$/i.test(u.pathname);
+  } catch {
+    return false;
+  }
+}
+
+/** Whether a web URL answers with a PDF (asked with HEAD: nothing is downloaded). */
+export async function servesPdf(url: string | undefined, fetchImpl: typeof fetch = fetch): Promise<boolean> {
+  if (!url || !/^https?:/i.test(url)) return false;
+  try {
+    const res = await fetchImpl(url, { method: 'HEAD', credentials: 'include', signal: AbortSignal.timeout(5_000) });
+    return /application\/pdf/i.test(res.headers.get('content-type') ?? '');
+  } catch {
+    return false;
+  }
+}
+
+/** Starts with "%PDF-" (within the first kilobyte, where readers look for it). */
+export function isPdfBytes(bytes: Uint8Array): boolean {
+  const head = new TextDecoder('latin1').decode(bytes.subarray(0, 1024));
+  return head.includes('%PDF-');
+}
+
+/** Fetches the PDF at `url` and opens the extension's PDF page on it in tab `tabId`. */
+export async function openPdfPage(tabId: number, url: string): Promise<void> {
+  const params = new URLSearchParams({ file: url });
+  if (url.startsWith('file:')) {
+    // Chromium lets an extension read files only when the user allowed it; Firefox never does.
+    const allowed = import.meta.env.FIREFOX ? false : await browser.extension.isAllowedFileSchemeAccess();
+    if (!allowed) throw new ReadingError('file-access');
+  } else {
+    let bytes: ArrayBuffer;
+    try {
+      const res = await fetch(url, { credentials: 'include', signal: AbortSignal.timeout(60_000) });
+      if (!res.ok) throw new ReadingError('network');
+      bytes = await res.arrayBuffer();
+    } catch (err) {
+      throw err instanceof ReadingError ? err : new ReadingError('network');
+    }
+    if (!isPdfBytes(new Uint8Array(bytes))) throw new ReadingError('bad-pdf');
+    params.set('id', await putPdf(url, bytes));
+  }
+  await browser.tabs.update(tabId, { url: `${browser.runtime.getURL(PDF_PAGE)}?${params}` });
+}
+
+/** Codes the PDF page fails with (its errors arrive as messages). */
+const PAGE_CODES = new Set(['bad-pdf', 'file-access', 'network', 'no-text']);
+
+/** Asks the PDF page in tab `tabId` for its text, waiting for the page to be there (it was just opened). */
+export async function askPdfPage(tabId: number, timeoutMs = 20_000): Promise<ExtractedText> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      const text = await sendToPage('extract', { mode: 'normal' }, tabId);
+      // The page being replaced (the browser's viewer) may still answer: only the PDF page's answer counts.
+      if (text.pdfPage || Date.now() > until) return text;
+    } catch (err) {
+      const code = err instanceof Error ? err.message : '';
+      if (PAGE_CODES.has(code)) throw new ReadingError(code);
+      if (!isNoReceiver(err) || Date.now() > until) throw err;
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
