@@ -180,7 +180,7 @@ const MARGIN = 0.12;
  * (a chapter's heading at the top of its page is larger, and read).
  */
 function marginLines(page: PdfPageRuns, lines: readonly PdfLine[]): PdfLine[] {
-  const body = median(lines.map((l) => l.size));
+  const body = bodySize(lines);
   return lines.filter((l) => (l.y < page.height * MARGIN || l.y > page.height * (1 - MARGIN)) && l.size <= body * 1.05);
 }
 
@@ -209,6 +209,19 @@ export function joinLines(a: string, b: string): string {
   return `${a} ${b}`;
 }
 
+/** The size most of the text is set in (by characters): the body text's. */
+function bodySize(lines: readonly PdfLine[]): number {
+  const chars = new Map<number, number>();
+  for (const l of lines) {
+    const size = Math.round(l.size * 2) / 2;
+    chars.set(size, (chars.get(size) ?? 0) + l.text.length);
+  }
+  let best = 0;
+  let most = -1;
+  for (const [size, n] of chars) if (n > most) [best, most] = [size, n];
+  return best;
+}
+
 function median(values: number[]): number {
   if (!values.length) return 0;
   const s = [...values].sort((x, y) => x - y);
@@ -235,7 +248,7 @@ export function pageBlocks(page: PdfPageRuns, running: ReadonlySet<string>): Pag
     return !out;
   });
   const ordered = readingOrder(kept, page.width);
-  const body = median(ordered.map((l) => l.size));
+  const body = bodySize(ordered);
   const spacing = median(ordered.slice(1).map((l, i) => l.y - ordered[i]!.y).filter((d) => d > 0)) || body * 1.2;
   const blocks: PdfBlock[] = [];
   let current: { lines: PdfLine[]; kind: PdfBlock['kind'] } | null = null;

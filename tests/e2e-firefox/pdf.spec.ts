@@ -1,0 +1,74 @@
+/**
+ * PDFs read aloud in Firefox: a tab showing a PDF in Firefox's own viewer is read through the
+ * extension's PDF page, with the same text, highlight and money rules as in Chromium.
+ */
+import { recordedHighlights, recordHighlights } from '../fixtures/highlights.ts';
+import { BOOK_PAGES, pdfBytes, TEST_PDFS, type TestPdfName } from '../fixtures/pdfs.ts';
+import { evaluate } from './firefox.ts';
+import { attr, expect, state, test, type FirefoxHelpers } from './fixtures.ts';
+import type { PagesServer } from '../e2e/pages-server.ts';
+
+type Entry = { status: number; text: string };
+const billed = (service: { speechLog(): unknown[] }) =>
+  (service.speechLog() as Entry[])
+    .filter((e) => e.status === 200)
+    .map((e) => e.text)
+    .join(' ');
+const words = (s: string) => s.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+const letters = (s: string) => (s.toLowerCase().match(/[\p{L}\p{N}]/gu) ?? []).join('');
+
+async function openPdfTab(ext: FirefoxHelpers, pages: PagesServer, name: TestPdfName) {
+  const path = `/${TEST_PDFS[name].name}`;
+  pages.putFile(path, await pdfBytes(name), 'application/pdf');
+  return ext.openTab(`${pages.url}${path}`);
+}
+
+test('a PDF in Firefox’s viewer: the billed text is the document’s text, without running heads or broken words; the highlight follows it', async ({ ext, service, pages }) => {
+  await ext.configure();
+  const { page, tabId } = await openPdfTab(ext, pages, 'article');
+  const popup = await ext.openPopup(tabId);
+  // The tab now shows the extension's PDF page (puppeteer's page keeps the old URL: ask the page itself).
+  await expect.poll(() => evaluate(page, () => location.href).catch(() => ''), { timeout: 30_000 }).toMatch(/\/pdf\.html\?/);
+  await expect.poll(() => evaluate(page, () => document.readyState)).toBe('complete');
+  // The popup is a tab here, not a popup over the page: the PDF's tab is brought back to the front, where it draws its pages.
+  await page.bringToFront();
+  await evaluate(page, recordHighlights, '.textLayer');
+  await expect.poll(() => state(popup), { timeout: 60_000 }).toBe('finished');
+  expect(words(billed(service))).toEqual(words(TEST_PDFS.article.expected.join(' ')));
+  expect(await attr(popup, 'chars', 'data-value')).toBe(await attr(popup, 'estimate', 'data-chars'));
+  const seen = await evaluate(page, recordedHighlights);
+  expect(seen.length).toBeGreaterThan(2);
+  expect(seen.every((h) => h.ok)).toBe(true);
+  const sent = letters(billed(service));
+  let at = 0;
+  for (const h of seen) {
+    const head = letters(h.text).slice(0, 16);
+    if (!head) continue;
+    const found = sent.indexOf(head, at);
+    expect(found, `highlight "${h.text}" in reading order`).toBeGreaterThanOrEqual(0);
+    at = found;
+  }
+});
+
+test('a scanned PDF ends in no-text, with nothing sent', async ({ ext, service, pages }) => {
+  await ext.configure();
+  const { tabId } = await openPdfTab(ext, pages, 'scanned');
+  const popup = await ext.openPopup(tabId);
+  await expect.poll(() => state(popup), { timeout: 30_000 }).toBe('error');
+  expect(await attr(popup, 'error', 'data-code')).toBe('no-text');
+  expect(service.speechLog()).toHaveLength(0);
+});
+
+test(`a ${BOOK_PAGES}-page book starts speaking before every page is counted`, async ({ ext, service, pages }) => {
+  await ext.configure({ threshold: '100000' });
+  const { tabId } = await openPdfTab(ext, pages, 'book');
+  const popup = await ext.openPopup(tabId);
+  await expect.poll(() => billed(service).length, { timeout: 60_000 }).toBeGreaterThan(0);
+  const first = words(billed(service)).slice(0, 8);
+  expect(words(TEST_PDFS.book.expected.join(' ')).slice(0, first.length)).toEqual(first);
+  await expect.poll(() => attr(popup, 'estimate', 'data-counting'), { timeout: 60_000 }).toBe('false');
+  const chars = Number(await attr(popup, 'estimate', 'data-chars'));
+  expect(Math.abs(chars - [...TEST_PDFS.book.expected.join(' ')].length)).toBeLessThan(BOOK_PAGES);
+  await popup.click('[data-testid="stop"]');
+  await expect.poll(() => state(popup)).toBe('stopped');
+});
