@@ -28,6 +28,9 @@ async function servePdf(pages: PagesServer, name: TestPdfName, path = `/${TEST_P
 const readingState = (sw: Worker) =>
   sw.evaluate(async () => ((await chrome.storage.session.get('reading-view'))['reading-view'] as { state?: string } | undefined)?.state ?? '');
 
+const readingSource = (sw: Worker) =>
+  sw.evaluate(async () => ((await chrome.storage.session.get('reading-view'))['reading-view'] as { source?: string } | undefined)?.source ?? '');
+
 async function openPdfTab(ext: ExtensionHelpers, pages: PagesServer, name: TestPdfName, path?: string) {
   const served = await servePdf(pages, name, path);
   return ext.openTab(`${pages.url}${served}`);
@@ -129,4 +132,61 @@ test('over the threshold the PDF asks first, with nothing sent; "read pages X–
   const page2 = TEST_PDFS.article.expected.slice(4, 6).join(' ');
   expect(words(billed(service))).toEqual(words(page2));
   await expect(popup.getByTestId('chars')).toHaveAttribute('data-value', shownChars!);
+});
+
+test('the reading starts from the page in view, or from the text selected on the page; pages can be dark', async ({ ext, service, pages, sw }) => {
+  await ext.configure();
+  const { page, tabId } = await openPdfTab(ext, pages, 'article');
+  let popup = await ext.openPopup(tabId);
+  await expect(player(popup)).toHaveAttribute('data-state', /loading|playing|finished/, { timeout: 30_000 });
+  await popup.getByTestId('stop').click();
+  await popup.close();
+
+  // Page 3 in view: only what is on it and after it is read.
+  await page.locator('.page[data-page-number="3"]').scrollIntoViewIfNeeded();
+  await expect(page.getByTestId('pdf-toolbar')).toHaveAttribute('data-page', '3');
+  await expect(page.getByTestId('pdf-page-cost')).toHaveAttribute('data-counting', 'false');
+  const page3Chars = await page.getByTestId('pdf-page-cost').getAttribute('data-chars');
+  service.resetLog();
+  popup = await ext.openPopup(tabId);
+  await expect(player(popup)).toHaveAttribute('data-state', 'finished', { timeout: 30_000 });
+  expect(words(billed(service))).toEqual(words(TEST_PDFS.article.expected[6]!));
+  await expect(popup.getByTestId('chars')).toHaveAttribute('data-value', page3Chars!);
+  await popup.close();
+
+  // A selection on the text layer: only it is read.
+  await page.locator('.page[data-page-number="1"]').scrollIntoViewIfNeeded();
+  const selected = await page.evaluate(() => {
+    const spans = [...document.querySelectorAll('.page[data-page-number="1"] .textLayer span[role="presentation"]')];
+    const first = spans.find((s) => s.textContent?.startsWith('Речевой'))!;
+    const range = document.createRange();
+    range.selectNodeContents(first);
+    getSelection()!.removeAllRanges();
+    getSelection()!.addRange(range);
+    return getSelection()!.toString();
+  });
+  expect(selected.length).toBeGreaterThan(10);
+  service.resetLog();
+  popup = await ext.openPopup(tabId);
+  await expect(player(popup)).toHaveAttribute('data-state', 'finished', { timeout: 30_000 });
+  expect(words(billed(service))).toEqual(words(selected));
+  expect(await readingSource(sw)).toBe('selection');
+
+  // Dark pages: the drawing is inverted, the choice is kept.
+  await page.getByTestId('pdf-theme').click();
+  await expect(page.getByTestId('pdf-theme')).toHaveAttribute('data-theme', 'dark');
+  const filter = await page.locator('.page[data-page-number="1"] .canvasWrapper').evaluate((el) => getComputedStyle(el).filter);
+  expect(filter).toContain('invert');
+  await page.reload();
+  await expect(page.getByTestId('pdf-theme')).toHaveAttribute('data-theme', 'dark');
+});
+
+test('in the browser’s own PDF viewer, "Read selection aloud" reads the selection and leaves the viewer in place', async ({ ext, service, pages }) => {
+  await ext.configure();
+  const { page, tabId } = await openPdfTab(ext, pages, 'article');
+  await ext.menuClick(tabId, 'Речевой синтез превращает письменный текст в звучащую речь.');
+  const popup = await ext.openPopup(tabId);
+  await expect(player(popup)).toHaveAttribute('data-state', 'finished', { timeout: 30_000 });
+  expect(billed(service)).toBe('Речевой синтез превращает письменный текст в звучащую речь.');
+  expect(page.url()).toMatch(/article\.pdf$/);
 });
