@@ -88,3 +88,28 @@ export async function firstRequestAfter(serviceUrl: string, since: number): Prom
   const times = log.map((e) => e.arrivedAt).filter((t) => t >= since);
   return times.length ? Math.min(...times) : null;
 }
+
+/** Empties the extension's audio cache (the book's parts would otherwise be played from it, unpaid, on the next run). */
+export const CLEAR_AUDIO_CACHE = () =>
+  new Promise<void>((ok, fail) => {
+    const open = indexedDB.open('trysasha-audio');
+    open.onerror = () => fail(open.error);
+    open.onsuccess = () => {
+      const db = open.result;
+      if (!db.objectStoreNames.contains('parts')) return ok();
+      const tx = db.transaction('parts', 'readwrite');
+      tx.objectStore('parts').clear();
+      tx.oncomplete = () => (db.close(), ok());
+      tx.onerror = () => fail(tx.error);
+    };
+  });
+
+/** What a benchmark waits for on the popup: a player state, or the estimate counted whole. */
+export type PopupCheck = { state: string } | { counted: true };
+
+/** Run in the popup: performance.now() once `check` holds, else false (a predicate for waitForFunction, no eval). */
+export function popupReached(check: PopupCheck): number | false {
+  if ('state' in check) return document.querySelector('[data-testid="player"]')?.getAttribute('data-state') === check.state && performance.now();
+  const estimate = document.querySelector('[data-testid="estimate"]');
+  return estimate?.getAttribute('data-counting') === 'false' && estimate.getAttribute('data-chars') !== '' && performance.now();
+}

@@ -6,7 +6,7 @@
  *   npm run bench                      all measures
  *   npm run bench -- --only first-audio,seams --runs 5 --minutes 10
  */
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { BrowserContext, Page, Worker } from 'playwright-core';
@@ -14,9 +14,10 @@ import { startFakeService, type FakeService, type FakeServiceOptions } from '../
 import { launchWithExtension, PRODUCTION_EXTENSION_DIR, serviceWorkerOf, type LaunchedBrowser } from '../tests/e2e/chromium.ts';
 import { startPagesServer, type PagesServer } from '../tests/e2e/pages-server.ts';
 import { makeArticleHtml } from '../tests/fixtures/make-article.ts';
+import { BOOK_PAGES, pdfBytes } from '../tests/fixtures/pdfs.ts';
 import { splitIntoParts } from '../utils/text/parts.ts';
 import { TargetEvaluator } from './cdp.ts';
-import { firefoxFirstAudio, firefoxSeams } from './firefox.ts';
+import { firefoxFirstAudio, firefoxPdfFirstAudio, firefoxSeams } from './firefox.ts';
 import {
   arg,
   FIRST_AUDIO_SERVICE,
@@ -33,9 +34,12 @@ import {
   SEAMS_PAGE,
   SEAMS_SERVICE,
   startExternalService,
+  CLEAR_AUDIO_CACHE,
+  popupReached,
+  type PopupCheck,
 } from './report.ts';
 
-const ONLY = arg('only', 'first-audio,seams,firefox-first-audio,firefox-seams,extraction,memory,waste,bundle').split(',');
+const ONLY = arg('only', 'first-audio,seams,firefox-first-audio,firefox-seams,pdf,firefox-pdf,extraction,memory,waste,bundle').split(',');
 const MINUTES = Number(arg('minutes', '60'));
 const TRIALS = Number(arg('trials', '20'));
 const OFFSCREEN = '/offscreen.html';
@@ -107,6 +111,17 @@ class Rig {
         throw new Error(`no playback: state ${state}: ${String(err)}`);
       });
     return { popup, ms: (await handle.jsonValue()) as number };
+  }
+
+  /** Sets the confirmation threshold on the options page. */
+  async setThreshold(rub: string) {
+    const options = await this.context.newPage();
+    await options.goto(this.url('options.html'));
+    await options.getByTestId('account').waitFor();
+    await options.getByTestId('confirm-threshold').fill(rub);
+    await options.getByTestId('save').click();
+    await options.getByTestId('account').waitFor();
+    await options.close();
   }
 
   async stopReading(popup: Page) {
@@ -399,6 +414,70 @@ async function waste() {
   }
 }
 
+// --- 7. PDF: first audio on a 300-page book -------------------------------------
+
+async function pdfFirstAudio() {
+  const rig = await Rig.start(FIRST_AUDIO_SERVICE, true);
+  try {
+    rig.pages.putFile('/book.pdf', await pdfBytes('book'), 'application/pdf');
+    /** The toolbar on Chromium's own viewer showing the book: popup open → the given states, on the popup's clock. */
+    const open = async () => {
+      await rig.sw.evaluate(CLEAR_AUDIO_CACHE);
+      const { page, tabId } = await rig.openTab('/book.pdf');
+      const popup = await rig.context.newPage();
+      await popup.goto(rig.url(`popup.html?tabId=${tabId}`), { waitUntil: 'commit' });
+      const at = async (check: PopupCheck) => (await (await popup.waitForFunction(popupReached, check, { timeout: 120_000, polling: 5 })).jsonValue()) as number;
+      return { page, popup, at };
+    };
+    const STATE = (state: string) => ({ state });
+    const COUNTED = { counted: true } as const;
+    const whole: number[] = [];
+    const counted: number[] = [];
+    const confirmShown: number[] = [];
+    const confirmToPlaying: number[] = [];
+    // Under the threshold: the whole book is counted before the first request (the estimate decides).
+    for (let i = -1; i < RUNS; i++) {
+      const { page, popup, at } = await open();
+      // Counted first: the reading starts only once the whole book is counted.
+      const countedAt = await at(COUNTED);
+      const playing = await at(STATE('playing'));
+      if (i >= 0) {
+        whole.push(playing - FIRST_BYTE_MS);
+        counted.push(countedAt);
+      }
+      await rig.stopReading(popup);
+      await popup.close();
+      await page.close();
+    }
+    // Over the threshold (the default 10 ₽ is passed by the first pages): asks at once, speaks at once when agreed.
+    await rig.setThreshold('10');
+    for (let i = -1; i < RUNS; i++) {
+      const { page, popup, at } = await open();
+      const shown = await at(STATE('confirm'));
+      const clicked = await popup.evaluate(() => {
+        (document.querySelector('[data-testid="confirm-read"]') as HTMLButtonElement).click();
+        return performance.now();
+      });
+      const playing = await at(STATE('playing'));
+      if (i >= 0) {
+        confirmShown.push(shown);
+        confirmToPlaying.push(playing - clicked - FIRST_BYTE_MS);
+      }
+      await rig.stopReading(popup);
+      await popup.close();
+      await page.close();
+    }
+    const stat = (xs: number[]) => ({ median: r1(median(xs)), p95: r1(quantile(xs, 0.95)), runs: xs.map(r1) });
+    results.pdf = { pages: BOOK_PAGES, firstByteMs: FIRST_BYTE_MS, underThreshold: stat(whole), counted: stat(counted), confirmShown: stat(confirmShown), confirmToPlaying: stat(confirmToPlaying) };
+    rows.push({ measure: `PDF ${BOOK_PAGES} pages: popup open → confirmation shown (first pages counted)`, value: `median ${r1(median(confirmShown))} ms`, target: 'before the whole book is counted', met: median(confirmShown) < median(counted) });
+    rows.push({ measure: `PDF ${BOOK_PAGES} pages: confirmed → playing (− first byte)`, value: `median ${r1(median(confirmToPlaying))} ms`, target: '—', met: null });
+    rows.push({ measure: `PDF ${BOOK_PAGES} pages: popup open → whole book counted`, value: `median ${r1(median(counted))} ms`, target: '—', met: null });
+    rows.push({ measure: `PDF ${BOOK_PAGES} pages, under the threshold: popup open → playing (− first byte)`, value: `median ${r1(median(whole))} ms`, target: '—', met: null });
+  } finally {
+    await rig.close();
+  }
+}
+
 // --- 6. bundle size ----------------------------------------------------------
 
 function bundle() {
@@ -430,6 +509,7 @@ function bundle() {
     ['options', 'options.html'],
     ['offscreen', 'offscreen.html'],
     ['background', 'background.js'],
+    ['PDF page', 'pdf.html'],
   ] as const) {
     sizes[name] = closure(entry).reduce((n, f) => n + gz(f), 0);
   }
@@ -437,7 +517,10 @@ function bundle() {
   results.bundle = Object.fromEntries(Object.entries(sizes).map(([k, v]) => [k, `${kb(v)} KB`]));
   rows.push({ measure: 'bundle, content script (gzip)', value: `${kb(sizes['content script']!)} KB`, target: '≤ 40 KB', met: sizes['content script']! <= 40 * 1024 });
   rows.push({ measure: 'bundle, popup with its chunks and CSS (gzip)', value: `${kb(sizes.popup!)} KB`, target: '≤ 25 KB', met: sizes.popup! <= 25 * 1024 });
-  for (const name of ['options', 'offscreen', 'background']) rows.push({ measure: `bundle, ${name} (gzip)`, value: `${kb(sizes[name]!)} KB`, target: '—', met: null });
+  // The PDF page also loads pdf.js's worker (a file of its own, fetched when a PDF is opened).
+  const worker = readdirSync(join(dir, 'assets')).find((f) => /^pdf\.worker/.test(f));
+  if (worker) sizes['PDF worker'] = gz(join('assets', worker));
+  for (const name of ['options', 'offscreen', 'background', 'PDF page', 'PDF worker']) if (sizes[name] !== undefined) rows.push({ measure: `bundle, ${name} (gzip)`, value: `${kb(sizes[name]!)} KB`, target: '—', met: null });
 }
 
 async function main() {
@@ -448,6 +531,8 @@ async function main() {
     ['seams', seams],
     ['firefox-first-audio', firefoxFirstAudio],
     ['firefox-seams', firefoxSeams],
+    ['pdf', pdfFirstAudio],
+    ['firefox-pdf', firefoxPdfFirstAudio],
     ['waste', waste],
     ['memory', memory],
   ];
