@@ -59,10 +59,14 @@ test('a scanned PDF ends in no-text, with nothing sent', async ({ ext, service, 
   expect(service.speechLog()).toHaveLength(0);
 });
 
-test(`a ${BOOK_PAGES}-page book starts speaking before every page is counted`, async ({ ext, service, pages }) => {
-  await ext.configure({ threshold: '100000' });
+test(`a ${BOOK_PAGES}-page book asks after its first pages and speaks at once when agreed, while the rest is counted`, async ({ ext, service, pages }) => {
+  await ext.configure({ threshold: '1' });
   const { tabId } = await openPdfTab(ext, pages, 'book');
   const popup = await ext.openPopup(tabId);
+  await expect.poll(() => state(popup), { timeout: 60_000 }).toBe('confirm');
+  expect(await attr(popup, 'estimate', 'data-counting')).toBe('true');
+  expect(service.speechLog()).toHaveLength(0);
+  await popup.click('[data-testid="confirm-read"]');
   await expect.poll(() => billed(service).length, { timeout: 60_000 }).toBeGreaterThan(0);
   const first = words(billed(service)).slice(0, 8);
   expect(words(TEST_PDFS.book.expected.join(' ')).slice(0, first.length)).toEqual(first);

@@ -65,9 +65,14 @@ for (const name of ['article', 'columns'] as const) {
   });
 }
 
-test('a URL answering application/pdf without ".pdf" in its path is read the same way', async ({ ext, service, pages }) => {
+test('a URL answering application/pdf without ".pdf" in its path is read the same way, from the keyboard shortcut', async ({ ext, service, pages, sw }) => {
   await ext.configure();
   const { tabId } = await openPdfTab(ext, pages, 'article', '/download?id=7');
+  await sw.evaluate(async (tabId) => {
+    const handler = (globalThis as { commandHandler?: (name: string, tab: object) => Promise<void> }).commandHandler!;
+    await handler('read', await chrome.tabs.get(tabId));
+  }, tabId);
+  await expect.poll(() => readingState(sw)).not.toBe('');
   const popup = await ext.openPopup(tabId);
   await expect(player(popup)).toHaveAttribute('data-state', 'finished', { timeout: 60_000 });
   expect(words(billed(service))).toEqual(words(TEST_PDFS.article.expected.join(' ')));
@@ -83,20 +88,28 @@ test('a scanned PDF with no text layer ends in no-text, with nothing sent', asyn
 });
 
 test(`a ${BOOK_PAGES}-page book starts speaking before every page is counted; the estimate then grows to the whole book`, async ({ ext, service, pages }) => {
-  await ext.configure({ threshold: '100000' });
+  await ext.configure({ threshold: '1' });
   const { page, tabId } = await openPdfTab(ext, pages, 'book');
   const popup = await ext.openPopup(tabId);
-  await expect(player(popup)).toHaveAttribute('data-state', /loading|playing/, { timeout: 60_000 });
+  // The first pages already pass the threshold: it asks while the rest is still being counted, with nothing sent.
+  await expect(player(popup)).toHaveAttribute('data-state', 'confirm', { timeout: 60_000 });
+  expect(await popup.getByTestId('estimate').getAttribute('data-counting')).toBe('true');
+  expect(service.speechLog()).toHaveLength(0);
+  await popup.getByTestId('confirm-read').click();
+  await expect(player(popup)).toHaveAttribute('data-state', /loading|playing/);
   const book = TEST_PDFS.book.expected;
   // The first words sent are the book's first words.
   await expect.poll(() => billed(service).length, { timeout: 30_000 }).toBeGreaterThan(0);
   const first = words(billed(service)).slice(0, 8);
   expect(words(book.join(' ')).slice(0, first.length)).toEqual(first);
+  // The parts grow with the count.
+  const partsAtStart = Number(await player(popup).getAttribute('data-parts'));
   // The estimate counts the whole book in the end, each page's running head and number left out.
   await expect(popup.getByTestId('estimate')).toHaveAttribute('data-counting', 'false', { timeout: 60_000 });
   const chars = Number(await popup.getByTestId('estimate').getAttribute('data-chars'));
   const bookChars = [...book.join(' ')].length;
   expect(Math.abs(chars - bookChars)).toBeLessThan(BOOK_PAGES); // at most a space per page apart
+  expect(Number(await player(popup).getAttribute('data-parts'))).toBeGreaterThan(partsAtStart);
   await popup.getByTestId('stop').click();
   await expect(player(popup)).toHaveAttribute('data-state', 'stopped');
   await expect(page.getByTestId('pdf-toolbar')).toHaveAttribute('data-pages', String(BOOK_PAGES));
