@@ -226,6 +226,7 @@ export function makeWorld(opts: WorldOptions = {}) {
 
   const batches = [...(opts.batches ?? [])];
   let moreAsked = 0;
+  const askedAfter: number[] = [];
   const deps: ReaderDeps = {
     keyProblem: async () => (key === null ? 'no-key' : null),
     getSettings: async (): Promise<Settings> => ({ ...DEFAULT_SETTINGS, confirmThresholdRub: opts.threshold ?? '1000', ...opts.caps }),
@@ -261,7 +262,8 @@ export function makeWorld(opts: WorldOptions = {}) {
     badge: () => undefined,
     recordUsage: (entry) => void usage.push(entry),
     highlight: () => undefined,
-    moreText: async () => {
+    moreText: async (_tabId, after) => {
+      askedAfter.push(after);
       const next = batches.shift();
       if (!next) throw new Error('No response');
       await next.gate;
@@ -325,6 +327,8 @@ export function makeWorld(opts: WorldOptions = {}) {
     get moreAsked() {
       return moreAsked;
     },
+    /** How many blocks the reader said it had at each request for more. */
+    askedAfter,
     start(source: 'article' | 'selection' = 'article') {
       const more = batches.length > 0;
       return reader.start({ tabId: 1, source, extract: async () => ({ title: 'T', source, blocks, ...(more ? { more } : {}) }) });

@@ -11,8 +11,11 @@ export type ExtractMode = 'normal' | 'from-here';
 export interface ContentProtocol {
   /** The selection or the main article; `from-here` starts at the block last right-clicked (or in view). */
   extract(data: { mode: ExtractMode } & CleanupChoices): ExtractedText;
-  /** A document read in batches (the PDF page): the blocks after those already given. */
-  extractMore(): TextBatch;
+  /**
+   * A document read in batches (the PDF page): the blocks after the first `after` of this reading.
+   * A request that does not follow on (a replaced reading's, late) gets nothing and takes nothing.
+   */
+  extractMore(data: { after: number }): TextBatch;
   /** Marks the sentence being read in block `block` of the last extraction; false when that block has no place on the page. */
   highlight(data: { block: number; text: string }): boolean;
   clearHighlight(): void;

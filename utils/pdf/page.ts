@@ -50,7 +50,7 @@ export function startPdfPage(container: HTMLDivElement, viewerEl: HTMLDivElement
     }
   };
   onPageRequest('extract', () => withReader((r) => r.extract()));
-  onPageRequest('extractMore', () => withReader((r) => r.next()));
+  onPageRequest('extractMore', ({ data }) => withReader((r) => r.more(data.after)));
   onPageRequest('highlight', ({ data }) => withReader((r) => r.highlight(data.block, data.text)));
   onPageRequest('clearHighlight', () => withReader((r) => r.clear()));
   return ready;

@@ -66,16 +66,25 @@ export class PdfReader {
     return { title: this.title(), source: 'article', blocks: first.blocks, leftOutChars: first.leftOutChars, tookMs: performance.now() - started, pdfPage: true, ...(first.more ? { more: true } : {}) };
   }
 
+  /** The next batch, when the reader has had the first `after` blocks of this reading (else nothing: a request that does not follow on). */
+  more(after: number): Promise<TextBatch> {
+    if (after !== this.blocks.length) return Promise.resolve({ blocks: [], leftOutChars: 0, more: false });
+    return this.next();
+  }
+
   /** The next batch with text (pages with none, scanned ones, are passed over and counted in none). */
-  async next(): Promise<TextBatch> {
+  private async next(): Promise<TextBatch> {
     let leftOutChars = 0;
+    // A new reading replaces both: what this one finds afterwards is not the new reading's.
+    const batches = this.batches;
+    const blocks = this.blocks;
     for (;;) {
-      const step = await this.batches?.next();
+      const step = await batches?.next();
       if (!step || step.done) return { blocks: [], leftOutChars, more: false };
       const batch = step.value;
       leftOutChars += batch.leftOutChars;
       if (batch.blocks.length || !batch.more) {
-        this.blocks.push(...batch.blocks);
+        blocks.push(...batch.blocks);
         return { blocks: batch.blocks.map(toTextBlock), leftOutChars, more: batch.more };
       }
     }

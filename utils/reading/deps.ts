@@ -41,8 +41,8 @@ export interface ReaderDeps {
   recordUsage(entry: UsageEntry): void;
   /** Marks the sentence being read on the page (null: clear). Best effort. */
   highlight(tabId: number, sentence: { block: number; text: string } | null): void;
-  /** The next batch of a document read in batches (a PDF) in tab `tabId`. */
-  moreText(tabId: number): Promise<TextBatch>;
+  /** The next batch of a document read in batches (a PDF) in tab `tabId`, after the first `after` blocks. */
+  moreText(tabId: number, after: number): Promise<TextBatch>;
   newId(): string;
   now(): number;
 }

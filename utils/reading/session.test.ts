@@ -356,6 +356,8 @@ describe('a document read in batches (a PDF)', () => {
     expect(w.reader.view.savedChars).toBe(14);
     expect(w.reader.view.counting).toBe(false);
     expect(w.store.plan!.grows).toBeUndefined();
+    // Each request for more says how many blocks the reading has (a late one from a replaced reading is refused by the page).
+    expect(w.askedAfter).toEqual([1, 2]);
     // Sentences of later batches point at their own blocks (the page highlights them there).
     expect(new Set(parts.flatMap((p) => p.sentences.map((s) => s.block)))).toEqual(new Set([0, 1, 2]));
   });

@@ -321,7 +321,7 @@ export class Reader {
   private async grow(run: ReadingRun, tabId: number, settings: Pick<Settings, 'pronunciations' | 'urls'>, price: RubUnits): Promise<void> {
     try {
       while (run.growing && run.plan?.grows && !run.signal.aborted) {
-        const batch = await this.deps.moreText(tabId);
+        const batch = await this.deps.moreText(tabId, run.plan.grows.blocks);
         const plan = run.plan;
         if (run.signal.aborted || this.run !== run || !plan?.grows) return;
         const planned = planBatch(plan, plan.grows.blocks, batch.blocks, settings);

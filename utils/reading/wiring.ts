@@ -117,7 +117,7 @@ export function createReader(player: PlayerSink): Reader {
       // Pages that could not be scripted (the PDF viewer) have no receiver: nothing to mark there (logged once).
       void sent.catch(ignore('page highlight'));
     },
-    moreText: (tabId) => sendToPage('extractMore', undefined, tabId),
+    moreText: (tabId, after) => sendToPage('extractMore', { after }, tabId),
     newId: () => crypto.randomUUID(),
     now: () => Date.now(),
   });
