@@ -76,3 +76,14 @@ test(`a ${BOOK_PAGES}-page book asks after its first pages and speaks at once wh
   await popup.click('[data-testid="stop"]');
   await expect.poll(() => state(popup)).toBe('stopped');
 });
+
+test('in Firefox’s own PDF viewer, "Read selection aloud" reads the selection and leaves the viewer in place', async ({ ext, service, pages }) => {
+  await ext.configure();
+  const { tabId } = await openPdfTab(ext, pages, 'article');
+  await ext.menuClick(tabId, 'Речевой синтез превращает письменный текст в звучащую речь.');
+  const popup = await ext.openPopup(tabId);
+  await expect.poll(() => state(popup), { timeout: 30_000 }).toBe('finished');
+  expect(billed(service)).toBe('Речевой синтез превращает письменный текст в звучащую речь.');
+  const url = await evaluate(popup, async (id: number) => (await (globalThis as unknown as { browser: typeof chrome }).browser.tabs.get(id)).url ?? '', tabId);
+  expect(url).not.toMatch(/pdf\.html/);
+});

@@ -50,6 +50,9 @@ for (const name of ['article', 'columns'] as const) {
     await expect(popup.getByTestId('chars')).toHaveAttribute('data-value', (await popup.getByTestId('estimate').getAttribute('data-chars'))!);
     const seen = await page.evaluate(recordedHighlights);
     expect(seen.length).toBeGreaterThan(2);
+    // The viewer followed the reading to its last page.
+    const pageCount = await page.getByTestId('pdf-toolbar').getAttribute('data-pages');
+    await expect(page.getByTestId('pdf-toolbar')).toHaveAttribute('data-page', pageCount!);
     expect(seen.every((h) => h.ok)).toBe(true);
     // The sentences are highlighted in reading order: each painted text is found in order in what was sent
     // (compared by letters: the text layer's runs carry no spaces between them).

@@ -387,6 +387,26 @@ describe('a document read in batches (a PDF)', () => {
     expect(w.log).toHaveLength(0);
   });
 
+  it('after a restart of the background, the rest of the document is asked for from where the plan stopped', async () => {
+    let open!: () => void;
+    const gate = new Promise<void>((r) => (open = r));
+    const first = makeWorld({ threshold: '0.0001', blocks: [{ kind: 'paragraph', text: sentences(3, 12, 'Первая') }], batches: [batch('Вторая', true), batch('Никогда', false, gate)] });
+    void first.start();
+    await first.until(() => first.reader.view.state === 'confirm', 'the confirmation');
+    await first.reader.confirm();
+    await first.until(() => first.store.plan?.grows?.blocks === 2, 'the second batch planned');
+    await first.until(() => first.log.length > 0, 'the first request');
+    // A new background: the saved plan says two blocks are planned and more follow; the page gives the third.
+    const second = makeWorld({ autoplay: true, saved: { ...first.store }, cache: first.cache, batches: [batch('Третья', false)] });
+    await second.reader.ready;
+    second.at(0, -1);
+    await finished(second);
+    expect(second.askedAfter).toEqual([2]);
+    expect(second.okTexts().join(' ')).toContain('Третья');
+    expect(second.reader.view.counting).toBe(false);
+    open();
+  });
+
   it('a page that stops answering ends the growth: what was planned is read, and the reading finishes', async () => {
     const w = makeWorld({ autoplay: true, blocks: [{ kind: 'paragraph', text: sentences(3, 12, 'Первая') }], batches: [batch('Вторая', true)] });
     await w.start();
