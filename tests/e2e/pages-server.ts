@@ -15,18 +15,27 @@ export interface PagesServer {
   url: string;
   /** Serves `html` at `path` (e.g. a page made by a test). */
   put(path: string, html: string): void;
-  /** Serves `body` at `path` with content type `type` (e.g. a PDF made by a test). */
-  putFile(path: string, body: Uint8Array, type: string): void;
+  /**
+   * Serves `body` at `path` with content type `type` (e.g. a PDF made by a test). `pageOnly`: only to
+   * the tab's own navigation and same-origin requests (as a site behind same-site cookies does); 403
+   * to anything else, such as the extension's background.
+   */
+  putFile(path: string, body: Uint8Array, type: string, opts?: { pageOnly?: boolean }): void;
   close(): Promise<void>;
 }
 
 /** Serves the fixture pages on loopback, where the extension has host access. */
 export async function startPagesServer(dir = PAGES_DIR): Promise<PagesServer> {
   const extra = new Map<string, string>();
-  const files = new Map<string, { body: Uint8Array; type: string }>();
+  const files = new Map<string, { body: Uint8Array; type: string; pageOnly?: boolean }>();
   const server: Server = createServer(async (req, res) => {
     const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
     const served = files.get(path);
+    const fromPage = req.headers['sec-fetch-mode'] === 'navigate' || req.headers['sec-fetch-site'] === 'same-origin';
+    if (served?.pageOnly && !fromPage) {
+      res.writeHead(403).end('forbidden');
+      return;
+    }
     if (served) {
       res.writeHead(200, { 'Content-Type': served.type, 'Content-Length': String(served.body.byteLength) });
       res.end(served.body);
@@ -56,7 +65,7 @@ export async function startPagesServer(dir = PAGES_DIR): Promise<PagesServer> {
   return {
     url: `http://127.0.0.1:${port}`,
     put: (path, html) => extra.set(path, html),
-    putFile: (path, body, type) => files.set(path, { body, type }),
+    putFile: (path, body, type, opts) => files.set(path, { body, type, ...opts }),
     close: () =>
       new Promise<void>((ok) => {
         server.closeAllConnections();

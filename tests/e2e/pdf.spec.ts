@@ -96,7 +96,12 @@ test(`a ${BOOK_PAGES}-page book starts speaking before every page is counted; th
   const popup = await ext.openPopup(tabId);
   // The first pages already pass the threshold: it asks while the rest is still being counted, with nothing sent.
   await expect(player(popup)).toHaveAttribute('data-state', 'confirm', { timeout: 60_000 });
-  expect(await popup.getByTestId('estimate').getAttribute('data-counting')).toBe('true');
+  // One look at both: while counting, the parts planned are the first pages' only.
+  const atConfirm = await popup.evaluate(() => ({
+    counting: document.querySelector('[data-testid="estimate"]')!.getAttribute('data-counting'),
+    parts: Number(document.querySelector('[data-testid="player"]')!.getAttribute('data-parts')),
+  }));
+  expect(atConfirm.counting).toBe('true');
   expect(service.speechLog()).toHaveLength(0);
   await popup.getByTestId('confirm-read').click();
   await expect(player(popup)).toHaveAttribute('data-state', /loading|playing/);
@@ -105,14 +110,13 @@ test(`a ${BOOK_PAGES}-page book starts speaking before every page is counted; th
   await expect.poll(() => billed(service).length, { timeout: 30_000 }).toBeGreaterThan(0);
   const first = words(billed(service)).slice(0, 8);
   expect(words(book.join(' ')).slice(0, first.length)).toEqual(first);
-  // The parts grow with the count.
-  const partsAtStart = Number(await player(popup).getAttribute('data-parts'));
+
   // The estimate counts the whole book in the end, each page's running head and number left out.
   await expect(popup.getByTestId('estimate')).toHaveAttribute('data-counting', 'false', { timeout: 60_000 });
   const chars = Number(await popup.getByTestId('estimate').getAttribute('data-chars'));
   const bookChars = [...book.join(' ')].length;
   expect(Math.abs(chars - bookChars)).toBeLessThan(BOOK_PAGES); // at most a space per page apart
-  expect(Number(await player(popup).getAttribute('data-parts'))).toBeGreaterThan(partsAtStart);
+  expect(Number(await player(popup).getAttribute('data-parts'))).toBeGreaterThan(atConfirm.parts);
   await popup.getByTestId('stop').click();
   await expect(player(popup)).toHaveAttribute('data-state', 'stopped');
   await expect(page.getByTestId('pdf-toolbar')).toHaveAttribute('data-pages', String(BOOK_PAGES));
@@ -205,4 +209,13 @@ test('in the browser’s own PDF viewer, "Read selection aloud" reads the select
   await expect(player(popup)).toHaveAttribute('data-state', 'finished', { timeout: 30_000 });
   expect(billed(service)).toBe('Речевой синтез превращает письменный текст в звучащую речь.');
   expect(page.url()).toMatch(/article\.pdf$/);
+});
+
+test('a PDF the site gives only to its own page is fetched in the tab, and read the same way', async ({ ext, service, pages }) => {
+  await ext.configure();
+  pages.putFile('/members/paper.pdf', await pdfBytes('article'), 'application/pdf', { pageOnly: true });
+  const { tabId } = await ext.openTab(`${pages.url}/members/paper.pdf`);
+  const popup = await ext.openPopup(tabId);
+  await expect(player(popup)).toHaveAttribute('data-state', 'finished', { timeout: 60_000 });
+  expect(words(billed(service))).toEqual(words(TEST_PDFS.article.expected.join(' ')));
 });

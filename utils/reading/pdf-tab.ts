@@ -44,6 +44,46 @@ export function isPdfBytes(bytes: Uint8Array): boolean {
   return head.includes('%PDF-');
 }
 
+/** The file, fetched by the background (with the access the click gave, or the extension's own); null when refused. */
+async function fetchHere(url: string): Promise<ArrayBuffer | null> {
+  try {
+    const res = await fetch(url, { credentials: 'include', signal: AbortSignal.timeout(60_000) });
+    return res.ok ? await res.arrayBuffer() : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The file, fetched by the tab's own page (same origin: its cookies, and no cross-origin rule in the
+ * way) when the background could not get it. Chromium's viewer lets the click's access run this;
+ * Firefox's does not (null).
+ */
+async function fetchInTab(tabId: number): Promise<ArrayBuffer | null> {
+  try {
+    const [result] = await browser.scripting.executeScript({
+      target: { tabId },
+      func: async () => {
+        const res = await fetch(location.href, { credentials: 'include' });
+        if (!res.ok) return null;
+        const bytes = new Uint8Array(await res.arrayBuffer());
+        // Results cross as JSON: the bytes as base64.
+        let binary = '';
+        for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+        return btoa(binary);
+      },
+    });
+    const base64 = result?.result;
+    if (typeof base64 !== 'string') return null;
+    const binary = atob(base64);
+    const out = new Uint8Array(binary.length);
+    for (let i = 0; i < binary.length; i++) out[i] = binary.charCodeAt(i);
+    return out.buffer;
+  } catch {
+    return null;
+  }
+}
+
 /** Fetches the PDF at `url` and opens the extension's PDF page on it in tab `tabId`. */
 export async function openPdfPage(tabId: number, url: string): Promise<void> {
   const params = new URLSearchParams({ file: url });
@@ -52,14 +92,8 @@ export async function openPdfPage(tabId: number, url: string): Promise<void> {
     const allowed = import.meta.env.FIREFOX ? false : await browser.extension.isAllowedFileSchemeAccess();
     if (!allowed) throw new ReadingError('file-access');
   } else {
-    let bytes: ArrayBuffer;
-    try {
-      const res = await fetch(url, { credentials: 'include', signal: AbortSignal.timeout(60_000) });
-      if (!res.ok) throw new ReadingError('network');
-      bytes = await res.arrayBuffer();
-    } catch (err) {
-      throw err instanceof ReadingError ? err : new ReadingError('network');
-    }
+    const bytes = (await fetchHere(url)) ?? (await fetchInTab(tabId));
+    if (!bytes) throw new ReadingError('network');
     if (!isPdfBytes(new Uint8Array(bytes))) throw new ReadingError('bad-pdf');
     params.set('id', await putPdf(url, bytes));
   }
