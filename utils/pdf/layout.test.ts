@@ -14,7 +14,8 @@ describe('joinLines', () => {
   it.each([
     ['рас-', 'познавание речи', 'распознавание речи'],
     ['hyphen-', 'ation', 'hyphenation'],
-    ['северо-', 'Запад', 'северо- Запад'], // a capital: a real hyphen, kept
+    ['северо-', 'Запад', 'северо-Запад'], // a capital: a compound's hyphen, kept
+    ['Trace-', 'Monkey', 'Trace-Monkey'],
     ['конец строки', 'начало', 'конец строки начало'],
     ['2019-', '2020', '2019- 2020'], // not a letter before the hyphen
     ['soft\u00AD', 'ware', 'software'],
@@ -39,6 +40,16 @@ describe('isPageNumber', () => {
 });
 
 describe('linesOf', () => {
+  it.each([
+    ['na¨ıve', 'naïve'],
+    ['Schr¨odinger', 'Schrödinger'],
+    ['caf´e', 'café'],
+    ['¨ alone', '¨ alone'],
+  ])('TeX accents: %j → %j', (text, want) => {
+    span = 0;
+    expect(linesOf([run(text, 50, 100)])[0]!.text).toBe(want);
+  });
+
   it('joins runs on one baseline (in any drawing order), spaces where there is a gap, and splits at a gutter', () => {
     span = 0;
     const lines = linesOf([run('мир', 100, 100), run('Привет,', 50, 100.5), run('Правая колонка', 330, 100), run('вторая строка', 50, 115)]);

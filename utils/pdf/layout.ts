@@ -89,7 +89,15 @@ export function linesOf(runs: readonly PdfRun[]): PdfLine[] {
   return lines;
 }
 
-const tidy = (s: string) => s.replace(/\s+/g, ' ').trim();
+/** TeX's spacing accents drawn before their letter ("na¨ıve"), as the letter with its accent ("naïve"). */
+const SPACING_ACCENT: Record<string, string> = { '¨': '\u0308', '´': '\u0301', 'ˆ': '\u0302', '˜': '\u0303', 'ˇ': '\u030C' };
+const LOOSE_ACCENT = /(\p{L})([¨´ˆ˜ˇ])\s?([A-Za-zı])/gu;
+
+const tidy = (s: string) =>
+  s
+    .replace(/\s+/g, ' ')
+    .replace(LOOSE_ACCENT, (_, before: string, accent: string, letter: string) => before + ((letter === 'ı' ? 'i' : letter) + SPACING_ACCENT[accent]).normalize('NFC'))
+    .trim();
 
 /**
  * The page's lines in reading order. When a gutter runs down the middle of the page (few lines
@@ -203,9 +211,16 @@ const TERMINAL = /[.!?…:;»"”)\]]$/u;
 const HYPHEN_END = /\p{L}[-\u00AD\u2010]$/u;
 const LOWER_START = /^\p{Ll}/u;
 
-/** Line `b` continues line `a`: a word hyphenated at `a`'s end is joined again, others get a space. */
+const UPPER_START = /^\p{Lu}/u;
+
+/**
+ * Line `b` continues line `a`: a word hyphenated at `a`'s end is joined again ("распо-" + "знавание"); a
+ * hyphen before a capital belongs to a compound and is kept ("Trace-" + "Monkey" → "Trace-Monkey");
+ * other lines are joined with a space.
+ */
 export function joinLines(a: string, b: string): string {
   if (HYPHEN_END.test(a) && LOWER_START.test(b)) return a.slice(0, -1) + b;
+  if (/\p{L}-$/u.test(a) && UPPER_START.test(b)) return a + b;
   return `${a} ${b}`;
 }
 

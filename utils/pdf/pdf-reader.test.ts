@@ -56,7 +56,7 @@ describe('selectionBlocks', () => {
     ['одна строка', ['одна строка']],
     ['пере-\nнос', ['перенос']],
     ['Конец.\n\nНачало', ['Конец.', 'Начало']],
-    ['северо-\nЗапад', ['северо- Запад']], // a real hyphen before a capital: kept, the line joined
+    ['северо-\nЗапад', ['северо-Запад']], // a compound's hyphen before a capital: kept
   ])('%j → %j', (text, blocks) => {
     expect(selectionBlocks(text).map((b) => b.text)).toEqual(blocks);
   });
