@@ -23,32 +23,34 @@ async function openPdfTab(ext: FirefoxHelpers, pages: PagesServer, name: TestPdf
   return ext.openTab(`${pages.url}${path}`);
 }
 
-test('a PDF in Firefox’s viewer: the billed text is the document’s text, without running heads or broken words; the highlight follows it', async ({ ext, service, pages }) => {
-  await ext.configure();
-  const { page, tabId } = await openPdfTab(ext, pages, 'article');
-  const popup = await ext.openPopup(tabId);
-  // The tab now shows the extension's PDF page (puppeteer's page keeps the old URL: ask the page itself).
-  await expect.poll(() => evaluate(page, () => location.href).catch(() => ''), { timeout: 30_000 }).toMatch(/\/pdf\.html\?/);
-  await expect.poll(() => evaluate(page, () => document.readyState)).toBe('complete');
-  // The popup is a tab here, not a popup over the page: the PDF's tab is brought back to the front, where it draws its pages.
-  await page.bringToFront();
-  await evaluate(page, recordHighlights, '.textLayer');
-  await expect.poll(() => state(popup), { timeout: 60_000 }).toBe('finished');
-  expect(words(billed(service))).toEqual(words(TEST_PDFS.article.expected.join(' ')));
-  expect(await attr(popup, 'chars', 'data-value')).toBe(await attr(popup, 'estimate', 'data-chars'));
-  const seen = await evaluate(page, recordedHighlights);
-  expect(seen.length).toBeGreaterThan(2);
-  expect(seen.every((h) => h.ok)).toBe(true);
-  const sent = letters(billed(service));
-  let at = 0;
-  for (const h of seen) {
-    const head = letters(h.text).slice(0, 16);
-    if (!head) continue;
-    const found = sent.indexOf(head, at);
-    expect(found, `highlight "${h.text}" in reading order`).toBeGreaterThanOrEqual(0);
-    at = found;
-  }
-});
+for (const name of ['article', 'columns'] as const) {
+  test(`${name} in Firefox’s viewer: the billed text is the document’s text, without running heads, page numbers or broken words; the highlight follows it`, async ({ ext, service, pages }) => {
+    await ext.configure();
+    const { page, tabId } = await openPdfTab(ext, pages, name);
+    const popup = await ext.openPopup(tabId);
+    // The tab now shows the extension's PDF page (puppeteer's page keeps the old URL: ask the page itself).
+    await expect.poll(() => evaluate(page, () => location.href).catch(() => ''), { timeout: 30_000 }).toMatch(/\/pdf\.html\?/);
+    await expect.poll(() => evaluate(page, () => document.readyState)).toBe('complete');
+    // The popup is a tab here, not a popup over the page: the PDF's tab is brought back to the front, where it draws its pages.
+    await page.bringToFront();
+    await evaluate(page, recordHighlights, '.textLayer');
+    await expect.poll(() => state(popup), { timeout: 60_000 }).toBe('finished');
+    expect(words(billed(service))).toEqual(words(TEST_PDFS[name].expected.join(' ')));
+    expect(await attr(popup, 'chars', 'data-value')).toBe(await attr(popup, 'estimate', 'data-chars'));
+    const seen = await evaluate(page, recordedHighlights);
+    expect(seen.length).toBeGreaterThan(2);
+    expect(seen.every((h) => h.ok)).toBe(true);
+    const sent = letters(billed(service));
+    let at = 0;
+    for (const h of seen) {
+      const head = letters(h.text).slice(0, 16);
+      if (!head) continue;
+      const found = sent.indexOf(head, at);
+      expect(found, `highlight "${h.text}" in reading order`).toBeGreaterThanOrEqual(0);
+      at = found;
+    }
+  });
+}
 
 test('a scanned PDF ends in no-text, with nothing sent', async ({ ext, service, pages }) => {
   await ext.configure();
