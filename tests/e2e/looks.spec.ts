@@ -40,6 +40,35 @@ for (const scheme of SCHEMES) {
   });
 }
 
+/** Run in a page: the smallest computed font size of any visible text, and whether `sel` scrolls sideways. */
+function textSizes(sel: string) {
+  let smallest = Infinity;
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const el = node.parentElement;
+    if (!node.textContent?.trim() || !el?.checkVisibility()) continue;
+    smallest = Math.min(smallest, parseFloat(getComputedStyle(el).fontSize));
+  }
+  const box = document.querySelector(sel)!;
+  return { body: parseFloat(getComputedStyle(document.body).fontSize), smallest, overflows: box.scrollWidth > box.clientWidth };
+}
+
+test('text is readable in Chromium: a 14 px body (not Chromium’s 75 % default for extension pages), nothing under 12 px, no sideways scrolling', async ({ ext }) => {
+  await ext.configure({ threshold: '0.0001' });
+  const { tabId } = await ext.openTab('sample-article.html');
+  const popup = await ext.openPopup(tabId);
+  await expect(player(popup)).toHaveAttribute('data-state', 'confirm');
+  const inPopup = await popup.evaluate(textSizes, 'main.popup');
+  expect(inPopup.body).toBeGreaterThanOrEqual(13);
+  expect(inPopup.smallest).toBeGreaterThanOrEqual(12);
+  expect(inPopup.overflows).toBe(false);
+  const options = await ext.openOptions();
+  await expect(options.getByTestId('account')).toBeVisible();
+  const inOptions = await options.evaluate(textSizes, 'main');
+  expect(inOptions.body).toBeGreaterThanOrEqual(13);
+  expect(inOptions.smallest).toBeGreaterThanOrEqual(12);
+});
+
 test('every popup control is reachable by keyboard and has a name', async ({ ext, pages }) => {
   await ext.configure({ threshold: '1000' });
   pages.put('/p.html', '<!doctype html><html lang="ru"><head><meta charset="utf-8"><title>Т</title></head><body><article><p>Одно короткое предложение для проверки клавиатуры.</p><p>Второе предложение.</p></article></body></html>');
