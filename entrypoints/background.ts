@@ -131,6 +131,9 @@ function main() {
   onPageMessage('setPlayback', ({ data }) => {
     return reader.setPlayback(data);
   });
+  onPageMessage('setSleepTimer', ({ data }) => {
+    return reader.setSleepTimer(data.minutes);
+  });
   onPageMessage('saveEstimate', () => {
     return reader.saveEstimate();
   });

@@ -4,6 +4,7 @@ import { Icon } from '@/components/Icon';
 import { Money } from '@/components/Money';
 import { PartsList } from '@/components/PartsList';
 import { PlaybackControls } from '@/components/PlaybackControls';
+import { SleepTimer } from '@/components/SleepTimer';
 import { SaveMp3 } from '@/components/SaveMp3';
 import { Shortcuts } from '@/components/Shortcuts';
 import { errorText, i18n, uiLocale } from '@/utils/pages/i18n';
@@ -227,6 +228,7 @@ export function Popup() {
       </nav>
 
       <PlaybackControls playback={playback} labels={{ speed: i18n.t('speed'), volume: i18n.t('volume') }} locale={locale} onChange={changePlayback} />
+      <SleepTimer sleepAt={v.sleepAt ?? 0} onChange={(minutes) => void sendMessage('setSleepTimer', { minutes })} />
 
       {partTexts.length > 0 && (
         <details class="parts-box" open={partTexts.length <= 12}>

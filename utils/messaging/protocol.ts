@@ -58,6 +58,8 @@ interface ProtocolMap {
   /** While the reading asks first: switches a block of its preview on or off (the estimate follows). */
   setBlockOn(data: { block: number; on: boolean }): void;
   setPlayback(data: Partial<Playback>): Playback;
+  /** The sleep timer: stop listening this many minutes from now, at the end of a sentence (null: off). */
+  setSleepTimer(data: { minutes: number | null }): void;
   /** Saving as MP3: what is still missing and its cost; then fetching it (only after the user confirmed). */
   saveEstimate(): SaveEstimate;
   fetchForSave(): Outcome;

@@ -116,8 +116,17 @@ export class ReadingRun {
     return sentenceAt(part, partTime, this.partSeconds.get(k) ?? part.chars / this.charsPerSecond());
   }
 
+  /** Seconds of part k: measured when it was received whole, else estimated from the reading's speech rate. */
+  partDuration(k: number): number {
+    return this.partSeconds.get(k) ?? (this.parts[k]?.chars ?? 0) / this.charsPerSecond();
+  }
+
+  /** The sleep timer ends the listening within the part before this one: it is not requested (nor any after it). */
+  holdFrom = Infinity;
+
   /** Part k may be fetched when every part between the one playing and k was refused (one part ahead, no more). */
   withinLookahead(k: number, playing: number): boolean {
+    if (k > playing && k >= this.holdFrom) return false;
     let ahead = 0;
     for (let j = playing + 1; j < k; j++) if (!this.skipped.has(j)) ahead++;
     return k <= playing || ahead < 1;

@@ -416,3 +416,40 @@ describe('a document read in batches (a PDF)', () => {
     expect(w.reader.view.counting).toBe(false);
   });
 });
+
+describe('the sleep timer', () => {
+  it('stops at the end of the sentence being read, and nothing past it is requested, even while paused; resume carries on', async () => {
+    const w = makeWorld({ manualTime: true, blocks: [{ kind: 'paragraph', text: sentences(60) }] });
+    void w.start();
+    await w.until(() => w.log.length === 2, 'the first part and the one ahead requested');
+    await w.until(() => w.reader.view.state === 'playing' || w.reader.view.state === 'loading', 'the reading under way');
+    // Up in well under a part: the part playing is the last one wanted.
+    await w.reader.setSleepTimer(0.00001);
+    expect(w.reader.view.sleepAt).toBeGreaterThan(0);
+    // The player moves on to part 1: normally part 2 would be asked for now; the timer holds it back.
+    w.at(1, 0);
+    await w.until(() => w.reader.view.part === 1, 'the player at part 1');
+    w.tick(1);
+    for (let i = 0; i < 20 && w.reader.view.state !== 'paused'; i++) {
+      w.tick(60_000);
+      await new Promise((r) => setTimeout(r, 0));
+    }
+    await w.until(() => w.reader.view.state === 'paused', 'paused by the timer');
+    expect(w.reader.view.sleepAt).toBe(0);
+    w.at(1, 0);
+    await new Promise((r) => setTimeout(r, 10));
+    expect(w.log).toHaveLength(2);
+    await w.reader.resume();
+    await w.until(() => w.log.length === 3, 'the next part asked for once listening again');
+  });
+
+  it('a timer cleared before it is up changes nothing', async () => {
+    const w = makeWorld({ autoplay: true });
+    await w.reader.setSleepTimer(30);
+    await w.reader.setSleepTimer(null);
+    await w.start();
+    await finished(w);
+    expect(w.reader.view.state).toBe('finished');
+    expect(w.okTexts()).toEqual(w.store.plan!.parts.map((p) => p.text));
+  });
+});

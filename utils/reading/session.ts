@@ -56,7 +56,10 @@ export class Reader {
     const run = new ReadingRun(this.deps.newId());
     this.run = run;
     await Promise.all([this.deps.store.savePlan(null), this.deps.store.saveProgress(null)]);
-    await this.update({ ...IDLE_VIEW, id: run.id, state: 'extracting', tabId: req.tabId, source: req.source, costRub: formatRubPlain(0n) });
+    // The sleep timer outlives a reading.
+    const sleepAt = this.view.sleepAt > this.deps.now() ? this.view.sleepAt : 0;
+    await this.update({ ...IDLE_VIEW, id: run.id, state: 'extracting', tabId: req.tabId, source: req.source, costRub: formatRubPlain(0n), sleepAt });
+    if (sleepAt && !this.sleepTimer) this.armSleep();
     try {
       const { text, settings, account, stalePrice } = await prepare(this.deps, req.extract);
       run.signal.throwIfAborted();
@@ -103,6 +106,7 @@ export class Reader {
         run.planning = null;
         await this.update({ preview: [] });
       }
+      this.holdForSleep();
       const load = this.beginLoad();
       await this.update({ state: 'loading' });
       await this.play(load, 0, 0);
@@ -167,9 +171,80 @@ export class Reader {
   async resume(): Promise<void> {
     await this.ready;
     if (this.view.state !== 'paused') return;
+    // After the sleep timer paused the reading: its hold goes.
+    if (!this.view.sleepAt) this.holdForSleep();
     await this.update({ state: 'playing' });
     // A player that lost the reading (Chrome closed a silent offscreen document) answers `lost`.
     await this.deps.player.post({ type: 'resume', readingId: this.view.id });
+  }
+
+  /**
+   * The sleep timer: the listening stops `minutes` from now (null: off), at the end of the sentence
+   * then being read; nothing past that point is requested. It outlives a reading (a new one keeps it).
+   */
+  async setSleepTimer(minutes: number | null): Promise<void> {
+    await this.ready;
+    const sleepAt = minutes !== null && minutes > 0 ? this.deps.now() + Math.round(minutes * 60_000) : 0;
+    await this.update({ sleepAt });
+    this.armSleep();
+  }
+
+  private sleepTimer: AbortController | null = null;
+
+  /** Waits for the sleep timer (again after a restart of the background), and holds back the parts past it. */
+  private armSleep(): void {
+    this.sleepTimer?.abort();
+    this.sleepTimer = null;
+    this.holdForSleep();
+    if (!this.view.sleepAt) return;
+    const timer = new AbortController();
+    this.sleepTimer = timer;
+    this.deps.sleep(Math.max(0, this.view.sleepAt - this.deps.now()), timer.signal).then(
+      () => this.sleepNow(timer.signal),
+      () => undefined, // changed or cleared
+    );
+  }
+
+  /** The timer is up: the sentence being read is finished, then the reading pauses (resume carries on, unpaid). */
+  private async sleepNow(signal: AbortSignal): Promise<void> {
+    const run = this.run;
+    const view = this.view;
+    if (run && (view.state === 'playing' || view.state === 'loading')) {
+      const part = run.parts[view.part];
+      const seconds = run.partDuration(view.part);
+      let end = 0;
+      if (part && part.text.length > 0 && seconds > 0) {
+        const at = (view.partTime / seconds) * part.text.length;
+        const sentence = part.sentences.find((s) => s.end > at) ?? part.sentences[part.sentences.length - 1];
+        end = sentence ? (sentence.end / part.text.length) * seconds : 0;
+      }
+      const wait = (Math.max(0, end - view.partTime) / (view.rate || 1)) * 1000;
+      await this.deps.sleep(wait, signal).catch(() => undefined);
+      if (signal.aborted || this.run !== run) return;
+      // Paused, the hold stays: nothing more is paid for while the listener sleeps (resume lifts it).
+      await this.update({ sleepAt: 0 });
+      await this.pause();
+    } else {
+      await this.update({ sleepAt: 0 });
+      this.holdForSleep();
+    }
+  }
+
+  /** Parts that would start after the sleep timer is up are not requested: the hold is the first of them. */
+  private holdForSleep(): void {
+    const run = this.run;
+    if (!run) return;
+    const before = run.holdFrom;
+    run.holdFrom = Infinity;
+    if (this.view.sleepAt && run.parts.length) {
+      // Seconds of audio left before the timer is up, at the current speed.
+      let left = ((this.view.sleepAt - this.deps.now()) / 1000) * (this.view.rate || 1);
+      let k = this.view.part;
+      left -= Math.max(0, run.partDuration(k) - this.view.partTime);
+      while (left > 0 && k + 1 < run.parts.length) left -= run.partDuration(++k);
+      if (left <= 0) run.holdFrom = k + 1;
+    }
+    if (run.holdFrom > before) this.delivery?.poke();
   }
 
   async toggle(): Promise<void> {
@@ -253,6 +328,7 @@ export class Reader {
         run.reloading = false;
         const moved = event.part !== this.view.part || Math.abs(event.position - this.view.position) >= 0.2 || event.rate !== this.view.rate;
         if (moved) await this.update({ part: event.part, position: round2(event.position), partTime: round2(event.partTime), rate: event.rate });
+        if (this.view.sleepAt) this.holdForSleep();
         this.follow(run, event.part, event.partTime);
         // A restarted background learns from the player what it holds and carries on from there.
         if (!this.delivery && run.plan && this.view.state !== 'confirm') {
@@ -401,6 +477,7 @@ export class Reader {
     this.deps.slots.setLimit(plan.maxConcurrency);
     const problem = await this.deps.keyProblem();
     if (problem) return this.fail(new ReadingError(problem));
+    if (view.sleepAt) this.armSleep();
     // A document read in batches carries on being planned from where it was.
     if (plan.grows && view.tabId !== null) {
       run.growing = true;

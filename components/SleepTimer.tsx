@@ -1,0 +1,52 @@
+import { useEffect, useState } from 'preact/hooks';
+import { i18n } from '@/utils/pages/i18n';
+
+export const SLEEP_MINUTES = [5, 15, 30, 60] as const;
+
+interface Props {
+  /** When the timer is up (epoch ms; 0: no timer). */
+  sleepAt: number;
+  onChange(minutes: number | null): void;
+}
+
+const clock = (ms: number) => {
+  const s = Math.max(0, Math.ceil(ms / 1000));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+};
+
+/** The sleep timer: off, or 5–60 minutes; while set, the time left. The reading stops at the end of a sentence. */
+export function SleepTimer({ sleepAt, onChange }: Props) {
+  const [now, setNow] = useState(Date.now());
+  useEffect(() => {
+    if (!sleepAt) return;
+    const t = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(t);
+  }, [sleepAt]);
+  const left = sleepAt ? sleepAt - now : 0;
+  return (
+    <div class="sleep">
+      <label>
+        {i18n.t('sleepTimer')}{' '}
+        <select
+          data-testid="sleep-timer"
+          value={sleepAt ? 'on' : ''}
+          onChange={(e) => {
+            const v = e.currentTarget.value;
+            if (v !== 'on') onChange(v ? Number(v) : null);
+          }}
+        >
+          <option value="">{i18n.t('sleepOff')}</option>
+          {sleepAt > 0 && <option value="on">{i18n.t('sleepLeft', { time: clock(left) })}</option>}
+          {SLEEP_MINUTES.map((m) => (
+            <option key={m} value={String(m)}>
+              {i18n.t('sleepMinutes', { minutes: m })}
+            </option>
+          ))}
+        </select>
+      </label>
+      <span class="sleep-left" data-testid="sleep-left" data-at={String(sleepAt)} aria-live="off">
+        {sleepAt > 0 ? clock(left) : ''}
+      </span>
+    </div>
+  );
+}
