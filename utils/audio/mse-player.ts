@@ -1,3 +1,4 @@
+import { MediaSessionLink } from './media-session';
 import type { PlayerCommand, PlayerEvent } from '../messaging/player';
 
 /** Turns one part's streamed bytes into what the SourceBuffer takes (Firefox: MP3 inside fragmented MP4). */
@@ -92,7 +93,13 @@ export class MsePlayer {
     private readonly format: PlayerFormat = PLAIN_MP3,
     /** Test builds only: counters for the benchmarks and tests. */
     readonly stats?: PlayerStats,
+    /** The system's media controls (none in unit tests). */
+    readonly controls: MediaSessionLink | null = typeof navigator !== 'undefined' && 'mediaSession' in navigator
+      ? new MediaSessionLink((action) => this.readingId && this.emit({ type: 'media-action', readingId: this.readingId, action }))
+      : null,
   ) {
+    audio.addEventListener('play', () => this.controls?.state('playing'));
+    audio.addEventListener('pause', () => this.controls?.state(this.readingId ? 'paused' : 'none'));
     audio.addEventListener('playing', () => {
       this.stats?.playing(this.audio.currentTime);
       this.emit({ type: 'playing', readingId: this.readingId, load: this.loadId });
@@ -115,6 +122,7 @@ export class MsePlayer {
   handle(cmd: PlayerCommand): void {
     if (cmd.type === 'load') {
       this.load(cmd.readingId, cmd.seekInPart, cmd.positionBase, cmd.startPart);
+      this.controls?.show({ title: cmd.title ?? '', site: cmd.site ?? '' });
       this.loadId = cmd.load;
       this.setPlayback(cmd.rate, cmd.volume);
       return;
@@ -180,6 +188,7 @@ export class MsePlayer {
         break;
       case 'stop':
         this.reset();
+        this.controls?.state('none');
         break;
     }
   }

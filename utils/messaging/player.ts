@@ -10,6 +10,9 @@ export type PlayerCommand =
       positionBase: number;
       rate: number;
       volume: number;
+      /** For the system's media controls. */
+      title?: string;
+      site?: string;
     }
   | { type: 'playback'; readingId: string; rate: number; volume: number }
   | {
@@ -50,7 +53,9 @@ export type PlayerEvent =
   | { type: 'paused'; readingId: string }
   | { type: 'waiting'; readingId: string }
   | { type: 'ended'; readingId: string; load: number; position: number }
-  | { type: 'error'; readingId: string; message: string };
+  | { type: 'error'; readingId: string; message: string }
+  /** A media key, or the browser's or system's media controls. */
+  | { type: 'media-action'; readingId: string; action: 'play' | 'pause' | 'stop' | 'nexttrack' | 'previoustrack' };
 
 /** Where the background sends player commands: Chrome's offscreen document, or Firefox's player in the background page. */
 export interface PlayerSink {

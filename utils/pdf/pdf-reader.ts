@@ -49,6 +49,8 @@ export class PdfReader {
     private readonly text: PdfText,
     private readonly view: PdfView,
     private readonly title: () => string,
+    /** The PDF's file name, for the system's media controls. */
+    private readonly site = '',
   ) {}
 
   async extract(): Promise<ExtractedText> {
@@ -58,12 +60,12 @@ export class PdfReader {
     void this.batches?.return(undefined);
     this.batches = null;
     const selected = this.view.selectionText();
-    if (selected.trim()) return { title: this.title(), source: 'selection', blocks: selectionBlocks(selected), pdfPage: true };
+    if (selected.trim()) return { title: this.title(), site: this.site, source: 'selection', blocks: selectionBlocks(selected), pdfPage: true };
     const range = this.nextRange ?? { from: this.view.currentPage(), to: this.text.pageCount };
     this.nextRange = null;
     this.batches = this.text.batches(range.from, range.to);
     const first = await this.next();
-    return { title: this.title(), source: 'article', blocks: first.blocks, leftOutChars: first.leftOutChars, tookMs: performance.now() - started, pdfPage: true, ...(first.more ? { more: true } : {}) };
+    return { title: this.title(), site: this.site, source: 'article', blocks: first.blocks, leftOutChars: first.leftOutChars, tookMs: performance.now() - started, pdfPage: true, ...(first.more ? { more: true } : {}) };
   }
 
   /** The next batch, when the reader has had the first `after` blocks of this reading (else nothing: a request that does not follow on). */

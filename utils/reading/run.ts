@@ -59,6 +59,8 @@ export class ReadingRun {
   /** When the last jump was made: quick jumps in a row wait before paying for a part. */
   lastJumpAt = 0;
   highlighted = '';
+  /** The page's site (or the PDF's file name), for the system's media controls. */
+  site = '';
   /** More of the text is still being extracted (a PDF read in batches): its parts are added as they come. */
   growing = false;
   private growthWaiters: Array<() => void> = [];

@@ -453,3 +453,24 @@ describe('the sleep timer', () => {
     expect(w.okTexts()).toEqual(w.store.plan!.parts.map((p) => p.text));
   });
 });
+
+describe('media keys and the system media controls', () => {
+  it('pause, play, next, previous and stop drive the reading', async () => {
+    const w = makeWorld({ manualTime: true, blocks: [{ kind: 'paragraph', text: sentences(60) }] });
+    void w.start();
+    await w.until(() => w.reader.view.state === 'loading' || w.reader.view.state === 'playing', 'the reading under way');
+    const press = (action: 'play' | 'pause' | 'stop' | 'nexttrack' | 'previoustrack') => w.reader.onPlayerEvent({ type: 'media-action', readingId: w.reader.view.id, action });
+    await press('pause');
+    expect(w.reader.view.state).toBe('paused');
+    await press('play');
+    expect(w.reader.view.state).toBe('playing');
+    await press('nexttrack');
+    expect(w.reader.view.part).toBe(1);
+    await press('previoustrack');
+    expect(w.reader.view.part).toBe(0);
+    await press('stop');
+    expect(w.reader.view.state).toBe('stopped');
+    // The player is told the page's title for the controls.
+    expect(w.commands.find((c) => c.type === 'load')).toMatchObject({ title: 'T' });
+  });
+});

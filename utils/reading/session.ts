@@ -65,6 +65,7 @@ export class Reader {
       run.signal.throwIfAborted();
       const planned = planReading(run.id, text, settings, account);
       run.title = boundTitle(text.title);
+      run.site = boundTitle(text.site ?? '', 100);
       run.ledger = new Ledger(planned.price);
       const caps = capsOf(settings);
       run.budget = caps && new Budget(caps, await this.deps.spent(), planned.price);
@@ -357,6 +358,13 @@ export class Reader {
         if (run.pendingError) await this.update({ state: 'error', error: run.pendingError });
         else await this.update({ state: 'finished', part: Math.max(run.parts.length - 1, 0) });
         break;
+      case 'media-action':
+        // A media key, or the browser's or system's media controls.
+        if (event.action === 'play') await this.resume();
+        else if (event.action === 'pause') await this.pause();
+        else if (event.action === 'stop') await this.stop();
+        else await this.jump(event.action === 'nexttrack' ? 1 : -1);
+        break;
       case 'error':
         await this.end(false);
         await this.update({ state: 'error', error: { code: 'bad-audio', requestId: '', detail: event.message } });
@@ -376,7 +384,7 @@ export class Reader {
     this.delivery?.stop();
     this.delivery = delivery;
     const { rate, volume } = await this.deps.getPlayback();
-    await this.deps.player.post({ type: 'load', readingId: run.id, load, startPart, seekInPart, positionBase: this.view.position, rate, volume });
+    await this.deps.player.post({ type: 'load', readingId: run.id, load, startPart, seekInPart, positionBase: this.view.position, rate, volume, title: run.title, site: run.site });
     if (this.view.state === 'paused') await this.deps.player.post({ type: 'pause', readingId: run.id });
     if (!delivery.signal.aborted) this.pump(delivery, startPart, null);
   }

@@ -22,6 +22,8 @@ export interface ExtractedText {
   leftOutChars?: number;
   /** How long the extraction took in the page (for the benchmarks). */
   tookMs?: number;
+  /** The page's site ("example.com"), or a PDF's file name: shown in the system's media controls. */
+  site?: string;
   /** A document read in batches (a PDF): more blocks follow, asked for with `extractMore`. */
   more?: boolean;
   /** Set by the extension's PDF page (a page being replaced by it may still answer for a moment). */
