@@ -125,6 +125,9 @@ function main() {
   onPageMessage('jumpTo', ({ data }) => {
     return reader.jumpTo(data.part);
   });
+  onPageMessage('resumeFromOffer', () => {
+    return reader.resumeFromOffer();
+  });
   onPageMessage('setBlockOn', ({ data }) => {
     return reader.setBlockOn(data.block, data.on);
   });

@@ -34,6 +34,14 @@ function useReadingView(): ReadingView | null {
   return view;
 }
 
+/** 760.4 → "12:40"; 3725 → "1:02:05". */
+function clockTime(seconds: number): string {
+  const s = Math.floor(seconds);
+  const hms = [Math.floor(s / 3600), Math.floor((s % 3600) / 60), s % 60];
+  const [h, m, sec] = hms as [number, number, number];
+  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${String(sec).padStart(2, '0')}` : `${m}:${String(sec).padStart(2, '0')}`;
+}
+
 const command = (c: ReadingCommand) => void sendMessage('command', { command: c });
 
 const tabIdPromise = targetTabId();
@@ -226,6 +234,18 @@ export function Popup() {
           <Icon name="next" />
         </button>
       </nav>
+      {v.resumeOffer && active && (
+        <button
+          type="button"
+          class="resume"
+          data-testid="resume-offer"
+          data-part={String(v.resumeOffer.part)}
+          data-position={String(v.resumeOffer.position)}
+          onClick={() => void sendMessage('resumeFromOffer', undefined)}
+        >
+          {i18n.t('resumeFrom', { time: clockTime(v.resumeOffer.position) })}
+        </button>
+      )}
 
       <PlaybackControls playback={playback} labels={{ speed: i18n.t('speed'), volume: i18n.t('volume') }} locale={locale} onChange={changePlayback} />
       <SleepTimer sleepAt={v.sleepAt ?? 0} onChange={(minutes) => void sendMessage('setSleepTimer', { minutes })} />

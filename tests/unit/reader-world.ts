@@ -14,6 +14,7 @@ import { RequestSlots } from '../../utils/speech/slots';
 import { type AccountInfo, DEFAULT_PLAYBACK, DEFAULT_SETTINGS, type Settings } from '../../utils/storage/settings';
 import type { UsageEntry } from '../../utils/storage/usage-history';
 import type { TextBatch, TextBlock } from '../../utils/text/extract';
+import type { ResumePoint } from '../../utils/storage/resume';
 
 /** MPEG-2 Layer III, 22,050 Hz, 48 kbps, mono: 156 bytes and 26.12 ms a frame. */
 export const FRAME_BYTES = 156;
@@ -70,6 +71,10 @@ export interface WorldOptions {
   spent?: { day: bigint; month: bigint };
   /** A document read in batches: `blocks` is its first batch, these follow (each given when the reader asks; `gate` holds it back until resolved). */
   batches?: Array<TextBatch & { gate?: Promise<void> }>;
+  /** Where the listener stopped, by page address (shared between worlds to stand for storage.local). */
+  resumePoints?: Map<string, ResumePoint>;
+  /** The page's address given with the text. */
+  url?: string;
 }
 
 export function sentences(n: number, words = 12, prefix = 'Предложение'): string {
@@ -226,6 +231,7 @@ export function makeWorld(opts: WorldOptions = {}) {
 
   const batches = [...(opts.batches ?? [])];
   let moreAsked = 0;
+  const resumePoints = opts.resumePoints ?? new Map<string, ResumePoint>();
   const askedAfter: number[] = [];
   const deps: ReaderDeps = {
     keyProblem: async () => (key === null ? 'no-key' : null),
@@ -262,6 +268,8 @@ export function makeWorld(opts: WorldOptions = {}) {
     badge: () => undefined,
     recordUsage: (entry) => void usage.push(entry),
     highlight: () => undefined,
+    getResume: async (url) => resumePoints.get(url) ?? null,
+    saveResume: async (url, point) => void (point ? resumePoints.set(url, point) : resumePoints.delete(url)),
     moreText: async (_tabId, after) => {
       askedAfter.push(after);
       const next = batches.shift();
@@ -329,9 +337,10 @@ export function makeWorld(opts: WorldOptions = {}) {
     },
     /** How many blocks the reader said it had at each request for more. */
     askedAfter,
+    resumePoints,
     start(source: 'article' | 'selection' = 'article') {
       const more = batches.length > 0;
-      return reader.start({ tabId: 1, source, extract: async () => ({ title: 'T', source, blocks, ...(more ? { more } : {}) }) });
+      return reader.start({ tabId: 1, source, extract: async () => ({ title: 'T', source, blocks, ...(opts.url ? { url: opts.url } : {}), ...(more ? { more } : {}) }) });
     },
     /** Resolves when `check` holds (polls the event loop, never the clock). */
     async until(check: () => boolean, what = 'condition'): Promise<void> {

@@ -55,6 +55,8 @@ interface ProtocolMap {
   startReading(data: { tabId: number; force?: boolean }): void;
   command(data: { command: ReadingCommand }): void;
   jumpTo(data: { part: number }): void;
+  /** "Continue from 12:40": to where the listener stopped on this page last time. */
+  resumeFromOffer(): void;
   /** While the reading asks first: switches a block of its preview on or off (the estimate follows). */
   setBlockOn(data: { block: number; on: boolean }): void;
   setPlayback(data: Partial<Playback>): Playback;

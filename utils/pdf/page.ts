@@ -39,7 +39,7 @@ export function startPdfPage(container: HTMLDivElement, viewerEl: HTMLDivElement
       throw new PdfOpenError(/MissingPDF|UnexpectedResponse|Fetch|Network/i.test(name) || !data ? (fileUrl.startsWith('file:') ? 'file-access' : 'network') : 'bad-pdf');
     }
     const text = new PdfText(opened.doc);
-    return { opened, text, reader: new PdfReader(text, opened.view, () => opened.title, fileNameOf(fileUrl)), fileUrl };
+    return { opened, text, reader: new PdfReader(text, opened.view, () => opened.title, fileNameOf(fileUrl), fileUrl), fileUrl };
   })();
   // The background may ask before the document is open: its requests wait for it.
   const withReader = async <T>(f: (reader: PdfReader) => T | Promise<T>): Promise<T> => {

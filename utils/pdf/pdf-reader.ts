@@ -51,6 +51,8 @@ export class PdfReader {
     private readonly title: () => string,
     /** The PDF's file name, for the system's media controls. */
     private readonly site = '',
+    /** The PDF's address: where the listener stopped is kept by it. */
+    private readonly url = '',
   ) {}
 
   async extract(): Promise<ExtractedText> {
@@ -65,7 +67,7 @@ export class PdfReader {
     this.nextRange = null;
     this.batches = this.text.batches(range.from, range.to);
     const first = await this.next();
-    return { title: this.title(), site: this.site, source: 'article', blocks: first.blocks, leftOutChars: first.leftOutChars, tookMs: performance.now() - started, pdfPage: true, ...(first.more ? { more: true } : {}) };
+    return { title: this.title(), site: this.site, url: this.url, source: 'article', blocks: first.blocks, leftOutChars: first.leftOutChars, tookMs: performance.now() - started, pdfPage: true, ...(first.more ? { more: true } : {}) };
   }
 
   /** The next batch, when the reader has had the first `after` blocks of this reading (else nothing: a request that does not follow on). */

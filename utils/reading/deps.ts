@@ -9,6 +9,7 @@ import type { ExtractedText, TextBatch } from '../text/extract';
 import type { ReadingPlan } from './plan';
 import type { RunProgress } from './run';
 import type { ReadingView } from './state';
+import type { ResumePoint } from '../storage/resume';
 
 /** Where a reading is kept between lives of the background. */
 export interface ReaderStore {
@@ -43,6 +44,9 @@ export interface ReaderDeps {
   highlight(tabId: number, sentence: { block: number; text: string } | null): void;
   /** The next batch of a document read in batches (a PDF) in tab `tabId`, after the first `after` blocks. */
   moreText(tabId: number, after: number): Promise<TextBatch>;
+  /** Where the listener stopped on the page at `url` (null: nowhere kept); `save` keeps it (null: forgets it). */
+  getResume(url: string): Promise<ResumePoint | null>;
+  saveResume(url: string, point: ResumePoint | null): Promise<void>;
   newId(): string;
   now(): number;
 }

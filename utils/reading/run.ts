@@ -61,6 +61,10 @@ export class ReadingRun {
   highlighted = '';
   /** The page's site (or the PDF's file name), for the system's media controls. */
   site = '';
+  /** The page's address: where the listener stops is kept by it ('' when not known). */
+  url = '';
+  /** The last position kept for this page (seconds), so it is written only when it moved on. */
+  keptAt = -Infinity;
   /** More of the text is still being extracted (a PDF read in batches): its parts are added as they come. */
   growing = false;
   private growthWaiters: Array<() => void> = [];

@@ -474,3 +474,48 @@ describe('media keys and the system media controls', () => {
     expect(w.commands.find((c) => c.type === 'load')).toMatchObject({ title: 'T' });
   });
 });
+
+describe('resume per page', () => {
+  it('coming back offers where the listener stopped; continuing plays what was received from the cache, unpaid', async () => {
+    const points = new Map();
+    const blocks = [{ kind: 'paragraph' as const, text: sentences(60) }];
+    const first = makeWorld({ blocks, url: 'https://example.com/a', resumePoints: points });
+    void first.start();
+    await first.until(() => first.log.length === 2, 'two parts requested');
+    await first.until(() => first.reader.view.chars > 0, 'billed');
+    // The player is 8 s into part 1 (its audio received whole), then the listener stops.
+    first.at(1, 1);
+    await first.until(() => points.has('https://example.com/a'), 'the place kept');
+    await first.reader.stop();
+    const kept = points.get('https://example.com/a');
+    expect(kept).toMatchObject({ part: 1, partKey: first.reader['run']!.key(1) });
+    // (The world's player reports no seconds; a listener who stopped here had heard 42.)
+    points.set('https://example.com/a', { ...kept, position: 42 });
+
+    const second = makeWorld({ blocks, url: 'https://example.com/a', resumePoints: points, cache: first.cache });
+    void second.start();
+    await second.until(() => second.reader.view.resumeOffer !== null || second.reader.view.state === 'error', 'the offer');
+    expect(second.reader.view.resumeOffer).toMatchObject({ part: 1 });
+    await second.reader.resumeFromOffer();
+    expect(second.reader.view.part).toBe(1);
+    expect(second.reader.view.resumeOffer).toBeNull();
+    // What the first visit received comes from the cache: none of it is requested again.
+    second.at(3, 2);
+    await second.until(() => second.log.length > 0, 'a part after them requested');
+    const paidBefore = new Set(first.okTexts());
+    expect(second.log.filter((e) => paidBefore.has(e.text))).toEqual([]);
+  });
+
+  it('a page read to the end offers nothing next time; another text at the same address neither', async () => {
+    const points = new Map();
+    const w = makeWorld({ autoplay: true, url: 'https://example.com/b', resumePoints: points });
+    await w.start();
+    await finished(w);
+    expect(points.has('https://example.com/b')).toBe(false);
+    points.set('https://example.com/b', { part: 1, partKey: 'another text', partTime: 2, position: 60, at: 0 });
+    const again = makeWorld({ autoplay: true, url: 'https://example.com/b', resumePoints: points });
+    void again.start();
+    await again.until(() => again.reader.view.state !== 'extracting', 'the start');
+    expect(again.reader.view.resumeOffer).toBeNull();
+  });
+});

@@ -26,6 +26,9 @@ export type { ReaderDeps, ReaderStore, ReadingRequest } from './deps';
 export { ReadingError };
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
+/** A place this early in a page is not worth offering; a place is kept every this many seconds. */
+const RESUME_MIN_SECONDS = 5;
+const RESUME_EVERY_SECONDS = 3;
 
 export class Reader {
   view: ReadingView = IDLE_VIEW;
@@ -66,6 +69,7 @@ export class Reader {
       const planned = planReading(run.id, text, settings, account);
       run.title = boundTitle(text.title);
       run.site = boundTitle(text.site ?? '', 100);
+      run.url = text.url ?? '';
       run.ledger = new Ledger(planned.price);
       const caps = capsOf(settings);
       run.budget = caps && new Budget(caps, await this.deps.spent(), planned.price);
@@ -108,8 +112,9 @@ export class Reader {
         await this.update({ preview: [] });
       }
       this.holdForSleep();
+      const resumeOffer = await this.resumeOfferFor(run);
       const load = this.beginLoad();
-      await this.update({ state: 'loading' });
+      await this.update({ state: 'loading', resumeOffer });
       await this.play(load, 0, 0);
     } catch (err) {
       if (run.signal.aborted || this.run !== run) return;
@@ -270,7 +275,18 @@ export class Reader {
     });
   }
 
-  private async moveTo(k: number): Promise<void> {
+  /** "Continue from 12:40": to where the listener stopped on this page last time (received audio plays from the cache, unpaid). */
+  resumeFromOffer(): Promise<void> {
+    return this.jumps(async () => {
+      await this.ready;
+      const offer = this.view.resumeOffer;
+      if (!offer) return;
+      await this.update({ resumeOffer: null });
+      await this.moveTo(offer.part, offer.partTime);
+    });
+  }
+
+  private async moveTo(k: number, partTime = 0): Promise<void> {
     const run = this.run;
     if (!run || !['playing', 'paused', 'loading'].includes(this.view.state) || run.parts.length === 0) return;
     const target = Math.min(Math.max(Math.trunc(k), 0), run.parts.length - 1, run.stopAt - 1);
@@ -282,8 +298,8 @@ export class Reader {
     this.delivery?.stop();
     markNeeded(run, target, settleUntil > 0);
     const load = this.beginLoad();
-    await this.update({ state: 'loading', part: target, partTime: 0 });
-    await this.play(load, target, 0, settleUntil);
+    await this.update({ state: 'loading', part: target, partTime });
+    await this.play(load, target, partTime, settleUntil);
   }
 
   async saveEstimate(): Promise<SaveEstimate> {
@@ -330,6 +346,9 @@ export class Reader {
         const moved = event.part !== this.view.part || Math.abs(event.position - this.view.position) >= 0.2 || event.rate !== this.view.rate;
         if (moved) await this.update({ part: event.part, position: round2(event.position), partTime: round2(event.partTime), rate: event.rate });
         if (this.view.sleepAt) this.holdForSleep();
+        if (moved) this.keepPlace(run);
+        // The listener got past the offered place on their own: the offer goes.
+        if (this.view.resumeOffer && this.view.position > this.view.resumeOffer.position) await this.update({ resumeOffer: null });
         this.follow(run, event.part, event.partTime);
         // A restarted background learns from the player what it holds and carries on from there.
         if (!this.delivery && run.plan && this.view.state !== 'confirm') {
@@ -356,7 +375,9 @@ export class Reader {
         if (!this.delivery?.done) break; // an underrun; more audio is on the way
         await this.end(false, false);
         if (run.pendingError) await this.update({ state: 'error', error: run.pendingError });
-        else await this.update({ state: 'finished', part: Math.max(run.parts.length - 1, 0) });
+        else await this.update({ state: 'finished', part: Math.max(run.parts.length - 1, 0), resumeOffer: null });
+        // Read to the end: nothing to continue from on this page.
+        if (!run.pendingError && run.url) void this.deps.saveResume(run.url, null).catch(ignore('keeping the place on the page'));
         break;
       case 'media-action':
         // A media key, or the browser's or system's media controls.
@@ -438,6 +459,23 @@ export class Reader {
       run.stopGrowing();
       if (this.run === run && this.view.counting) await this.update({ counting: false }).catch(ignore('saving the reading'));
     }
+  }
+
+  /** Where the listener stopped on this page before, when it is the same text read the same way (its part's cache key), and worth offering. */
+  private async resumeOfferFor(run: ReadingRun): Promise<ReadingView['resumeOffer']> {
+    if (!run.url) return null;
+    const point = await this.deps.getResume(run.url).catch(() => null);
+    if (!point || point.position < RESUME_MIN_SECONDS || point.part >= run.parts.length || run.key(point.part) !== point.partKey) return null;
+    return { part: point.part, partTime: point.partTime, position: point.position };
+  }
+
+  /** Keeps where the listener is on this page (when it moved on a part, or by some seconds). */
+  private keepPlace(run: ReadingRun): void {
+    const view = this.view;
+    if (!run.url || !run.parts[view.part] || Math.abs(view.position - run.keptAt) < RESUME_EVERY_SECONDS) return;
+    run.keptAt = view.position;
+    const point = { part: view.part, partKey: run.key(view.part), partTime: view.partTime, position: view.position, at: this.deps.now() };
+    void this.deps.saveResume(run.url, point).catch(ignore('keeping the place on the page'));
   }
 
   /** Highlights the sentence being spoken, in its own block of the page. */

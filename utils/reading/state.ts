@@ -46,6 +46,8 @@ export interface ReadingView {
   /** Code points left out before billing (hidden text, reference sections, leaders, sentences with nothing to say) and what they would have cost. */
   savedChars: number;
   savedRub: string;
+  /** Where the listener stopped on this page last time, offered until the reading moves on (null: none). */
+  resumeOffer: { part: number; partTime: number; position: number } | null;
   /** The sleep timer: when the listening stops (epoch ms; 0: no timer). It stops at the end of the sentence then being read. */
   sleepAt: number;
   /** The estimate is still growing: a document read in batches (a PDF) is still being counted. */
@@ -84,6 +86,7 @@ export const IDLE_VIEW: ReadingView = {
   estimateAboveBalance: false,
   savedChars: 0,
   savedRub: '',
+  resumeOffer: null,
   sleepAt: 0,
   counting: false,
   stalePrice: false,

@@ -12,6 +12,11 @@ import { accountStorage, type AccountInfo, playbackStorage, settingsStorage } fr
 import { spentAround, usageFailedStorage, usageStorage } from '../storage/usage-history';
 import { usageWriter } from '../storage/usage-writer';
 import { ReadingError } from './plan';
+import { pageKey, resumeStorage, withPoint } from '../storage/resume';
+import pLimit from 'p-limit';
+
+/** Resume points are read, changed and written one change at a time. */
+const resumeWrites = pLimit(1);
 import { loadPlan, savePlan } from './plan-store';
 import { Reader } from './session';
 import { readingViewStorage, runProgressStorage } from './state';
@@ -118,6 +123,8 @@ export function createReader(player: PlayerSink): Reader {
       void sent.catch(ignore('page highlight'));
     },
     moreText: (tabId, after) => sendToPage('extractMore', { after }, tabId),
+    getResume: async (url) => (await resumeStorage.getValue())[pageKey(url)] ?? null,
+    saveResume: (url, point) => resumeWrites(async () => resumeStorage.setValue(withPoint(await resumeStorage.getValue(), url, point))),
     newId: () => crypto.randomUUID(),
     now: () => Date.now(),
   });

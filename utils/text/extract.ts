@@ -24,6 +24,8 @@ export interface ExtractedText {
   tookMs?: number;
   /** The page's site ("example.com"), or a PDF's file name: shown in the system's media controls. */
   site?: string;
+  /** The page's address (a PDF's file address): where the listener stopped is kept by it. */
+  url?: string;
   /** A document read in batches (a PDF): more blocks follow, asked for with `extractMore`. */
   more?: boolean;
   /** Set by the extension's PDF page (a page being replaced by it may still answer for a moment). */

@@ -30,7 +30,7 @@ export function installPageReader(doc: Document = document): PageReader {
     const extraction = extractFromPage(doc, { ...data, articleOnly: data.mode === 'from-here' });
     reader.last = data.mode === 'from-here' ? fromHere(extraction, reader.lastContextTarget, doc) : extraction;
     reader.highlighter.clear();
-    return { ...reader.last.text, site: doc.location?.hostname ?? '' };
+    return { ...reader.last.text, site: doc.location?.hostname ?? '', url: doc.location?.href ?? '' };
   });
   onPageRequest('highlight', ({ data }) => {
     const slices = reader.last?.segments[data.block];
