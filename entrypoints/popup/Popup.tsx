@@ -189,7 +189,9 @@ export function Popup() {
       )}
 
       <p class="notice" data-testid="notice" data-code={v.notice.code} data-count={String(v.notice.count)} hidden={!v.notice.code}>
-        {v.notice.code === 'skipped-words' ? i18n.t('noticeSkippedWords') : i18n.t('noticeContentRejected')} {v.notice.count}
+        {v.notice.code === 'incomplete'
+          ? i18n.t('noticeIncomplete')
+          : `${v.notice.code === 'skipped-words' ? i18n.t('noticeSkippedWords') : i18n.t('noticeContentRejected')} ${v.notice.count}`}
       </p>
 
       <div class="error" role="alert" data-testid="error" data-code={error?.code ?? ''} hidden={!error}>

@@ -128,3 +128,36 @@ describe('paragraphs', () => {
     expect(continuesOnNextPage(a, { ...a, text: 'Новый абзац.', page: 2 })).toBe(false);
   });
 });
+
+describe('superscripts', () => {
+  it('a footnote mark raised above its line is not read and does not break the paragraph; a raised word joins its line', () => {
+    const p = page(1, [
+      ['The quick brown fox jumps over the lazy', 60, 100],
+      ['12', 296, 95, 8],
+      ['dog and runs into the forest where it', 306, 100],
+      ['sleeps until the morning comes again.', 60, 114],
+      ['Water is H', 60, 150],
+      ['2', 120, 153, 8],
+      ['O in any weather.', 128, 150],
+    ]);
+    expect(pageBlocks(p, new Set()).blocks.map((b) => b.text)).toEqual([
+      'The quick brown fox jumps over the lazy dog and runs into the forest where it sleeps until the morning comes again.',
+      'Water is H2 O in any weather.',
+    ]);
+  });
+});
+
+describe('running heads on left and right pages', () => {
+  it('a head set only on even pages is found for an even page', () => {
+    const pages = [1, 2, 3, 4, 5, 6, 7].map((n) =>
+      page(n, [
+        [n % 2 ? 'Глава третья. Дорога' : 'Книга испытаний', 200, 40, 9],
+        [`Текст страницы ${n} начинается здесь и идёт дальше.`, 60, 120],
+      ]),
+    );
+    const withLines = pages.map((p) => ({ page: p, lines: linesOf(p.runs) }));
+    expect(runningLines(withLines, 4)).toEqual(new Set(['книга испытаний', 'глава третья. дорога']));
+    // Without knowing the side, the even pages' head (3 of 7) is not enough.
+    expect(runningLines(withLines)).toEqual(new Set(['глава третья. дорога']));
+  });
+});

@@ -64,12 +64,21 @@ export function linesOf(runs: readonly PdfRun[]): PdfLine[] {
     if (row && ref && Math.abs(run.y - ref.y) <= CLOSE_BASELINE * Math.max(ref.size, run.size)) row.push(run);
     else rows.push([run]);
   }
+  const raised = new Set<PdfRun>();
+  mergeRaised(rows, raised);
   const lines: PdfLine[] = [];
   for (const row of rows) {
+    if (!row.length) continue;
     row.sort((a, b) => a.x - b.x);
     let line: PdfLine | null = null;
     let text = '';
+    let afterMark = false;
     for (const run of row) {
+      // A raised mark with no word in it (a footnote's number, an affiliation's ∗) is not read.
+      if (raised.has(run) && FOOTNOTE_MARK.test(run.str)) {
+        afterMark = true;
+        continue;
+      }
       const gap = line ? run.x - line.right : 0;
       if (!line || gap > WORD_GAP * Math.max(run.size, line.size)) {
         if (line) lines.push({ ...line, text: tidy(text) });
@@ -78,7 +87,8 @@ export function linesOf(runs: readonly PdfRun[]): PdfLine[] {
         continue;
       }
       // A run drawn right after the last one joins it; a gap wider than a fifth of the font is a space.
-      const spaced = gap > 0.2 * run.size && !/\s$/.test(text) && !/^\s/.test(run.str);
+      const spaced = (gap > 0.2 * run.size || (afterMark && /^\p{L}/u.test(run.str))) && !/\s$/.test(text) && !/^\s/.test(run.str);
+      afterMark = false;
       text += (spaced ? ' ' : '') + run.str;
       line.right = Math.max(line.right, run.x + run.w);
       line.size = Math.max(line.size, run.size);
@@ -92,6 +102,35 @@ export function linesOf(runs: readonly PdfRun[]): PdfLine[] {
 /** TeX's spacing accents drawn before their letter ("na¨ıve"), as the letter with its accent ("naïve"). */
 const SPACING_ACCENT: Record<string, string> = { '¨': '\u0308', '´': '\u0301', 'ˆ': '\u0302', '˜': '\u0303', 'ˇ': '\u030C' };
 const LOOSE_ACCENT = /(\p{L})([¨´ˆ˜ˇ])\s?([A-Za-zı])/gu;
+
+/** A footnote or affiliation mark: digits and marks only. */
+const FOOTNOTE_MARK = /^[\s\d∗*†‡§¶#$+,a-d]{1,6}$/u;
+
+/**
+ * Superscripts and subscripts set smaller and off the baseline of the line they belong to: moved into
+ * that line (rows are in top-to-bottom order; a small row within most of a line's height of a larger
+ * row next to it belongs to it). `raised` collects the runs moved.
+ */
+function mergeRaised(rows: PdfRun[][], raised: Set<PdfRun>): void {
+  const sizeOf = (row: PdfRun[]) => Math.max(0, ...row.map((r) => r.size));
+  const yOf = (row: PdfRun[]) => row[0]?.y ?? 0;
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i]!;
+    if (!row.length) continue;
+    const size = sizeOf(row);
+    const near = [rows[i - 1], rows[i + 1]].filter((r): r is PdfRun[] => !!r && r.length > 0 && sizeOf(r) * 0.8 > size && Math.abs(yOf(r) - yOf(row)) < sizeOf(r) * 0.7);
+    const host = near.sort((a, b) => Math.abs(yOf(a) - yOf(row)) - Math.abs(yOf(b) - yOf(row)))[0];
+    if (!host) continue;
+    // Only marks within the host line's width: a small line of its own beside a large one is not a mark.
+    const left = Math.min(...host.map((r) => r.x));
+    const right = Math.max(...host.map((r) => r.x + r.w));
+    if (row.some((r) => r.x < left - size || r.x > right + size * 2)) continue;
+    // Above the baseline: a superscript (a mark, maybe); below it: a subscript, read with its line.
+    if (yOf(row) < yOf(host)) for (const r of row) raised.add(r);
+    host.push(...row);
+    row.length = 0;
+  }
+}
 
 const tidy = (s: string) =>
   s
@@ -193,18 +232,26 @@ function marginLines(page: PdfPageRuns, lines: readonly PdfLine[]): PdfLine[] {
 }
 
 /**
- * The keys of lines repeated in the margins of most of the pages seen (at least two): running
- * headers and footers. A document's first pages are enough to know them; later pages are read
- * with what they found.
+ * The keys of lines repeated in the margins of the pages around a page: running headers and footers.
+ * A key counts when it is on at least half of the pages given (and two), or — books set the title on
+ * left pages and the chapter on right ones — on at least half of those with `target`'s parity.
  */
-export function runningLines(pages: ReadonlyArray<{ page: PdfPageRuns; lines: readonly PdfLine[] }>): Set<string> {
+export function runningLines(pages: ReadonlyArray<{ page: PdfPageRuns; lines: readonly PdfLine[] }>, target?: number): Set<string> {
   const seen = new Map<string, number>();
+  const seenSameSide = new Map<string, number>();
+  let sameSide = 0;
   for (const { page, lines } of pages) {
+    const same = target !== undefined && page.page % 2 === target % 2;
+    if (same) sameSide++;
     const keys = new Set(marginLines(page, lines).map((l) => repeatKey(l.text)));
-    for (const k of keys) seen.set(k, (seen.get(k) ?? 0) + 1);
+    for (const k of keys) {
+      seen.set(k, (seen.get(k) ?? 0) + 1);
+      if (same) seenSameSide.set(k, (seenSameSide.get(k) ?? 0) + 1);
+    }
   }
   const needed = Math.max(2, Math.ceil(pages.length / 2));
-  return new Set([...seen].filter(([, n]) => n >= needed).map(([k]) => k));
+  const neededSameSide = Math.max(2, Math.ceil(sameSide / 2));
+  return new Set([...seen.keys()].filter((k) => seen.get(k)! >= needed || (seenSameSide.get(k) ?? 0) >= neededSameSide));
 }
 
 const TERMINAL = /[.!?…:;»"”)\]]$/u;
@@ -237,10 +284,11 @@ function bodySize(lines: readonly PdfLine[]): number {
   return best;
 }
 
+/** The middle value (the lower of the two middle ones: a page of two line gaps takes the smaller as its spacing). */
 function median(values: number[]): number {
   if (!values.length) return 0;
   const s = [...values].sort((x, y) => x - y);
-  return s[Math.floor(s.length / 2)]!;
+  return s[Math.floor((s.length - 1) / 2)]!;
 }
 
 export interface PageText {

@@ -29,7 +29,20 @@ describe('PdfReader', () => {
     // A late request of a replaced reading (it had 5 blocks) gets nothing and takes nothing.
     expect(await reader.more(5)).toEqual({ blocks: [], leftOutChars: 0, more: false });
     expect((await reader.more(1)).blocks.map((b) => b.text)).toEqual(['Страница 3.']);
+    // A restarted background that lost that answer asks again from where its plan stopped: given again.
+    expect(await reader.more(1)).toEqual({ blocks: [{ text: 'Страница 3.', kind: 'paragraph' }], leftOutChars: 0, more: true });
     expect(await reader.more(2)).toEqual({ blocks: [{ text: 'Страница 4.', kind: 'paragraph' }], leftOutChars: 3, more: false });
+    expect(await reader.more(3)).toEqual({ blocks: [], leftOutChars: 0, more: false });
+    expect(await reader.more(2)).toMatchObject({ blocks: [{ text: 'Страница 4.' }], more: false });
+  });
+
+  it('two requests at once (one from a restarted background) get the same next batch, read once', async () => {
+    const reader = new PdfReader(fakeText(4), fakeView(), () => 'Книга');
+    await reader.extract();
+    const [a, b] = await Promise.all([reader.more(1), reader.more(1)]);
+    expect(a.blocks).toEqual(b.blocks);
+    expect(a.blocks.map((x) => x.text)).toEqual(['Страница 2.']);
+    expect((await reader.more(2)).blocks.map((x) => x.text)).toEqual(['Страница 3.']);
   });
 
   it('a new reading starts again: a request of the old one, answered late, adds nothing to it', async () => {

@@ -59,6 +59,7 @@ export class PdfReader {
     const started = performance.now();
     this.view.highlighter.clear();
     this.blocks = [];
+    this.done = false;
     void this.batches?.return(undefined);
     this.batches = null;
     const selected = this.view.selectionText();
@@ -70,26 +71,48 @@ export class PdfReader {
     return { title: this.title(), site: this.site, url: this.url, source: 'article', blocks: first.blocks, leftOutChars: first.leftOutChars, tookMs: performance.now() - started, pdfPage: true, ...(first.more ? { more: true } : {}) };
   }
 
-  /** The next batch, when the reader has had the first `after` blocks of this reading (else nothing: a request that does not follow on). */
+  /** The whole document has been given (this reading). */
+  private done = false;
+  /** Requests for more, one after another: a second one waits for the batch the first is reading. */
+  private pulling: Promise<unknown> = Promise.resolve();
+
+  /**
+   * The blocks after the first `after` of this reading. The next batch when the reader has had all it
+   * was given; what it was given again when it has less (a restarted background lost an answer); nothing
+   * for a request that does not follow on (a replaced reading's, late).
+   */
   more(after: number): Promise<TextBatch> {
-    if (after !== this.blocks.length) return Promise.resolve({ blocks: [], leftOutChars: 0, more: false });
-    return this.next();
+    const batches = this.batches;
+    const blocks = this.blocks;
+    const step = this.pulling.then((): TextBatch | Promise<TextBatch> => {
+      if (this.batches !== batches || after > blocks.length) return { blocks: [], leftOutChars: 0, more: false };
+      if (after < blocks.length) return { blocks: blocks.slice(after).map(toTextBlock), leftOutChars: 0, more: !this.done };
+      return this.next();
+    });
+    this.pulling = step.catch(() => undefined);
+    return step;
   }
 
   /** The next batch with text (pages with none, scanned ones, are passed over and counted in none). */
   private async next(): Promise<TextBatch> {
     let leftOutChars = 0;
+    let incomplete = false;
     // A new reading replaces both: what this one finds afterwards is not the new reading's.
     const batches = this.batches;
     const blocks = this.blocks;
+    const finish = (more: boolean) => {
+      if (!more && this.batches === batches) this.done = true;
+      return incomplete ? { incomplete } : {};
+    };
     for (;;) {
       const step = await batches?.next();
-      if (!step || step.done) return { blocks: [], leftOutChars, more: false };
+      if (!step || step.done) return { blocks: [], leftOutChars, more: false, ...finish(false) };
       const batch = step.value;
       leftOutChars += batch.leftOutChars;
+      incomplete ||= batch.incomplete === true;
       if (batch.blocks.length || !batch.more) {
         blocks.push(...batch.blocks);
-        return { blocks: batch.blocks.map(toTextBlock), leftOutChars, more: batch.more };
+        return { blocks: batch.blocks.map(toTextBlock), leftOutChars, more: batch.more, ...finish(batch.more) };
       }
     }
   }

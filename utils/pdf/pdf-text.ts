@@ -11,6 +11,7 @@ import {
   pageBlocks,
   type PageText,
   type PdfBlock,
+  type PdfLine,
   type PdfPageRuns,
   type PdfRun,
   runningLines,
@@ -53,19 +54,21 @@ export async function runsOfPage(page: PDFPageProxy): Promise<PdfPageRuns> {
 export interface TextBatch {
   blocks: PdfBlock[];
   leftOutChars: number;
+  /** Pages in this batch could not be read (passed over). */
+  incomplete?: boolean;
   /** More pages follow in the range being read. */
   more: boolean;
   /** The last page this batch has read. */
   lastPage: number;
 }
 
-/** How many pages' margins are compared to find running headers and footers. */
-const SAMPLE_PAGES = 6;
+/** Running headers and footers are found on the pages this far around each page. */
+const WINDOW = 3;
 
 export class PdfText {
   private readonly runs = new Map<number, Promise<PdfPageRuns>>();
   private readonly texts = new Map<number, Promise<PageText>>();
-  private running: Promise<Set<string>> | null = null;
+  private readonly lines = new Map<number, Promise<{ page: PdfPageRuns; lines: PdfLine[] }>>();
 
   constructor(private readonly doc: Pick<PDFDocumentProxy, 'numPages' | 'getPage'>) {}
 
@@ -82,17 +85,22 @@ export class PdfText {
     return runs;
   }
 
-  /** The margins' repeated lines, found once on up to six pages from `near` on (fewer in a short document). */
-  private runningLines(near: number): Promise<Set<string>> {
-    this.running ??= (async () => {
-      const n = this.pageCount;
-      const first = Math.max(1, Math.min(near, n - SAMPLE_PAGES + 1));
-      const pages = await Promise.all(
-        Array.from({ length: Math.min(SAMPLE_PAGES, n) }, (_, i) => this.runsOf(first + i)),
-      );
-      return runningLines(pages.map((page) => ({ page, lines: linesOf(page.runs) })));
-    })();
-    return this.running;
+  private linesOf(p: number): Promise<{ page: PdfPageRuns; lines: PdfLine[] }> {
+    let lines = this.lines.get(p);
+    if (!lines) {
+      lines = this.runsOf(p).then((page) => ({ page, lines: linesOf(page.runs) }));
+      this.lines.set(p, lines);
+    }
+    return lines;
+  }
+
+  /** The margins' repeated lines around page `p`: the three pages before it and after it (fewer at the ends). */
+  private runningLines(p: number): Promise<Set<string>> {
+    const first = Math.max(1, p - WINDOW);
+    const last = Math.min(this.pageCount, p + WINDOW);
+    const pages = Array.from({ length: last - first + 1 }, (_, i) => this.linesOf(first + i));
+    // A page that cannot be read is left out of the comparison.
+    return Promise.all(pages.map((l) => l.catch(() => null))).then((all) => runningLines(all.filter((x) => x !== null), p));
   }
 
   /** Page `p`'s blocks (1-based), its running lines left out. */
@@ -123,9 +131,11 @@ export class PdfText {
     let pending: PdfBlock | null = null;
     let pagesInBatch = 0;
     let first = true;
+    let incomplete = false;
     const chars = () => out.reduce((n, b) => n + b.text.length, 0);
     for (let p = from; p <= to; p++) {
-      const { blocks, leftOutChars } = await this.page(p);
+      // A page pdf.js cannot read is passed over (and said), not the end of the document.
+      const { blocks, leftOutChars } = await this.page(p).catch(() => ((incomplete = true), { blocks: [], leftOutChars: 0 }));
       leftOut += leftOutChars;
       pagesInBatch++;
       const rest = [...blocks];
@@ -135,7 +145,8 @@ export class PdfText {
       out.push(...rest);
       const full = first ? chars() >= firstChars : pagesInBatch >= batchPages;
       if (full && out.length && p < to) {
-        yield { blocks: out, leftOutChars: leftOut, more: true, lastPage: p };
+        yield { blocks: out, leftOutChars: leftOut, more: true, lastPage: p, ...(incomplete ? { incomplete } : {}) };
+        incomplete = false;
         out = [];
         leftOut = 0;
         pagesInBatch = 0;
@@ -143,6 +154,6 @@ export class PdfText {
       }
     }
     if (pending) out.push(pending);
-    yield { blocks: out, leftOutChars: leftOut, more: false, lastPage: to };
+    yield { blocks: out, leftOutChars: leftOut, more: false, lastPage: to, ...(incomplete ? { incomplete } : {}) };
   }
 }

@@ -92,8 +92,10 @@ export async function openPdfPage(tabId: number, url: string): Promise<void> {
     const allowed = import.meta.env.FIREFOX ? false : await browser.extension.isAllowedFileSchemeAccess();
     if (!allowed) throw new ReadingError('file-access');
   } else {
-    const bytes = (await fetchHere(url)) ?? (await fetchInTab(tabId));
-    if (!bytes) throw new ReadingError('network');
+    // The background's answer may be a login page (a 200 of HTML): then the tab's own page is asked.
+    const here = await fetchHere(url);
+    const bytes = here && isPdfBytes(new Uint8Array(here)) ? here : await fetchInTab(tabId);
+    if (!bytes) throw new ReadingError(here ? 'bad-pdf' : 'network');
     if (!isPdfBytes(new Uint8Array(bytes))) throw new ReadingError('bad-pdf');
     params.set('id', await putPdf(url, bytes));
   }

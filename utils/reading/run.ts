@@ -67,6 +67,8 @@ export class ReadingRun {
   keptAt = -Infinity;
   /** More of the text is still being extracted (a PDF read in batches): its parts are added as they come. */
   growing = false;
+  /** Pages of the document could not be read (skipped). */
+  incomplete = false;
   private growthWaiters: Array<() => void> = [];
   private confirmGate: (() => void) | null = null;
   private spokenChars = 0;

@@ -97,6 +97,11 @@ export class Reader {
         run.signal.throwIfAborted();
         confirmReason = askFirst();
       }
+      // A spending cap is a hard limit: agreeing to pass it is asked on the whole document's estimate, never a partial one.
+      while (confirmReason === 'budget' && run.growing) {
+        await run.nextGrowth();
+        run.signal.throwIfAborted();
+      }
       if (!confirmReason && settings.previewFirst) confirmReason = 'preview';
       const overBudget = confirmReason === 'budget';
       // The preview switches blocks off by planning again: only a reading planned whole has one.
@@ -433,13 +438,18 @@ export class Reader {
         plan.parts.push(...planned.parts);
         plan.grows = batch.more ? { blocks: plan.grows.blocks + batch.blocks.length } : undefined;
         if (!batch.more) run.growing = false;
+        if (batch.incomplete) run.incomplete = true;
+        await this.deps.store.savePlan(plan);
+        if (run.signal.aborted || this.run !== run) return;
+        // Read after the save: the view may have changed meanwhile (a refused part's notice). The estimate is
+        // the plan's own count, so a restart between the plan's save and the view's never skews it.
         const view = this.view;
-        const estimateChars = view.estimateChars + planned.estimateChars;
+        const estimateChars = plan.parts.reduce((n, p) => n + p.chars, 0);
         const estimate = costOf(estimateChars, price);
         const savedChars = view.savedChars + batch.leftOutChars + planned.silentChars;
         const balance = parseRub(view.balanceRub);
         const skipped = planned.skippedWords + (view.notice.code === 'skipped-words' ? view.notice.count : 0);
-        await this.deps.store.savePlan(plan);
+        const notice = run.incomplete && view.notice.code === '' ? { notice: { code: 'incomplete' as const, count: 0 } } : skipped > 0 && view.notice.code !== 'content-rejected' && view.notice.code !== 'incomplete' ? { notice: { code: 'skipped-words' as const, count: skipped } } : {};
         await this.update({
           parts: plan.parts.length,
           estimateChars,
@@ -448,12 +458,16 @@ export class Reader {
           savedChars,
           savedRub: formatRubPlain(costOf(savedChars, price)),
           counting: batch.more,
-          ...(skipped > 0 && view.notice.code !== 'content-rejected' ? { notice: { code: 'skipped-words' as const, count: skipped } } : {}),
+          ...notice,
         });
         run.grew();
       }
     } catch (err) {
-      if (!run.signal.aborted) logIgnored('reading the rest of the document', err);
+      if (!run.signal.aborted) {
+        logIgnored('reading the rest of the document', err);
+        // Said, not silent: the listener must not believe the whole document was read.
+        if (this.run === run) await this.update({ notice: { code: 'incomplete', count: 0 } }).catch(ignore('saving the reading'));
+      }
     } finally {
       if (run.plan?.grows) run.plan.grows = undefined;
       run.stopGrowing();

@@ -16,7 +16,8 @@ export type ReadingStateName =
 export const ACTIVE_STATES: readonly ReadingStateName[] = ['extracting', 'confirm', 'loading', 'playing', 'paused'];
 export const isActive = (s: ReadingStateName) => ACTIVE_STATES.includes(s);
 
-export type NoticeCode = '' | 'skipped-words' | 'content-rejected';
+/** `incomplete`: the rest of a document read in batches (a PDF) could not be read; what was read plays. */
+export type NoticeCode = '' | 'skipped-words' | 'content-rejected' | 'incomplete';
 
 /**
  * What the popup shows: small, written on every change that matters, kept in

@@ -37,6 +37,8 @@ export interface TextBatch {
   blocks: TextBlock[];
   leftOutChars: number;
   more: boolean;
+  /** Pages in this batch could not be read and were passed over. */
+  incomplete?: boolean;
 }
 
 /** Where a block's words are on the live page: its text nodes, each with the slice of its data that belongs to the block. */
