@@ -168,6 +168,8 @@ export class Reader {
   async stop(): Promise<void> {
     await this.ready;
     if (!this.active) return;
+    // Where the listener stopped is kept to the second.
+    if (this.run && (this.view.state === 'playing' || this.view.state === 'paused')) this.keepPlace(this.run, true);
     await this.end(false);
     await this.update({ state: 'stopped' });
   }
@@ -175,6 +177,7 @@ export class Reader {
   async pause(): Promise<void> {
     await this.ready;
     if (this.view.state !== 'playing' && this.view.state !== 'loading') return;
+    if (this.run) this.keepPlace(this.run, true);
     await this.update({ state: 'paused' });
     await this.deps.player.post({ type: 'pause', readingId: this.view.id });
   }
@@ -484,9 +487,9 @@ export class Reader {
   }
 
   /** Keeps where the listener is on this page (when it moved on a part, or by some seconds). */
-  private keepPlace(run: ReadingRun): void {
+  private keepPlace(run: ReadingRun, now = false): void {
     const view = this.view;
-    if (!run.url || !run.parts[view.part] || Math.abs(view.position - run.keptAt) < RESUME_EVERY_SECONDS) return;
+    if (!run.url || !run.parts[view.part] || (!now && Math.abs(view.position - run.keptAt) < RESUME_EVERY_SECONDS)) return;
     run.keptAt = view.position;
     const point = { part: view.part, partKey: run.key(view.part), partTime: view.partTime, position: view.position, at: this.deps.now() };
     void this.deps.saveResume(run.url, point).catch(ignore('keeping the place on the page'));
