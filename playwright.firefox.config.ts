@@ -7,7 +7,8 @@ export default defineConfig({
   testDir: 'tests/e2e-firefox',
   // One clear failure, before any test, on a Firefox without a mock audio output.
   globalSetup: './tests/e2e-firefox/global-setup.ts',
-  workers: 1,
+  // Two spec files at once (each test has its own Firefox; a file's tests run in order).
+  workers: 2,
   fullyParallel: false,
   timeout: 90_000,
   expect: { timeout: 15_000 },
