@@ -18,18 +18,20 @@ function initialTheme(): Theme {
 
 /** The cost of pages `from`…`to`, counted again when they or the price change (null while counting). */
 function useCost(session: PdfSession | null, from: number, to: number, pricing: { settings: Settings; price: string | null } | null): PagesCost | null {
-  const [cost, setCost] = useState<PagesCost | null>(null);
+  // Kept with the pages it is for: a cost of other pages is never shown, even for the one render before it is counted again.
+  const [cost, setCost] = useState<(PagesCost & { key: string }) | null>(null);
+  const key = `${from}-${to}`;
   useEffect(() => {
     if (!session || !pricing || from < 1 || to < from || to > session.text.pageCount) return setCost(null);
     const abort = new AbortController();
     setCost(null);
     pagesCost(session.text, from, to, pricing.settings, pricing.price, abort.signal).then(
-      (c) => !abort.signal.aborted && setCost(c),
+      (c) => !abort.signal.aborted && setCost({ ...c, key }),
       () => undefined,
     );
     return () => abort.abort();
   }, [session, from, to, pricing]);
-  return cost;
+  return cost?.key === key ? cost : null;
 }
 
 const CostLine = ({ testId, cost, label, from, to, locale }: { testId: string; cost: PagesCost | null; label: (chars: string) => string; from: number; to: number; locale: string }) => (
