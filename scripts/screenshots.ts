@@ -1,0 +1,74 @@
+/**
+ * `npx tsx scripts/screenshots.ts`: the README's screenshots (docs/screenshots/), taken from the test
+ * build against the local service: the popup with the sleep timer set and the PDF page, light and dark.
+ */
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { startFakeService } from '../tests/fake-service/server.ts';
+import { launchWithExtension, serviceWorkerOf } from '../tests/e2e/chromium.ts';
+import { startPagesServer } from '../tests/e2e/pages-server.ts';
+import { makeArticleHtml } from '../tests/fixtures/make-article.ts';
+import { pdfBytes } from '../tests/fixtures/pdfs.ts';
+
+const OUT = resolve(import.meta.dirname, '../docs/screenshots');
+const KEY = 'vk_live_test_key';
+
+async function main() {
+  mkdirSync(OUT, { recursive: true });
+  const service = await startFakeService({});
+  const pages = await startPagesServer();
+  pages.put('/article.html', makeArticleHtml(4_000, 'Как устроен голос'));
+  pages.putFile('/article.pdf', await pdfBytes('article'), 'application/pdf');
+  for (const scheme of ['light', 'dark'] as const) {
+    const browser = await launchWithExtension({ colorScheme: scheme });
+    try {
+      const sw = await serviceWorkerOf(browser.context);
+      const url = (path: string) => `chrome-extension://${new URL(sw.url()).host}/${path}`;
+      const options = await browser.context.newPage();
+      await options.goto(url('options.html'));
+      await options.getByTestId('api-key').fill(KEY);
+      await options.getByTestId('base-url').fill(service.url);
+      await options.getByTestId('confirm-threshold').fill('1000');
+      await options.getByTestId('save').click();
+      await options.getByTestId('account').waitFor();
+      await options.close();
+
+      const page = await browser.context.newPage();
+      await page.goto(`${pages.url}/article.html`);
+      const tabId = await sw.evaluate(async (u) => (await chrome.tabs.query({ url: u }))[0]?.id ?? -1, page.url());
+      const popup = await browser.context.newPage();
+      await popup.setViewportSize({ width: 360, height: 760 });
+      await popup.goto(url(`popup.html?tabId=${tabId}`));
+      await popup.locator('[data-testid="player"][data-state="playing"]').waitFor({ timeout: 30_000 });
+      await popup.getByTestId('sleep-timer').selectOption('30');
+      await popup.locator('[data-testid="sleep-left"]:not([data-at="0"])').waitFor();
+      await popup.locator('main.popup').screenshot({ path: `${OUT}/popup-sleep-timer-${scheme}.png` });
+      await popup.getByTestId('stop').click();
+      await popup.close();
+
+      const pdf = await browser.context.newPage();
+      await pdf.setViewportSize({ width: 1100, height: 760 });
+      await pdf.goto(`${pages.url}/article.pdf`);
+      const pdfTab = await sw.evaluate(async () => (await chrome.tabs.query({})).at(-1)?.id ?? -1);
+      const pdfPopup = await browser.context.newPage();
+      await pdfPopup.goto(url(`popup.html?tabId=${pdfTab}`));
+      await pdf.bringToFront();
+      await pdf.locator('[data-testid="pdf-toolbar"][data-state="ready"]').waitFor({ timeout: 30_000 });
+      await pdf.locator('[data-testid="pdf-range-cost"][data-counting="false"]').waitFor();
+      // Wait for a highlighted sentence, so the picture shows one.
+      await pdf.waitForFunction(() => (CSS.highlights.get('trysasha-sentence')?.size ?? 0) > 0, undefined, { timeout: 30_000 });
+      await pdf.screenshot({ path: `${OUT}/pdf-page-${scheme}.png` });
+      await pdfPopup.close();
+    } finally {
+      await browser.close();
+    }
+  }
+  await pages.close();
+  await service.close();
+  console.log(`screenshots in ${OUT}`);
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
