@@ -15,7 +15,9 @@ import { Budget, capsOf } from './budget';
 import type { ReaderDeps, ReadingRequest } from './deps';
 import { runHost } from './host';
 import { Ledger } from './ledger';
-import { planBatch, planReading, previewOf, ReadingError } from './plan';
+import { planReading, previewOf, ReadingError } from './plan';
+import { growReading } from './growth';
+import { sleepHoldFrom, untilSentenceEnd } from './sleep-timer';
 import { prepare } from './prepare';
 import { errorViewOf, ReadingRun } from './run';
 import { fetchMissing, saveEstimate, type SaveEstimate } from './save';
@@ -224,16 +226,7 @@ export class Reader {
     const run = this.run;
     const view = this.view;
     if (run && (view.state === 'playing' || view.state === 'loading')) {
-      const part = run.parts[view.part];
-      const seconds = run.partDuration(view.part);
-      let end = 0;
-      if (part && part.text.length > 0 && seconds > 0) {
-        const at = (view.partTime / seconds) * part.text.length;
-        const sentence = part.sentences.find((s) => s.end > at) ?? part.sentences[part.sentences.length - 1];
-        end = sentence ? (sentence.end / part.text.length) * seconds : 0;
-      }
-      const wait = (Math.max(0, end - view.partTime) / (view.rate || 1)) * 1000;
-      await this.deps.sleep(wait, signal).catch(() => undefined);
+      await this.deps.sleep(untilSentenceEnd(run, view), signal).catch(() => undefined);
       if (signal.aborted || this.run !== run) return;
       // Paused, the hold stays: nothing more is paid for while the listener sleeps (resume lifts it).
       await this.update({ sleepAt: 0 });
@@ -249,15 +242,7 @@ export class Reader {
     const run = this.run;
     if (!run) return;
     const before = run.holdFrom;
-    run.holdFrom = Infinity;
-    if (this.view.sleepAt && run.parts.length) {
-      // Seconds of audio left before the timer is up, at the current speed.
-      let left = ((this.view.sleepAt - this.deps.now()) / 1000) * (this.view.rate || 1);
-      let k = this.view.part;
-      left -= Math.max(0, run.partDuration(k) - this.view.partTime);
-      while (left > 0 && k + 1 < run.parts.length) left -= run.partDuration(++k);
-      if (left <= 0) run.holdFrom = k + 1;
-    }
+    run.holdFrom = sleepHoldFrom(run, this.view, this.view.sleepAt, this.deps.now());
     if (run.holdFrom > before) this.delivery?.poke();
   }
 
@@ -426,56 +411,9 @@ export class Reader {
     });
   }
 
-  /**
-   * Plans the rest of a document read in batches (a PDF) as its page gives it, while the reading asks
-   * first or plays: the parts, the estimate and what was left out grow with each batch. A page that
-   * stops answering (closed, navigated away) ends the growth; what was planned is read.
-   */
-  private async grow(run: ReadingRun, tabId: number, settings: Pick<Settings, 'pronunciations' | 'urls'>, price: RubUnits): Promise<void> {
-    try {
-      while (run.growing && run.plan?.grows && !run.signal.aborted) {
-        const batch = await this.deps.moreText(tabId, run.plan.grows.blocks);
-        const plan = run.plan;
-        if (run.signal.aborted || this.run !== run || !plan?.grows) return;
-        const planned = planBatch(plan, plan.grows.blocks, batch.blocks, settings);
-        plan.parts.push(...planned.parts);
-        plan.grows = batch.more ? { blocks: plan.grows.blocks + batch.blocks.length } : undefined;
-        if (!batch.more) run.growing = false;
-        if (batch.incomplete) run.incomplete = true;
-        await this.deps.store.savePlan(plan);
-        if (run.signal.aborted || this.run !== run) return;
-        // Read after the save: the view may have changed meanwhile (a refused part's notice). The estimate is
-        // the plan's own count, so a restart between the plan's save and the view's never skews it.
-        const view = this.view;
-        const estimateChars = plan.parts.reduce((n, p) => n + p.chars, 0);
-        const estimate = costOf(estimateChars, price);
-        const savedChars = view.savedChars + batch.leftOutChars + planned.silentChars;
-        const balance = parseRub(view.balanceRub);
-        const skipped = planned.skippedWords + (view.notice.code === 'skipped-words' ? view.notice.count : 0);
-        const notice = run.incomplete && view.notice.code === '' ? { notice: { code: 'incomplete' as const, count: 0 } } : skipped > 0 && view.notice.code !== 'content-rejected' && view.notice.code !== 'incomplete' ? { notice: { code: 'skipped-words' as const, count: skipped } } : {};
-        await this.update({
-          parts: plan.parts.length,
-          estimateChars,
-          estimateRub: formatRubPlain(estimate),
-          estimateAboveBalance: balance !== null && estimate > balance,
-          savedChars,
-          savedRub: formatRubPlain(costOf(savedChars, price)),
-          counting: batch.more,
-          ...notice,
-        });
-        run.grew();
-      }
-    } catch (err) {
-      if (!run.signal.aborted) {
-        logIgnored('reading the rest of the document', err);
-        // Said, not silent: the listener must not believe the whole document was read.
-        if (this.run === run) await this.update({ notice: { code: 'incomplete', count: 0 } }).catch(ignore('saving the reading'));
-      }
-    } finally {
-      if (run.plan?.grows) run.plan.grows = undefined;
-      run.stopGrowing();
-      if (this.run === run && this.view.counting) await this.update({ counting: false }).catch(ignore('saving the reading'));
-    }
+  /** Plans the rest of a document read in batches (a PDF) as its page gives it (`growth.ts`). */
+  private grow(run: ReadingRun, tabId: number, settings: Pick<Settings, 'pronunciations' | 'urls'>, price: RubUnits): Promise<void> {
+    return growReading(run, { deps: this.deps, current: () => this.run === run, view: () => this.view, update: (patch) => this.update(patch) }, tabId, settings, price);
   }
 
   /** Where the listener stopped on this page before, when it is the same text read the same way (its part's cache key), and worth offering. */

@@ -1,0 +1,80 @@
+/**
+ * A document read in batches (a PDF): the rest of its text is planned as its page gives it, while the
+ * reading asks first or plays. The parts, the estimate (the plan's own count) and what was left out
+ * grow with each batch; a page that stops answering or pages that cannot be read end the growth with a
+ * notice, and what was planned is read.
+ */
+import { ignore, logIgnored } from '../log';
+import { costOf, formatRubPlain, parseRub, type RubUnits } from '../speech/money';
+import type { Settings } from '../storage/settings';
+import type { ReaderDeps } from './deps';
+import { planBatch } from './plan';
+import type { ReadingRun } from './run';
+import type { ReadingView } from './state';
+
+/** What the growth needs of the reader. */
+export interface GrowthHost {
+  deps: Pick<ReaderDeps, 'moreText' | 'store'>;
+  /** Whether the run is still the reader's current one. */
+  current(): boolean;
+  view(): ReadingView;
+  update(patch: Partial<ReadingView>): Promise<void>;
+}
+
+/**
+ * Plans the rest of a document read in batches (a PDF) as its page gives it, while the reading asks
+ * first or plays: the parts, the estimate and what was left out grow with each batch. A page that
+ * stops answering (closed, navigated away) ends the growth; what was planned is read.
+ */
+export async function growReading(
+  run: ReadingRun,
+  reader: GrowthHost,
+  tabId: number,
+  settings: Pick<Settings, 'pronunciations' | 'urls'>,
+  price: RubUnits,
+): Promise<void> {
+  try {
+    while (run.growing && run.plan?.grows && !run.signal.aborted) {
+      const batch = await reader.deps.moreText(tabId, run.plan.grows.blocks);
+      const plan = run.plan;
+      if (run.signal.aborted || !reader.current() || !plan?.grows) return;
+      const planned = planBatch(plan, plan.grows.blocks, batch.blocks, settings);
+      plan.parts.push(...planned.parts);
+      plan.grows = batch.more ? { blocks: plan.grows.blocks + batch.blocks.length } : undefined;
+      if (!batch.more) run.growing = false;
+      if (batch.incomplete) run.incomplete = true;
+      await reader.deps.store.savePlan(plan);
+      if (run.signal.aborted || !reader.current()) return;
+      // Read after the save: the view may have changed meanwhile (a refused part's notice). The estimate is
+      // the plan's own count, so a restart between the plan's save and the view's never skews it.
+      const view = reader.view();
+      const estimateChars = plan.parts.reduce((n, p) => n + p.chars, 0);
+      const estimate = costOf(estimateChars, price);
+      const savedChars = view.savedChars + batch.leftOutChars + planned.silentChars;
+      const balance = parseRub(view.balanceRub);
+      const skipped = planned.skippedWords + (view.notice.code === 'skipped-words' ? view.notice.count : 0);
+      const notice = run.incomplete && view.notice.code === '' ? { notice: { code: 'incomplete' as const, count: 0 } } : skipped > 0 && view.notice.code !== 'content-rejected' && view.notice.code !== 'incomplete' ? { notice: { code: 'skipped-words' as const, count: skipped } } : {};
+      await reader.update({
+        parts: plan.parts.length,
+        estimateChars,
+        estimateRub: formatRubPlain(estimate),
+        estimateAboveBalance: balance !== null && estimate > balance,
+        savedChars,
+        savedRub: formatRubPlain(costOf(savedChars, price)),
+        counting: batch.more,
+        ...notice,
+      });
+      run.grew();
+    }
+  } catch (err) {
+    if (!run.signal.aborted) {
+      logIgnored('reading the rest of the document', err);
+      // Said, not silent: the listener must not believe the whole document was read.
+      if (reader.current()) await reader.update({ notice: { code: 'incomplete', count: 0 } }).catch(ignore('saving the reading'));
+    }
+  } finally {
+    if (run.plan?.grows) run.plan.grows = undefined;
+    run.stopGrowing();
+    if (reader.current() && reader.view().counting) await reader.update({ counting: false }).catch(ignore('saving the reading'));
+  }
+}
