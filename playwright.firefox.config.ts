@@ -7,8 +7,8 @@ export default defineConfig({
   testDir: 'tests/e2e-firefox',
   // One clear failure, before any test, on a Firefox without a mock audio output.
   globalSetup: './tests/e2e-firefox/global-setup.ts',
-  // Two spec files at once (each test has its own Firefox; a file's tests run in order).
-  workers: 2,
+  // One Firefox at a time: with two, a keystroke was lost under load in two of four full runs.
+  workers: 1,
   fullyParallel: false,
   timeout: 90_000,
   expect: { timeout: 15_000 },

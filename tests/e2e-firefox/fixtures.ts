@@ -131,11 +131,18 @@ export interface Hooks {
   player: { stats: { waiting: number; firstPlayingAt: number; endedAt: number; loads: number } };
 }
 
-/** Types `value` into an empty input, as a user would (Preact sees the input events). */
+/**
+ * Types `value` into an empty input, as a user would (Preact sees the input events). On a loaded
+ * machine a keystroke can be lost while the page re-renders: the value is checked and typed again.
+ */
 export async function fill(page: Page, testId: string, value: string): Promise<void> {
   const sel = `[data-testid="${testId}"]`;
-  await evaluate(page, (s: string) => void ((document.querySelector(s) as HTMLInputElement).value = ''), sel);
-  await page.type(sel, value);
+  for (let attempt = 0; attempt < 3; attempt++) {
+    await evaluate(page, (s: string) => void ((document.querySelector(s) as HTMLInputElement).value = ''), sel);
+    await page.type(sel, value);
+    if ((await evaluate(page, (s: string) => (document.querySelector(s) as HTMLInputElement).value, sel)) === value) return;
+  }
+  throw new Error(`"${value}" could not be typed into ${testId}`);
 }
 
 export { expect };
