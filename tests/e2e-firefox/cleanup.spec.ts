@@ -1,15 +1,7 @@
 /** What is sent is what the listener wants to hear (Firefox): a pronunciation rule, code blocks, bare URLs. */
 import { JUNK_CLEAN_TEXT } from '../fixtures/junk-clean-text.ts';
+import { billed } from '../fixtures/billed.ts';
 import { attr, expect, fill, state, test } from './fixtures.ts';
-
-type Entry = { status: number; text: string };
-
-/** The text of the requests the service billed, in order. */
-const billed = (service: { speechLog(): unknown[] }) =>
-  (service.speechLog() as Entry[])
-    .filter((e) => e.status === 200)
-    .map((e) => e.text)
-    .join(' ');
 
 test('a pronunciation rule changes what is sent; code blocks are left out and a URL is said as its site', async ({ ext, service, pages }) => {
   pages.put(

@@ -2,20 +2,13 @@
  * PDFs read aloud in Firefox: a tab showing a PDF in Firefox's own viewer is read through the
  * extension's PDF page, with the same text, highlight and money rules as in Chromium.
  */
+import { billed, highlightOrder, words } from '../fixtures/billed.ts';
 import { recordedHighlights, recordHighlights } from '../fixtures/highlights.ts';
 import { BOOK_PAGES, pdfBytes, TEST_PDFS, type TestPdfName } from '../fixtures/pdfs.ts';
 import { evaluate } from './firefox.ts';
 import { attr, expect, state, test, type FirefoxHelpers } from './fixtures.ts';
 import type { PagesServer } from '../e2e/pages-server.ts';
 
-type Entry = { status: number; text: string };
-const billed = (service: { speechLog(): unknown[] }) =>
-  (service.speechLog() as Entry[])
-    .filter((e) => e.status === 200)
-    .map((e) => e.text)
-    .join(' ');
-const words = (s: string) => s.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
-const letters = (s: string) => (s.toLowerCase().match(/[\p{L}\p{N}]/gu) ?? []).join('');
 
 async function openPdfTab(ext: FirefoxHelpers, pages: PagesServer, name: TestPdfName) {
   const path = `/${TEST_PDFS[name].name}`;
@@ -40,15 +33,7 @@ for (const name of ['article', 'columns'] as const) {
     const seen = await evaluate(page, recordedHighlights);
     expect(seen.length).toBeGreaterThan(2);
     expect(seen.every((h) => h.ok)).toBe(true);
-    const sent = letters(billed(service));
-    let at = 0;
-    for (const h of seen) {
-      const head = letters(h.text).slice(0, 16);
-      if (!head) continue;
-      const found = sent.indexOf(head, at);
-      expect(found, `highlight "${h.text}" in reading order`).toBeGreaterThanOrEqual(0);
-      at = found;
-    }
+    for (const h of highlightOrder(seen, billed(service))) expect(h.at, `highlight "${h.text}" in reading order`).toBeGreaterThanOrEqual(0);
   });
 }
 

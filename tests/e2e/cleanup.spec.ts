@@ -2,6 +2,7 @@
  * What is sent is what the listener wants to hear: pronunciation rules, code blocks, bare URLs.
  */
 import { readFile } from 'node:fs/promises';
+import { billed } from '../fixtures/billed.ts';
 import { recordedHighlights, recordHighlights } from '../fixtures/highlights.ts';
 import { JUNK_CLEAN_TEXT } from '../fixtures/junk-clean-text.ts';
 import { expect, type ExtensionHelpers, player, test } from './fixtures.ts';
@@ -27,12 +28,6 @@ async function addRule(ext: ExtensionHelpers, find: string, replace: string) {
   return options;
 }
 
-const billed = (service: { speechLog(): Array<{ status: number; text: string }> }) =>
-  service
-    .speechLog()
-    .filter((e) => e.status === 200)
-    .map((e) => e.text)
-    .join(' ');
 
 test('a pronunciation rule changes what is sent; rules export to JSON and import back', async ({ ext, service, pages }) => {
   pages.put('/ai.html', PAGE);

@@ -3,21 +3,13 @@
  * listener wants to hear (no running heads or page numbers, hyphenated words whole, columns in
  * order), a highlight on the text layer, lazily for a long book, and nothing billed for a scan.
  */
+import { billed, highlightOrder, words } from '../fixtures/billed.ts';
 import { recordedHighlights, recordHighlights } from '../fixtures/highlights.ts';
 import { BOOK_PAGES, pdfBytes, TEST_PDFS, type TestPdfName } from '../fixtures/pdfs.ts';
 import { expect, type ExtensionHelpers, player, test } from './fixtures.ts';
 import type { PagesServer } from './pages-server.ts';
 import type { Worker } from '@playwright/test';
 
-const letters = (s: string) => (s.toLowerCase().match(/[\p{L}\p{N}]/gu) ?? []).join('');
-const words = (s: string) => s.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
-
-const billed = (service: { speechLog(): Array<{ status: number; text: string }> }) =>
-  service
-    .speechLog()
-    .filter((e) => e.status === 200)
-    .map((e) => e.text)
-    .join(' ');
 
 /** Serves test PDF `name` (at a path ending in .pdf, or without one, as a download link might be). */
 async function servePdf(pages: PagesServer, name: TestPdfName, path = `/${TEST_PDFS[name].name}`) {
@@ -56,15 +48,7 @@ for (const name of ['article', 'columns'] as const) {
     expect(seen.every((h) => h.ok)).toBe(true);
     // The sentences are highlighted in reading order: each painted text is found in order in what was sent
     // (compared by letters: the text layer's runs carry no spaces between them).
-    const sent = letters(billed(service));
-    let at = 0;
-    for (const h of seen) {
-      const head = letters(h.text).slice(0, 16);
-      if (!head) continue;
-      const found = sent.indexOf(head, at);
-      expect(found, `highlight "${h.text}" in reading order`).toBeGreaterThanOrEqual(0);
-      at = found;
-    }
+    for (const h of highlightOrder(seen, billed(service))) expect(h.at, `highlight "${h.text}" in reading order`).toBeGreaterThanOrEqual(0);
   });
 }
 
