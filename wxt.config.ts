@@ -21,7 +21,9 @@ export default defineConfig({
       (p) => browser !== 'firefox' || p !== 'offscreen',
     ),
     host_permissions: [`${DEFAULT_API_ORIGIN}/*`, 'http://127.0.0.1/*', 'http://localhost/*'],
-    optional_host_permissions: ['https://*/*'],
+    // https: other API origins; http(s): pages the listening queue fetches and click-to-read runs on, asked for
+    // only when the user turns those on.
+    optional_host_permissions: ['https://*/*', 'http://*/*'],
     browser_specific_settings: {
       gecko: {
         id: GECKO_ID,
@@ -54,7 +56,7 @@ export default defineConfig({
       if (manifest.browser_action) manifest.browser_action.default_title = '__MSG_actionTitle__';
       if (manifest.manifest_version === 2) {
         // MV2 has no optional_host_permissions: other API origins are optional permissions there.
-        manifest.optional_permissions = [...(manifest.optional_permissions ?? []), 'https://*/*'];
+        manifest.optional_permissions = [...(manifest.optional_permissions ?? []), 'https://*/*', 'http://*/*'];
       }
     },
   },
