@@ -11,6 +11,10 @@ import { audioCache, checkAccount, createReader, hasOriginPermission, usageHisto
 import { clearApiKey } from '@/utils/storage/key-store';
 import { extractFromTab } from '@/utils/reading/tab-text';
 import { accountStorage } from '@/utils/storage/settings';
+import { sendToPage } from '@/utils/messaging/content';
+import { onPlayerMessage } from '@/utils/messaging/floating';
+import { FloatingLink } from '@/utils/reading/floating';
+import { DEFAULT_PAGE_OPTIONS, floatingPlaceStorage, type PageOptions, pageOptionsStorage, placeOf } from '@/utils/storage/page-options';
 
 const MENU_READ_SELECTION = 'read-selection';
 const MENU_READ_FROM_HERE = 'read-from-here';
@@ -28,10 +32,50 @@ function main() {
   if (!import.meta.env.FIREFOX) {
     void browser.storage.local.setAccessLevel({ accessLevel: 'TRUSTED_CONTEXTS' }).catch(ignore('closing storage.local to content scripts'));
   }
+  // The floating mini-player on the page being read: its options and place, kept at hand for every view.
+  let pageOptions: PageOptions = DEFAULT_PAGE_OPTIONS;
+  let place = null as ReturnType<typeof placeOf>;
+  const floating = new FloatingLink({
+    send: (tabId, view, at) => sendToPage('floating', { view, place: at }, tabId),
+    enabled: () => pageOptions.floatingPlayer,
+    place: () => place,
+  });
   // Chrome plays in an offscreen document; Firefox has none and plays in this page.
   const reader = createReader(
     import.meta.env.FIREFOX ? inPagePlayer((event) => void reader.onPlayerEvent(event)) : offscreenPlayerSink(),
+    (view) => floating.onView(view),
   );
+  const followPageOptions = (options: PageOptions | null) => {
+    pageOptions = { ...DEFAULT_PAGE_OPTIONS, ...options };
+    floating.refresh(reader.view);
+  };
+  void pageOptionsStorage.getValue().then(followPageOptions, ignore('reading the page options'));
+  pageOptionsStorage.watch(followPageOptions);
+  void floatingPlaceStorage.getValue().then((p) => (place = placeOf(p)), ignore('reading the mini-player place'));
+
+  // The mini-player's controls: taken only from the extension's content script in the tab being read.
+  const readingTab = (tabId: number) => tabId === reader.view.tabId;
+  onPlayerMessage('floatingCommand', readingTab, ({ data }) => {
+    switch (data.command) {
+      case 'toggle':
+        return reader.toggle();
+      case 'stop':
+        return reader.stop();
+      case 'next':
+        return reader.jump(1);
+      case 'prev':
+        return reader.jump(-1);
+    }
+  });
+  onPlayerMessage('floatingRate', readingTab, async ({ data }) => {
+    if (typeof data.rate === 'number') await reader.setPlayback({ rate: data.rate });
+  });
+  onPlayerMessage('floatingMoved', readingTab, async ({ data }) => {
+    const at = placeOf(data.place);
+    if (!at) return;
+    place = at;
+    await floatingPlaceStorage.setValue(at);
+  });
 
   const createMenus = () => {
     browser.contextMenus.create({

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { browser } from 'wxt/browser';
 import { Money } from '@/components/Money';
+import { PageOptionsBox } from '@/components/PageOptionsBox';
 import { PronunciationRules } from '@/components/PronunciationRules';
 import { UsageHistory } from '@/components/UsageHistory';
 import type { PronunciationRule } from '@/utils/text/pronunciation';
@@ -281,6 +282,8 @@ export function Options() {
           </dl>
         </section>
       )}
+
+      <PageOptionsBox />
 
       <UsageHistory locale={locale} />
     </main>

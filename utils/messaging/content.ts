@@ -1,5 +1,7 @@
 import { defineExtensionMessaging } from '@webext-core/messaging';
 import type { CleanupChoices, ExtractedText, TextBatch } from '../text/extract';
+import type { FloatingView } from '../reading/floating';
+import type { FloatingPlace } from '../storage/page-options';
 
 /**
  * Background → the extract content script of the page being read (never anything secret).
@@ -19,6 +21,8 @@ export interface ContentProtocol {
   /** Marks the sentence being read in block `block` of the last extraction; false when that block has no place on the page. */
   highlight(data: { block: number; text: string }): boolean;
   clearHighlight(): void;
+  /** The floating mini-player: shown with this view (where the user last put it), or taken away (null). */
+  floating(data: { view: FloatingView | null; place: FloatingPlace | null }): void;
 }
 
 const messaging = defineExtensionMessaging<ContentProtocol>();

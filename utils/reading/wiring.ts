@@ -19,7 +19,7 @@ import pLimit from 'p-limit';
 const resumeWrites = pLimit(1);
 import { loadPlan, savePlan } from './plan-store';
 import { Reader } from './session';
-import { readingViewStorage, runProgressStorage } from './state';
+import { readingViewStorage, runProgressStorage, type ReadingView } from './state';
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -79,8 +79,8 @@ export const usageHistory = usageWriter(
   (yes) => void usageFailedStorage.setValue(yes).catch(ignore('marking the usage history write')),
 );
 
-/** The background's one reader, wired to the real browser, storage and service. */
-export function createReader(player: PlayerSink): Reader {
+/** The background's one reader, wired to the real browser, storage and service; `onView` sees every saved view. */
+export function createReader(player: PlayerSink, onView: (view: ReadingView) => void = () => undefined): Reader {
   return new Reader({
     async keyProblem() {
       const checked = await checkedAuth();
@@ -102,7 +102,10 @@ export function createReader(player: PlayerSink): Reader {
     player,
     cache: audioCache,
     store: {
-      saveView: (view) => readingViewStorage.setValue(view),
+      saveView: (view) => {
+        onView(view);
+        return readingViewStorage.setValue(view);
+      },
       savePlan,
       saveProgress: (progress) => runProgressStorage.setValue(progress),
       load: async () => ({ view: await readingViewStorage.getValue(), plan: await loadPlan(), progress: await runProgressStorage.getValue() }),

@@ -1,0 +1,87 @@
+/**
+ * The floating mini-player's page side (runs in the extract content script of the tab being read):
+ * mounted in a shadow root when the background shows it, re-rendered as the reading changes, taken
+ * away on stop. Its controls go back over `messaging/floating.ts`, which the background accepts only
+ * from this script in the tab being read.
+ */
+import { render } from 'preact';
+import type { ContentScriptContext } from 'wxt/utils/content-script-context';
+import { createShadowRootUi, type ShadowRootContentScriptUi } from 'wxt/utils/content-script-ui/shadow-root';
+import { FloatingPlayer } from '@/components/FloatingPlayer';
+import { ignore } from '../log';
+import { onPageRequest } from '../messaging/content';
+import { sendFromPlayer } from '../messaging/floating';
+import { uiLocale } from '../pages/i18n';
+import type { FloatingView } from '../reading/floating';
+import type { FloatingPlace } from '../storage/page-options';
+import css from './floating-player.css?inline';
+
+/** `context()`: the newest injection's context (an older one is ended by a newer injection, and its UI with it). */
+export function installFloatingPlayer(context: () => ContentScriptContext): void {
+  let ui: Promise<ShadowRootContentScriptUi<HTMLElement>> | null = null;
+  /** The reading whose player the user closed: not shown again until another reading. */
+  let closedFor = '';
+  let place: FloatingPlace | null = null;
+  const locale = uiLocale();
+
+  const mount = () => {
+    if (ui) return ui;
+    const made: Promise<ShadowRootContentScriptUi<HTMLElement>> = createShadowRootUi(context(), {
+      name: 'trysasha-player',
+      position: 'inline',
+      anchor: 'html',
+      append: 'last',
+      css,
+      // Keys typed in it (arrows on the handle, space on a button) do not reach the page's own shortcuts.
+      isolateEvents: true,
+      onMount: (container) => container,
+      onRemove: (container) => {
+        if (container) render(null, container);
+        // Removed by an ended context too: the next view mounts it again.
+        if (ui === made) ui = null;
+      },
+    }).then((created) => {
+      created.mount();
+      return created;
+    });
+    ui = made;
+    return made;
+  };
+
+  const hide = async () => {
+    const made = ui;
+    ui = null;
+    if (made) (await made).remove();
+  };
+
+  const show = async (view: FloatingView) => {
+    const made = await mount();
+    const container = made.mounted;
+    if (!container) return;
+    render(
+      <FloatingPlayer
+        view={view}
+        place={place}
+        locale={locale}
+        onCommand={(command) => void sendFromPlayer('floatingCommand', { command }).catch(ignore('mini-player command'))}
+        onRate={(rate) => void sendFromPlayer('floatingRate', { rate }).catch(ignore('mini-player speed'))}
+        onMoved={(at) => {
+          place = at;
+          void sendFromPlayer('floatingMoved', { place: at }).catch(ignore('mini-player place'));
+        }}
+        onClose={() => {
+          closedFor = view.readingId;
+          void hide();
+        }}
+      />,
+      container,
+    );
+  };
+
+  onPageRequest('floating', async ({ data }) => {
+    if (data.place) place = data.place;
+    if (!data.view || data.view.readingId === closedFor) return hide();
+    closedFor = '';
+    return show(data.view);
+  });
+}

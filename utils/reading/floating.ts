@@ -1,0 +1,77 @@
+/**
+ * The floating mini-player's side in the background: what of the reading it shows (never the key or
+ * the balance), sent to the content script of the tab being read when that changes, and taken away
+ * from a tab when the reading there ends or moves on. The page's own side is `utils/content/`.
+ */
+import { isActive, type ReadingView } from './state';
+import type { FloatingPlace } from '../storage/page-options';
+
+/** What the mini-player shows: this reading's state, part, cost and speed. */
+export interface FloatingView {
+  readingId: string;
+  state: ReadingView['state'];
+  title: string;
+  part: number;
+  parts: number;
+  costRub: string;
+  rate: number;
+  /** An error code (the page renders its words); '' when none. */
+  error: string;
+}
+
+/** The mini-player's view of a reading, or null where it is not shown: no tab, before a reading, after it stopped or finished. */
+export function floatingViewOf(view: ReadingView): FloatingView | null {
+  if (view.tabId === null || !view.id) return null;
+  if (!isActive(view.state) && view.state !== 'error') return null;
+  return {
+    readingId: view.id,
+    state: view.state,
+    title: view.title,
+    part: view.part,
+    parts: view.parts,
+    costRub: view.costRub,
+    rate: view.rate,
+    error: view.error?.code ?? '',
+  };
+}
+
+const sameView = (a: FloatingView | null, b: FloatingView | null) =>
+  a === b || (!!a && !!b && (Object.keys(a) as (keyof FloatingView)[]).every((k) => a[k] === b[k]));
+
+export interface FloatingDeps {
+  /** Shows (view) or takes away (null) the mini-player in a tab; best effort (a page reloaded since has no script). */
+  send(tabId: number, view: FloatingView | null, place: FloatingPlace | null): Promise<unknown>;
+  enabled(): boolean;
+  place(): FloatingPlace | null;
+}
+
+/**
+ * Follows the reading's view: tells the tab being read when what its mini-player shows changes
+ * (not on every progress report), and takes the player away from a tab the reading left.
+ */
+export class FloatingLink {
+  private tabId: number | null = null;
+  private shown: FloatingView | null = null;
+
+  constructor(private readonly deps: FloatingDeps) {}
+
+  onView(view: ReadingView): void {
+    const next = this.deps.enabled() ? floatingViewOf(view) : null;
+    const tabId = next ? view.tabId : null;
+    // The reading left that tab (it stopped, finished, or another tab is read now).
+    if (this.tabId !== null && this.tabId !== tabId) this.post(this.tabId, null);
+    if (tabId !== null && (tabId !== this.tabId || !sameView(next, this.shown))) this.post(tabId, next);
+    this.tabId = tabId;
+    this.shown = next;
+  }
+
+  /** The options page switched the mini-player off: it goes at once. */
+  refresh(view: ReadingView): void {
+    this.shown = null;
+    this.onView(view);
+  }
+
+  private post(tabId: number, view: FloatingView | null): void {
+    void this.deps.send(tabId, view, this.deps.place()).catch(() => undefined);
+  }
+}
