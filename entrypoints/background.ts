@@ -12,8 +12,9 @@ import { clearApiKey } from '@/utils/storage/key-store';
 import { extractFromTab } from '@/utils/reading/tab-text';
 import { accountStorage } from '@/utils/storage/settings';
 import { sendToPage } from '@/utils/messaging/content';
-import { onPlayerMessage } from '@/utils/messaging/floating';
+import { onPageUiMessage } from '@/utils/messaging/page-ui';
 import { FloatingLink } from '@/utils/reading/floating';
+import { type ScriptRegistry, syncClickToRead } from '@/utils/reading/page-scripts';
 import { DEFAULT_PAGE_OPTIONS, floatingPlaceStorage, type PageOptions, pageOptionsStorage, placeOf } from '@/utils/storage/page-options';
 
 const MENU_READ_SELECTION = 'read-selection';
@@ -45,9 +46,13 @@ function main() {
     import.meta.env.FIREFOX ? inPagePlayer((event) => void reader.onPlayerEvent(event)) : offscreenPlayerSink(),
     (view) => floating.onView(view),
   );
+  // One registration change at a time: a quick off-and-on must not register twice.
+  let scriptsSynced = Promise.resolve();
   const followPageOptions = (options: PageOptions | null) => {
     pageOptions = { ...DEFAULT_PAGE_OPTIONS, ...options };
     floating.refresh(reader.view);
+    const on = pageOptions.clickToRead;
+    scriptsSynced = scriptsSynced.then(() => syncClickToRead(browser.scripting as unknown as ScriptRegistry, on)).catch(ignore('registering click-to-read'));
   };
   void pageOptionsStorage.getValue().then(followPageOptions, ignore('reading the page options'));
   pageOptionsStorage.watch(followPageOptions);
@@ -55,7 +60,7 @@ function main() {
 
   // The mini-player's controls: taken only from the extension's content script in the tab being read.
   const readingTab = (tabId: number) => tabId === reader.view.tabId;
-  onPlayerMessage('floatingCommand', readingTab, ({ data }) => {
+  onPageUiMessage('floatingCommand', readingTab, ({ data }) => {
     switch (data.command) {
       case 'toggle':
         return reader.toggle();
@@ -67,10 +72,15 @@ function main() {
         return reader.jump(-1);
     }
   });
-  onPlayerMessage('floatingRate', readingTab, async ({ data }) => {
+  onPageUiMessage('floatingRate', readingTab, async ({ data }) => {
     if (typeof data.rate === 'number') await reader.setPlayback({ rate: data.rate });
   });
-  onPlayerMessage('floatingMoved', readingTab, async ({ data }) => {
+  // Click-to-read's ▶, in any tab: the page reader there already knows the block it was clicked at.
+  onPageUiMessage('readFromHere', () => true, ({ sender }) => {
+    const tabId = sender.tab!.id!;
+    void reader.start({ tabId, source: 'article', extract: () => extractFromTab(tabId, undefined, 'from-here') });
+  });
+  onPageUiMessage('floatingMoved', readingTab, async ({ data }) => {
     const at = placeOf(data.place);
     if (!at) return;
     place = at;

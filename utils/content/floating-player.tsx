@@ -1,7 +1,7 @@
 /**
  * The floating mini-player's page side (runs in the extract content script of the tab being read):
  * mounted in a shadow root when the background shows it, re-rendered as the reading changes, taken
- * away on stop. Its controls go back over `messaging/floating.ts`, which the background accepts only
+ * away on stop. Its controls go back over `messaging/page-ui.ts`, which the background accepts only
  * from this script in the tab being read.
  */
 import { render } from 'preact';
@@ -10,7 +10,7 @@ import { createShadowRootUi, type ShadowRootContentScriptUi } from 'wxt/utils/co
 import { FloatingPlayer } from '@/components/FloatingPlayer';
 import { ignore } from '../log';
 import { onPageRequest } from '../messaging/content';
-import { sendFromPlayer } from '../messaging/floating';
+import { sendFromPage } from '../messaging/page-ui';
 import { uiLocale } from '../pages/i18n';
 import type { FloatingView } from '../reading/floating';
 import type { FloatingPlace } from '../storage/page-options';
@@ -63,11 +63,11 @@ export function installFloatingPlayer(context: () => ContentScriptContext): void
         view={view}
         place={place}
         locale={locale}
-        onCommand={(command) => void sendFromPlayer('floatingCommand', { command }).catch(ignore('mini-player command'))}
-        onRate={(rate) => void sendFromPlayer('floatingRate', { rate }).catch(ignore('mini-player speed'))}
+        onCommand={(command) => void sendFromPage('floatingCommand', { command }).catch(ignore('mini-player command'))}
+        onRate={(rate) => void sendFromPage('floatingRate', { rate }).catch(ignore('mini-player speed'))}
         onMoved={(at) => {
           place = at;
-          void sendFromPlayer('floatingMoved', { place: at }).catch(ignore('mini-player place'));
+          void sendFromPage('floatingMoved', { place: at }).catch(ignore('mini-player place'));
         }}
         onClose={() => {
           closedFor = view.readingId;

@@ -6,7 +6,8 @@ import { PageHighlighter, startBlockText, tokens } from './highlight';
 
 interface PageReader {
   highlighter: PageHighlighter;
-  lastContextTarget: Element | null;
+  /** The node last right-clicked, or the start of the block whose ▶ was clicked: where "from here" starts. */
+  lastContextTarget: Node | null;
   /** Where the last extraction's blocks are on the page: the highlight looks only there. */
   last: Extraction | null;
   /** The newest injection's context (WXT ends an older one when the script is injected again). */
@@ -50,11 +51,11 @@ export function installPageReader(doc: Document = document, ctx: ContentScriptCo
 }
 
 /** "Read from here": the article from the block the user pointed at (the block holding the clicked node, else by its words). */
-export function fromHere(extraction: Extraction, clicked: Element | null, doc: Document = document): Extraction {
+export function fromHere(extraction: Extraction, clicked: Node | null, doc: Document = document): Extraction {
   const { text, segments } = extraction;
   let at = clicked ? segments.findIndex((slices) => slices.some((s) => clicked.contains(s.node))) : -1;
   if (at < 0) {
-    const want = tokens(startBlockText(doc, clicked)).slice(0, 8).join(' ');
+    const want = tokens(startBlockText(doc, clicked instanceof Element ? clicked : (clicked?.parentElement ?? null))).slice(0, 8).join(' ');
     if (!want) return extraction;
     at = text.blocks.findIndex((b) => {
       const have = tokens(b.text).join(' ');

@@ -2,9 +2,10 @@ import { defineExtensionMessaging } from '@webext-core/messaging';
 import type { FloatingPlace } from '../storage/page-options';
 
 /**
- * The floating mini-player (in the extract content script of the tab being read) → the background.
- * A third instance beside `protocol.ts` (extension pages) and `content.ts` (background → page): the
- * background takes these only from its own content script, in the top frame of the tab being read.
+ * The extension's own controls on web pages (the floating mini-player and click-to-read's ▶, both in
+ * the content script) → the background. A third instance beside `protocol.ts` (extension pages) and
+ * `content.ts` (background → page): the background takes these only from its own content script, in
+ * a tab's top frame (the mini-player's: only in the tab being read).
  */
 export type FloatingCommand = 'toggle' | 'next' | 'prev' | 'stop';
 
@@ -13,18 +14,20 @@ export interface FloatingProtocol {
   floatingRate(data: { rate: number }): void;
   /** The user dragged it (or moved it with the keyboard): kept for every page. */
   floatingMoved(data: { place: FloatingPlace }): void;
+  /** Click-to-read: read this page's article from the block the ▶ was clicked at (the script keeps which). */
+  readFromHere(): void;
 }
 
 const messaging = defineExtensionMessaging<FloatingProtocol>();
 
-export const sendFromPlayer = messaging.sendMessage;
+export const sendFromPage = messaging.sendMessage;
 
 /**
  * Background side. Runtime messages reach the background only from the extension's own contexts (it
  * declares no `externally_connectable`), so a sender with a tab and a web page's address is the
  * extension's content script: `fromTab` says whether that tab may drive the reading.
  */
-export function onPlayerMessage<T extends keyof FloatingProtocol>(
+export function onPageUiMessage<T extends keyof FloatingProtocol>(
   type: T,
   fromTab: (tabId: number) => boolean,
   handler: Parameters<typeof messaging.onMessage<T>>[1],
