@@ -35,13 +35,14 @@ describe('the click-to-read script follows the option', () => {
     const scripting: ScriptRegistry = {
       getRegisteredContentScripts: async () => (registered ? [{ id: 'click-to-read' }] : []),
       registerContentScripts: async (s) => void calls.push(`register ${s[0]!.id} ${s[0]!.matches.join(' ')}`),
+      updateContentScripts: async (s) => void calls.push(`update ${s[0]!.id} ${s[0]!.runAt}`),
       unregisterContentScripts: async (f) => void calls.push(`unregister ${f.ids.join(' ')}`),
     };
     return { calls, scripting };
   };
   it.each([
     [true, false, ['register click-to-read https://*/* http://*/*']],
-    [true, true, []],
+    [true, true, ['update click-to-read document_end']],
     [false, true, ['unregister click-to-read']],
     [false, false, []],
   ])('on=%s, registered before=%s', async (on, before, expected) => {
