@@ -1,6 +1,7 @@
 /**
  * `npx tsx scripts/screenshots.ts`: the README's screenshots (docs/screenshots/), taken from the test
- * build against the local service: the popup with the sleep timer set and the PDF page, light and dark.
+ * build against the local service: the popup with the sleep timer set, the PDF page, and a web page
+ * with the floating player and click-to-read's ▶, light and dark.
  */
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -18,6 +19,14 @@ async function main() {
   const service = await startFakeService({});
   const pages = await startPagesServer();
   pages.put('/article.html', makeArticleHtml(4_000, 'Как устроен голос'));
+  // The same article as a site would set it: a column with margins, the page's own light or dark colours.
+  pages.put(
+    '/styled-article.html',
+    makeArticleHtml(4_000, 'Как устроен голос').replace(
+      '</head>',
+      '<style>body { max-width: 40em; margin: 0 auto; padding: 1em 3em; font: 17px/1.6 Georgia, serif; } nav, footer { color: #777; font: 13px sans-serif; } @media (prefers-color-scheme: dark) { body { background: #111; color: #ddd; } }</style></head>',
+    ),
+  );
   pages.putFile('/article.pdf', await pdfBytes('article'), 'application/pdf');
   for (const scheme of ['light', 'dark'] as const) {
     const browser = await launchWithExtension({ colorScheme: scheme });
@@ -31,7 +40,26 @@ async function main() {
       await options.getByTestId('confirm-threshold').fill('1000');
       await options.getByTestId('save').click();
       await options.getByTestId('account').waitFor();
+      // Click-to-read on, as the options page leaves it once the browser granted access to pages.
+      await options.evaluate(() => chrome.storage.local.set({ 'page-options': { floatingPlayer: true, clickToRead: true } }));
+      await sw.evaluate(async () => {
+        while ((await chrome.scripting.getRegisteredContentScripts()).length === 0) await new Promise((r) => setTimeout(r, 50));
+      });
       await options.close();
+
+      // A web page being read: the sentence highlighted, the floating player, the ▶ by a paragraph.
+      const web = await browser.context.newPage();
+      await web.setViewportSize({ width: 900, height: 560 });
+      await web.goto(`${pages.url}/styled-article.html`);
+      await web.locator('article p').nth(1).hover();
+      await web.getByTestId('click-to-read').click();
+      await web.locator('[data-testid="floating-player"][data-state="playing"]').waitFor({ timeout: 30_000 });
+      await web.waitForFunction(() => (CSS.highlights.get('trysasha-sentence')?.size ?? 0) > 0, undefined, { timeout: 30_000 });
+      await web.locator('article p').nth(3).hover();
+      await web.getByTestId('click-to-read').waitFor();
+      await web.screenshot({ path: `${OUT}/floating-player-${scheme}.png` });
+      await web.getByTestId('floating-stop').click();
+      await web.close();
 
       const page = await browser.context.newPage();
       await page.goto(`${pages.url}/article.html`);
