@@ -5,7 +5,7 @@ import type { FloatingCommand } from '@/utils/messaging/page-ui';
 import { errorText, i18n } from '@/utils/pages/i18n';
 import type { FloatingView } from '@/utils/reading/floating';
 import type { FloatingPlace } from '@/utils/storage/page-options';
-import { PLAYBACK_RATES } from '@/utils/storage/settings';
+import { PLAYBACK_RATES } from '@/utils/audio/rates';
 
 export const DEFAULT_PLACE: FloatingPlace = { right: 16, bottom: 16 };
 /** Arrow keys on the handle move it this far (with Shift, four times as far). */

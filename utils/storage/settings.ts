@@ -83,7 +83,7 @@ export interface Playback {
   volume: number;
 }
 
-export const PLAYBACK_RATES = [0.5, 0.75, 1, 1.25, 1.5, 1.75, 2, 2.5, 3] as const;
+export { PLAYBACK_RATES } from '../audio/rates';
 export const DEFAULT_PLAYBACK: Playback = { rate: 1, volume: 1 };
 
 export const playbackStorage = storage.defineItem<Playback>('local:playback', { fallback: DEFAULT_PLAYBACK });
