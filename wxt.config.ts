@@ -54,6 +54,10 @@ export default defineConfig({
       manifest.host_permissions = manifest.host_permissions?.filter((p: string) => p !== '<all_urls>');
       if (manifest.action) manifest.action.default_title = '__MSG_actionTitle__';
       if (manifest.browser_action) manifest.browser_action.default_title = '__MSG_actionTitle__';
+      // No popup on the button itself: its click reaches the background (action.onClicked), which starts
+      // reading at once and then opens the popup; the popup's page load is off the way to the first audio.
+      delete manifest.action?.default_popup;
+      delete manifest.browser_action?.default_popup;
       if (manifest.manifest_version === 2) {
         // MV2 has no optional_host_permissions: other API origins are optional permissions there.
         manifest.optional_permissions = [...(manifest.optional_permissions ?? []), 'https://*/*', 'http://*/*'];

@@ -19,6 +19,7 @@ import { DEFAULT_PAGE_OPTIONS, floatingPlaceStorage, type PageOptions, pageOptio
 
 const MENU_READ_SELECTION = 'read-selection';
 const MENU_READ_FROM_HERE = 'read-from-here';
+const POPUP = 'popup.html';
 
 export default defineBackground({
   // Firefox (MV2): a persistent page, so the audio playing in it is never cut by an idle timeout.
@@ -135,6 +136,26 @@ function main() {
     }
   };
   browser.commands.onCommand.addListener((command, tab) => void onCommand(command, tab));
+
+  // The toolbar button: the reading starts here, at the click, and the popup opens for this click only
+  // (its page loading is then no longer on the way to the first audio). The popup's own start finds
+  // this one and leaves it alone. MV2 (Firefox) names it browserAction.
+  const action = browser.action ?? browser.browserAction;
+  const onToolbarClick = (tab: Browser.tabs.Tab) => {
+    if (tab.id === undefined) return;
+    const tabId = tab.id;
+    void reader.startUnlessActive({ tabId, source: '', extract: () => extractFromTab(tabId) });
+    // Called in the click itself (Firefox opens a popup only from a user action), after the popup is set
+    // for this tab; unset again once shown, so the next click comes here too.
+    void action.setPopup({ tabId, popup: POPUP }).catch(ignore('setting the popup'));
+    void action
+      .openPopup()
+      .catch(ignore('opening the popup'))
+      .finally(() => void action.setPopup({ tabId, popup: '' }).catch(ignore('setting the popup')));
+  };
+  action.onClicked.addListener(onToolbarClick);
+  // Tests cannot click the toolbar; they call this from the worker's console (test builds only).
+  if (import.meta.env.MODE === 'test') Object.assign(globalThis, { toolbarClick: onToolbarClick });
   // Tests cannot press browser-level shortcuts; they call the handler from the worker's console (test builds only).
   if (import.meta.env.MODE === 'test') Object.assign(globalThis, { commandHandler: onCommand });
 

@@ -53,6 +53,9 @@ async function findClient(): Promise<WindowClient | undefined> {
 export function offscreenPlayerSink(): PlayerSink {
   const inOrder = pLimit(1);
   return {
+    warm() {
+      void ensureOffscreenDocument().catch(() => undefined);
+    },
     post(cmd) {
       return inOrder(async () => {
         let client = await findClient();

@@ -60,4 +60,6 @@ export type PlayerEvent =
 /** Where the background sends player commands: Chrome's offscreen document, or Firefox's player in the background page. */
 export interface PlayerSink {
   post(cmd: PlayerCommand): Promise<void>;
+  /** Gets the player ready ahead of its first command (Chrome: opens the offscreen document); best effort. */
+  warm?(): void;
 }

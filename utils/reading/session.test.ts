@@ -21,6 +21,19 @@ describe('a reading', () => {
     expect(w.usage).toHaveLength(parts.length);
   });
 
+  it('a start asked for while another is just beginning (the toolbar click, then its popup) leaves that one alone', async () => {
+    const w = makeWorld({ autoplay: true });
+    let extracted = 0;
+    const req = { tabId: 1, source: 'article' as const, extract: async () => (extracted++, { title: 'T', source: 'article' as const, blocks: [{ text: sentences(3), kind: 'paragraph' as const }] }) };
+    const first = w.reader.start(req);
+    const second = w.reader.startUnlessActive(req);
+    await Promise.all([first, second]);
+    await finished(w);
+    expect(extracted).toBe(1);
+    expect(w.reader.view.state).toBe('finished');
+    expect(new Set(w.okTexts()).size).toBe(w.okTexts().length);
+  });
+
   it('retries a 5xx with backoff and bills the part once', async () => {
     const w = makeWorld({ autoplay: true, answer: (_b, n) => (n < 2 ? { kind: 'error', status: 503, code: 'synthesis_failed' } : { kind: 'ok' }) });
     await w.start();

@@ -42,6 +42,8 @@ export class Reader {
   private readonly playbackChanges = pLimit(1);
   /** Jumps, one at a time: two quick presses of "next" move two parts, never one. */
   private readonly jumps = pLimit(1);
+  /** Starts called and not yet `extracting` (a start in the popup then leaves them alone). */
+  private starting = 0;
   readonly ready: Promise<void>;
 
   constructor(private readonly deps: ReaderDeps) {
@@ -56,14 +58,23 @@ export class Reader {
   }
 
   async start(req: ReadingRequest): Promise<void> {
-    await this.ready;
-    await this.end(true);
+    // Counted from the call itself: the popup the toolbar click opens asks to start too, and must find this one.
+    this.starting++;
+    // The player (Chrome's offscreen document) is opened while the text is being found, not after.
+    this.deps.player.warm?.();
     const run = new ReadingRun(this.deps.newId());
-    this.run = run;
-    await Promise.all([this.deps.store.savePlan(null), this.deps.store.saveProgress(null)]);
-    // The sleep timer outlives a reading.
-    const sleepAt = this.view.sleepAt > this.deps.now() ? this.view.sleepAt : 0;
-    await this.update({ ...IDLE_VIEW, id: run.id, state: 'extracting', tabId: req.tabId, source: req.source, costRub: formatRubPlain(0n), sleepAt });
+    let sleepAt = 0;
+    try {
+      await this.ready;
+      await this.end(true);
+      this.run = run;
+      await Promise.all([this.deps.store.savePlan(null), this.deps.store.saveProgress(null)]);
+      // The sleep timer outlives a reading.
+      sleepAt = this.view.sleepAt > this.deps.now() ? this.view.sleepAt : 0;
+      await this.update({ ...IDLE_VIEW, id: run.id, state: 'extracting', tabId: req.tabId, source: req.source, costRub: formatRubPlain(0n), sleepAt });
+    } finally {
+      this.starting--;
+    }
     if (sleepAt && !this.sleepTimer) this.armSleep();
     try {
       const { text, settings, account, stalePrice } = await prepare(this.deps, req.extract);
@@ -132,7 +143,7 @@ export class Reader {
   /** The popup's start: after a worker restart the saved reading is restored first, so an active one is kept. */
   async startUnlessActive(req: ReadingRequest): Promise<void> {
     await this.ready;
-    if (!this.active) await this.start(req);
+    if (!this.active && this.starting === 0) await this.start(req);
   }
 
   /**

@@ -1,0 +1,48 @@
+/**
+ * The toolbar button starts the reading in the background, at the click (the popup's page load is off
+ * the way to the first audio); the popup it opens shows that reading and does not start another.
+ */
+import { expect, player, test } from './fixtures.ts';
+
+test('the toolbar click starts reading at once; the popup then shows that reading, started once', async ({ ext, sw, service }) => {
+  test.setTimeout(60_000);
+  await ext.configure();
+  const { page, tabId } = await ext.openTab('sample-article.html');
+  await page.bringToFront();
+  const readingId = () => sw.evaluate(async () => ((await chrome.storage.session.get('reading-view'))['reading-view'] as { id?: string } | undefined)?.id ?? '');
+  const before = await readingId();
+  await sw.evaluate(async (tabId) => {
+    const hook = (globalThis as { toolbarClick?: (tab: object) => void }).toolbarClick;
+    if (!hook) throw new Error('toolbarClick is missing: run the tests on the test build (npx wxt build --mode test)');
+    hook(await chrome.tabs.get(tabId));
+  }, tabId);
+  // No popup page is needed for the reading to start and be heard; the popup opens too, over the page.
+  await expect.poll(() => service.speechLog().length, { timeout: 30_000 }).toBeGreaterThan(0);
+  await expect
+    .poll(() => sw.evaluate(async () => (await chrome.runtime.getContexts({ contextTypes: [chrome.runtime.ContextType.POPUP] })).map((c) => new URL(c.documentUrl!).pathname)))
+    .toEqual(['/popup.html']);
+  const id = await readingId();
+  expect(id).not.toBe(before);
+  // The popup the click opens (here: as a page) shows the same reading, and starts nothing of its own.
+  const popup = await ext.openPopup(tabId);
+  await expect(player(popup)).toHaveAttribute('data-state', /playing|finished/, { timeout: 30_000 });
+  expect(await readingId()).toBe(id);
+  const texts = service.speechLog().map((e) => e.text);
+  expect(new Set(texts).size).toBe(texts.length);
+  // The button's popup was set for that click only: the next click comes to the background again.
+  await expect.poll(() => sw.evaluate((tabId) => chrome.action.getPopup({ tabId }), tabId)).toBe('');
+});
+
+test('a toolbar click while a reading is active opens its popup and starts nothing new', async ({ ext, sw }) => {
+  test.setTimeout(60_000);
+  await ext.configure();
+  const { tabId } = await ext.openTab('sample-article.html');
+  const popup = await ext.openPopup(tabId);
+  await expect(player(popup)).toHaveAttribute('data-state', 'playing', { timeout: 30_000 });
+  const readingId = () => sw.evaluate(async () => ((await chrome.storage.session.get('reading-view'))['reading-view'] as { id?: string } | undefined)?.id ?? '');
+  const id = await readingId();
+  await sw.evaluate(async (tabId) => (globalThis as unknown as { toolbarClick: (tab: object) => void }).toolbarClick(await chrome.tabs.get(tabId)), tabId);
+  await expect.poll(() => sw.evaluate((tabId) => chrome.action.getPopup({ tabId }), tabId)).toBe('');
+  expect(await readingId()).toBe(id);
+  await expect(player(popup)).toHaveAttribute('data-state', /playing|finished/);
+});
