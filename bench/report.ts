@@ -89,6 +89,16 @@ export async function firstRequestAfter(serviceUrl: string, since: number): Prom
   return times.length ? Math.min(...times) : null;
 }
 
+/**
+ * The service's own time to the first byte of the first speech request at or after `since` (epoch ms):
+ * the configured delay plus the stand-in's encoding of that text, which is not the extension's.
+ */
+export async function serviceFirstByteAfter(serviceUrl: string, since: number): Promise<number | null> {
+  const log = (await (await fetch(`${serviceUrl}/__fake/log?speech=1`)).json()) as Array<{ arrivedAt: number; firstByteAt: number | null }>;
+  const first = log.filter((e) => e.arrivedAt >= since).sort((a, b) => a.arrivedAt - b.arrivedAt)[0];
+  return first?.firstByteAt ? first.firstByteAt - first.arrivedAt : null;
+}
+
 /** Empties the extension's audio cache (the book's parts would otherwise be played from it, unpaid, on the next run). */
 export const CLEAR_AUDIO_CACHE = () =>
   new Promise<void>((ok, fail) => {

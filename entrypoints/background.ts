@@ -7,11 +7,11 @@ import { backgroundPlayerSink } from '@/utils/audio/page-sink';
 import { PlayerStats } from '@/utils/audio/mse-player';
 import { onPageMessage } from '@/utils/messaging/protocol';
 import { offscreenPlayerSink } from '@/utils/audio/offscreen-sink';
-import { audioCache, checkAccount, createReader, hasOriginPermission, usageHistory } from '@/utils/reading/wiring';
+import { audioCache, checkAccount, createReader, forgetAuth, hasOriginPermission, usageHistory } from '@/utils/reading/wiring';
 import { clearApiKey } from '@/utils/storage/key-store';
 import { extractFromTab } from '@/utils/reading/tab-text';
 import { accountStorage } from '@/utils/storage/settings';
-import { sendToPage } from '@/utils/messaging/content';
+import { isNoReceiver, sendToPage } from '@/utils/messaging/content';
 import { onPageUiMessage } from '@/utils/messaging/page-ui';
 import { FloatingLink } from '@/utils/reading/floating';
 import { type ScriptRegistry, syncClickToRead } from '@/utils/reading/page-scripts';
@@ -38,7 +38,16 @@ function main() {
   let pageOptions: PageOptions = DEFAULT_PAGE_OPTIONS;
   let place = null as ReturnType<typeof placeOf>;
   const floating = new FloatingLink({
-    send: (tabId, view, at) => sendToPage('floating', { view, place: at }, tabId),
+    // Its script is injected on first use, once the reading is under way (never while the text is found).
+    send: async (tabId, view, at) => {
+      try {
+        return await sendToPage('floating', { view, place: at }, tabId);
+      } catch (err) {
+        if (!view || !isNoReceiver(err)) throw err;
+      }
+      await browser.scripting.executeScript({ target: { tabId }, files: ['/content-scripts/player.js'] });
+      return sendToPage('floating', { view, place: at }, tabId);
+    },
     enabled: () => pageOptions.floatingPlayer,
     place: () => place,
   });
@@ -162,8 +171,11 @@ function main() {
   onPageMessage('getSettings', () => {
     return settingsView();
   });
-  onPageMessage('saveSettings', ({ data }) => {
-    return saveAndCheck(data, { check: checkAccount, hasPermission: hasOriginPermission });
+  onPageMessage('saveSettings', async ({ data }) => {
+    forgetAuth();
+    const result = await saveAndCheck(data, { check: checkAccount, hasPermission: hasOriginPermission });
+    forgetAuth();
+    return result;
   });
   onPageMessage('clearHistory', () => {
     return usageHistory.clear();
@@ -171,6 +183,7 @@ function main() {
   onPageMessage('removeKey', async () => {
     await reader.stop();
     await clearApiKey();
+    forgetAuth();
     await audioCache.clear();
     await accountStorage.setValue(null);
     return settingsView();

@@ -9,7 +9,7 @@ export default defineContentScript({
   matches: ['<all_urls>'],
   registration: 'runtime',
   main(ctx) {
-    const reader = installPageReader(document, ctx);
+    const reader = installPageReader();
     installClickToRead(ctx, (node) => (reader.lastContextTarget = node));
   },
 });

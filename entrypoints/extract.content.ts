@@ -7,7 +7,7 @@ import { installPageReader } from '@/utils/text/page-reader';
 export default defineContentScript({
   matches: ['<all_urls>'],
   registration: 'runtime',
-  main(ctx) {
-    installPageReader(document, ctx);
+  main() {
+    installPageReader();
   },
 });

@@ -28,7 +28,8 @@ test('the toolbar click starts reading at once; the popup then shows that readin
   expect(await readingId()).toBe(id);
   const texts = service.speechLog().map((e) => e.text);
   expect(new Set(texts).size).toBe(texts.length);
+  type Action = { browserAction: { getPopup(details: { tabId: number }): Promise<string> } };
   await expect
-    .poll(() => evaluate(helper, async (tabId: number) => (globalThis as unknown as Ext).browser.browserAction.getPopup({ tabId }), tabId))
+    .poll(() => evaluate(helper, async (tabId: number) => ((globalThis as unknown as { browser: Action }).browser.browserAction.getPopup({ tabId })), tabId))
     .not.toMatch(/popup\.html/);
 });

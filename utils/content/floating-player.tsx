@@ -16,8 +16,23 @@ import type { FloatingView } from '../reading/floating';
 import type { FloatingPlace } from '../storage/page-options';
 import css from './floating-player.css?inline';
 
-/** `context()`: the newest injection's context (an older one is ended by a newer injection, and its UI with it). */
-export function installFloatingPlayer(context: () => ContentScriptContext): void {
+declare global {
+  // The content scripts' isolated world outlives each injection: a second injection finds the first's player.
+  var __trysashaPlayer: { ctx: ContentScriptContext } | undefined;
+}
+
+/**
+ * Installs once per page. The newest injection's context is used for mounting (WXT ends an older one
+ * when the script is injected again, and its UI with it: the next view mounts it again).
+ */
+export function installFloatingPlayer(ctx: ContentScriptContext): void {
+  if (globalThis.__trysashaPlayer) {
+    globalThis.__trysashaPlayer.ctx = ctx;
+    return;
+  }
+  const holder = { ctx };
+  globalThis.__trysashaPlayer = holder;
+  const context = () => holder.ctx;
   let ui: Promise<ShadowRootContentScriptUi<HTMLElement>> | null = null;
   /** The reading whose player the user closed: not shown again until another reading. */
   let closedFor = '';

@@ -11,6 +11,7 @@ import { ServiceError, type SpeechBody, type SpeechReceipt, type SpeechStream } 
 import { mp3Duration } from '../audio/mp3-frames';
 import { concatBytes } from '../audio/cache';
 import { countChars, type Part } from '../text/parts';
+import { mark } from '../trace';
 
 export interface FetchDeps {
   slots: RequestSlots;
@@ -139,7 +140,9 @@ export class Download {
         this.lease = await this.deps.slots.acquire(this.ticket, signal, () => this.cancel());
         this.sent = true;
         const request = body(from);
+        mark('request');
         const stream = await this.deps.open(request, signal);
+        mark('response');
         await this.deps.billed(stream.receipt, countChars(request.text));
         for await (const bytes of stream.chunks) {
           this.pieces.push({ bytes, resumed: resumed && received === 0 });

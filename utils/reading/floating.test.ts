@@ -9,7 +9,7 @@ const view = (patch: Partial<ReadingView>): ReadingView => ({ ...IDLE_VIEW, id: 
 describe('floatingViewOf: where the mini-player shows', () => {
   it.each([
     ['idle', { state: 'idle' as const, id: '' }, false],
-    ['extracting', { state: 'extracting' as const }, true],
+    ['extracting (the page is busy finding the text)', { state: 'extracting' as const }, false],
     ['confirm', { state: 'confirm' as const }, true],
     ['playing', {}, true],
     ['paused', { state: 'paused' as const }, true],
@@ -40,13 +40,35 @@ describe('FloatingLink: what is sent to which tab', () => {
     ['moves with a new reading to another tab', [{}, { id: 'r2', tabId: 9 }], [[7, 'playing:0'], [7, null], [9, 'playing:0']]],
     ['a pause is shown', [{}, { state: 'paused' }], [[7, 'playing:0'], [7, 'paused:0']]],
     ['nothing for a reading with no tab', [{ tabId: null }], []],
-  ])('%s', (_name, views, expected) => {
+  ])('%s', async (_name, views, expected) => {
     const { sent, link } = world();
     for (const patch of views) link.onView(view(patch));
+    await link.settled();
     expect(sent.map(([tab, v]) => [tab, v && `${v.state}:${v.part}`])).toEqual(expected);
   });
 
-  it('switched off: nothing shown, and switching off takes it away at once', () => {
+  it('a slow first send (its script being injected) is not overtaken by the next view', async () => {
+    const sent: string[] = [];
+    let first = true;
+    const link = new FloatingLink({
+      send: async (_tab, v) => {
+        if (first) {
+          first = false;
+          await new Promise((r) => setTimeout(r, 20));
+        }
+        sent.push(v ? `${v.state}:${v.part}` : 'gone');
+      },
+      enabled: () => true,
+      place: () => null,
+    });
+    link.onView(view({ state: 'loading' }));
+    link.onView(view({ part: 1 }));
+    link.onView(view({ state: 'stopped' }));
+    await link.settled();
+    expect(sent).toEqual(['loading:0', 'playing:1', 'gone']);
+  });
+
+  it('switched off: nothing shown, and switching off takes it away at once', async () => {
     let on = true;
     const sent: [number, FloatingView | null][] = [];
     const link = new FloatingLink({ send: async (tab, v) => void sent.push([tab, v]), enabled: () => on, place: () => null });
@@ -54,6 +76,7 @@ describe('FloatingLink: what is sent to which tab', () => {
     on = false;
     link.refresh(view({}));
     link.onView(view({ part: 2 }));
+    await link.settled();
     expect(sent.map(([tab, v]) => [tab, v?.state ?? null])).toEqual([[7, 'playing'], [7, null]]);
   });
 });

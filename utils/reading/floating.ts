@@ -19,9 +19,13 @@ export interface FloatingView {
   error: string;
 }
 
-/** The mini-player's view of a reading, or null where it is not shown: no tab, before a reading, after it stopped or finished. */
+/**
+ * The mini-player's view of a reading, or null where it is not shown: no tab, before a reading, while
+ * its text is being found (the page is busy with that, and the player's script would slow it), after
+ * it stopped or finished.
+ */
 export function floatingViewOf(view: ReadingView): FloatingView | null {
-  if (view.tabId === null || !view.id) return null;
+  if (view.tabId === null || !view.id || view.state === 'extracting') return null;
   if (!isActive(view.state) && view.state !== 'error') return null;
   return {
     readingId: view.id,
@@ -71,7 +75,16 @@ export class FloatingLink {
     this.onView(view);
   }
 
+  /** One at a time, in order: the first may wait for the player's script to be injected, and a later view must not overtake it. */
   private post(tabId: number, view: FloatingView | null): void {
-    void this.deps.send(tabId, view, this.deps.place()).catch(() => undefined);
+    const place = this.deps.place();
+    this.sending = this.sending.then(() => this.deps.send(tabId, view, place)).catch(() => undefined);
+  }
+
+  private sending: Promise<unknown> = Promise.resolve();
+
+  /** Resolves once everything posted so far has been sent. */
+  settled(): Promise<unknown> {
+    return this.sending;
   }
 }

@@ -8,6 +8,7 @@ import type { AccountInfo, Settings } from '../storage/settings';
 import type { ExtractedText } from '../text/extract';
 import type { ReaderDeps } from './deps';
 import { ReadingError } from './plan';
+import { mark } from '../trace';
 
 export interface Prepared {
   text: ExtractedText;
@@ -20,7 +21,10 @@ export async function prepare(deps: ReaderDeps, extract: () => Promise<Extracted
   const extraction = extract().then((text) => ({ text }), (error: unknown) => ({ error }));
   const [problem, settings, cached] = await Promise.all([deps.keyProblem(), deps.getSettings(), deps.getAccount()]);
   if (problem) throw new ReadingError(problem);
-  const fresh = deps.refreshAccount().then((account) => ({ account }), (error: unknown) => ({ error }));
+  const fresh = deps.refreshAccount().then(
+    (account) => (mark('account'), { account }),
+    (error: unknown) => ({ error }),
+  );
   const extracted = await extraction;
   if ('error' in extracted) throw extracted.error;
   const answer = await fresh;

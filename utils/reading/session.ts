@@ -23,6 +23,8 @@ import { errorViewOf, ReadingRun } from './run';
 import { fetchMissing, saveEstimate, type SaveEstimate } from './save';
 import { Delivery, type DeliveryHost, JUMP_SETTLE_MS, markNeeded, type PartialHold } from './scheduler';
 import { IDLE_VIEW, isActive, type ReadingView } from './state';
+import type { ResumePoint } from '../storage/resume';
+import { mark } from '../trace';
 
 export type { ReaderDeps, ReaderStore, ReadingRequest } from './deps';
 export { ReadingError };
@@ -60,7 +62,11 @@ export class Reader {
   async start(req: ReadingRequest): Promise<void> {
     // Counted from the call itself: the popup the toolbar click opens asks to start too, and must find this one.
     this.starting++;
-    // The player (Chrome's offscreen document) is opened while the text is being found, not after.
+    mark('start');
+    // The text is asked for at once, while the last reading is ended and this one is set up; the player
+    // (Chrome's offscreen document) is opened meanwhile, not after.
+    const extraction = req.extract();
+    extraction.catch(() => undefined);
     this.deps.player.warm?.();
     const run = new ReadingRun(this.deps.newId());
     let sleepAt = 0;
@@ -77,9 +83,11 @@ export class Reader {
     }
     if (sleepAt && !this.sleepTimer) this.armSleep();
     try {
-      const { text, settings, account, stalePrice } = await prepare(this.deps, req.extract);
+      const { text, settings, account, stalePrice } = await prepare(this.deps, () => extraction);
       run.signal.throwIfAborted();
+      mark('prepared');
       const planned = planReading(run.id, text, settings, account);
+      mark('planned');
       run.title = boundTitle(text.title);
       run.site = boundTitle(text.site ?? '', 100);
       run.url = text.url ?? '';
@@ -94,14 +102,16 @@ export class Reader {
         run.plan.grows = { blocks: text.blocks.length };
       }
       this.deps.slots.setLimit(account.maxConcurrency);
-      await this.deps.store.savePlan(run.plan);
-      run.signal.throwIfAborted();
+      // Saved (for a restarted background) and looked up (the place kept on this page) while the view is written.
+      const planSaved = this.deps.store.savePlan(run.plan);
+      const resumeLookup = run.url ? this.deps.getResume(run.url).catch(() => null) : Promise.resolve(null);
       const threshold = parseRub(settings.confirmThresholdRub) ?? 0n;
       const askFirst = (): '' | 'budget' | 'threshold' => {
         const estimate = costOf(this.view.estimateChars, planned.price);
         return run.budget?.estimatePasses(estimate) ? 'budget' : estimate > threshold ? 'threshold' : '';
       };
-      await this.update({ title: run.title, source: req.source || text.source, balanceRub: account.balanceRub, stalePrice, counting: batched, ...planned.view });
+      await Promise.all([planSaved, this.update({ title: run.title, source: req.source || text.source, balanceRub: account.balanceRub, stalePrice, counting: batched, ...planned.view })]);
+      run.signal.throwIfAborted();
       if (batched) void this.grow(run, req.tabId!, settings, planned.price);
       let confirmReason: ReadingView['confirmReason'] = askFirst();
       // Counted in batches: the whole document's estimate decides, unless what is counted so far already asks first.
@@ -130,10 +140,11 @@ export class Reader {
         await this.update({ preview: [] });
       }
       this.holdForSleep();
-      const resumeOffer = await this.resumeOfferFor(run);
+      const resumeOffer = this.resumeOfferOf(run, await resumeLookup);
       const load = this.beginLoad();
-      await this.update({ state: 'loading', resumeOffer });
-      await this.play(load, 0, 0);
+      // The view is `loading` at once (in memory); its copy for the popup is written while the first part is asked for.
+      const shown = this.update({ state: 'loading', resumeOffer });
+      await Promise.all([shown, this.play(load, 0, 0)]);
     } catch (err) {
       if (run.signal.aborted || this.run !== run) return;
       await this.fail(err);
@@ -405,13 +416,29 @@ export class Reader {
   /** Loads the player (load number `load`, from `beginLoad`, taken before the view moved) and feeds it. */
   private async play(load: number, startPart: number, seekInPart: number, settleUntil = 0): Promise<void> {
     const run = this.run!;
-    const delivery = new Delivery(run, this.host(run), settleUntil);
+    // The player is loaded while the first part is being requested (the service's first byte is the long
+    // wait, not this); what the delivery sends the player waits for that load, so nothing overtakes it.
+    const positionBase = this.view.position;
+    const paused = this.view.state === 'paused';
+    const loaded = (async () => {
+      const { rate, volume } = await this.deps.getPlayback();
+      await this.deps.player.post({ type: 'load', readingId: run.id, load, startPart, seekInPart, positionBase, rate, volume, title: run.title, site: run.site });
+      if (paused) await this.deps.player.post({ type: 'pause', readingId: run.id });
+    })();
+    loaded.catch(() => undefined);
+    const host = this.host(run);
+    const player = this.deps.player;
+    const afterLoad = {
+      post: async (cmd: Parameters<typeof player.post>[0]) => {
+        await loaded;
+        return player.post(cmd);
+      },
+    };
+    const delivery = new Delivery(run, { ...host, player: afterLoad }, settleUntil);
     this.delivery?.stop();
     this.delivery = delivery;
-    const { rate, volume } = await this.deps.getPlayback();
-    await this.deps.player.post({ type: 'load', readingId: run.id, load, startPart, seekInPart, positionBase: this.view.position, rate, volume, title: run.title, site: run.site });
-    if (this.view.state === 'paused') await this.deps.player.post({ type: 'pause', readingId: run.id });
-    if (!delivery.signal.aborted) this.pump(delivery, startPart, null);
+    this.pump(delivery, startPart, null);
+    await loaded;
   }
 
   private pump(delivery: Delivery, from: number, hold: PartialHold | null): void {
@@ -428,9 +455,7 @@ export class Reader {
   }
 
   /** Where the listener stopped on this page before, when it is the same text read the same way (its part's cache key), and worth offering. */
-  private async resumeOfferFor(run: ReadingRun): Promise<ReadingView['resumeOffer']> {
-    if (!run.url) return null;
-    const point = await this.deps.getResume(run.url).catch(() => null);
+  private resumeOfferOf(run: ReadingRun, point: ResumePoint | null): ReadingView['resumeOffer'] {
     if (!point || point.position < RESUME_MIN_SECONDS || point.part >= run.parts.length || run.key(point.part) !== point.partKey) return null;
     return { part: point.part, partTime: point.partTime, position: point.position };
   }

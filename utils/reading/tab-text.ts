@@ -3,8 +3,9 @@ import { isNoReceiver, sendToPage, type ExtractMode } from '../messaging/content
 import { ignore } from '../log';
 import { blocksFromPlainText, type ExtractedText } from '../text/extract';
 import { HIGHLIGHT_NAME } from '../text/highlight';
-import { settingsStorage, cleanupOf } from '../storage/settings';
+import { settingsStorage, cleanupOf, type Settings } from '../storage/settings';
 import { ReadingError } from './plan';
+import { mark } from '../trace';
 import { askPdfPage, isPdfPage, looksLikePdf, openPdfPage, servesPdf } from './pdf-tab';
 
 const RESTRICTED = [
@@ -25,17 +26,20 @@ export function isRestrictedUrl(url: string | undefined): boolean {
 export const HIGHLIGHT_CSS = `::highlight(${HIGHLIGHT_NAME}) { background-color: #fde68a; color: #111; }`;
 
 /** Asks the page's resident extract script; injects it first when the page has none yet (first reading of this page). */
-async function askPage(tabId: number, mode: ExtractMode): Promise<ExtractedText> {
-  const settings = await settingsStorage.getValue();
+async function askPage(tabId: number, mode: ExtractMode, settingsRead: Promise<Settings>): Promise<ExtractedText> {
+  const settings = await settingsRead;
   const { readCode, leaveOutCaptions, leaveOutTables } = cleanupOf(settings);
   const request = { mode, keepReferences: settings.readReferences === true, readCode, leaveOutCaptions, leaveOutTables };
   try {
+    mark('extract:ask');
     return await sendToPage('extract', request, tabId);
   } catch (err) {
     // Expected on a page not read before: nothing answers until the script is injected.
     if (!isNoReceiver(err)) throw err;
   }
+  mark('extract:inject');
   await browser.scripting.executeScript({ target: { tabId }, files: ['/content-scripts/extract.js'] });
+  mark('extract:injected');
   return sendToPage('extract', request, tabId);
 }
 
@@ -49,7 +53,9 @@ export async function extractFromTab(
   menuSelection?: string,
   mode: ExtractMode = 'normal',
 ): Promise<ExtractedText> {
-  // A tab that is gone reads as one that cannot be scripted.
+  // The settings (the clean-up choices) are read while the tab is looked up. A tab that is gone reads as one that cannot be scripted.
+  const settingsRead = settingsStorage.getValue();
+  settingsRead.catch(() => undefined);
   const tab = await browser.tabs.get(tabId).catch(() => null);
   const fromMenu = (): ExtractedText => {
     if (!menuSelection?.trim()) throw new ReadingError('no-text');
@@ -79,9 +85,11 @@ export async function extractFromTab(
   if (menuSelection === undefined && looksLikePdf(url)) return readPdf();
   let extracted: ExtractedText | undefined;
   try {
-    extracted = await askPage(tabId, mode);
-    // A user style sheet for the highlight: the page's own DOM is left alone.
-    await browser.scripting.insertCSS({ target: { tabId }, css: HIGHLIGHT_CSS }).catch(ignore('highlight style'));
+    extracted = await askPage(tabId, mode, settingsRead);
+    mark('extract:answered');
+    // A user style sheet for the highlight (the page's own DOM is left alone); not waited for: the first
+    // sentence is marked only once its audio plays.
+    void browser.scripting.insertCSS({ target: { tabId }, css: HIGHLIGHT_CSS }).catch(ignore('highlight style'));
   } catch {
     // The PDF viewer and pages the browser protects cannot be scripted; a PDF is read on the PDF page.
     if (menuSelection === undefined && (await servesPdf(url))) return readPdf();

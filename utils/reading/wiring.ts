@@ -12,6 +12,7 @@ import { accountStorage, type AccountInfo, playbackStorage, settingsStorage } fr
 import { spentAround, usageFailedStorage, usageStorage } from '../storage/usage-history';
 import { usageWriter } from '../storage/usage-writer';
 import { ReadingError } from './plan';
+import { mark } from '../trace';
 import { pageKey, resumeStorage, withPoint } from '../storage/resume';
 import pLimit from 'p-limit';
 
@@ -49,14 +50,35 @@ export function hasOriginPermission(origin: string): Promise<boolean> {
 
 /**
  * The key and the service address as they are now, checked (`speech/guard.ts`): read for every request,
- * so a removed key is never sent, and a key is never sent to an address it was not saved for.
+ * so a removed key is never sent, and a key is never sent to an address it was not saved for. The one
+ * exception: a check made in the last 2 s is used again (a reading's start checks the key, and its first
+ * request then goes out without reading the key store again); any change of the settings or the key
+ * drops it (`forgetAuth`).
  */
-async function checkedAuth() {
-  return authorize((await settingsStorage.getValue()).baseUrl, await getStoredKey(), hasOriginPermission);
+const AUTH_REUSE_MS = 2_000;
+let lastCheck: { at: number; result: ReturnType<typeof authorizeNow> } | null = null;
+
+function authorizeNow() {
+  return (async () => authorize((await settingsStorage.getValue()).baseUrl, await getStoredKey(), hasOriginPermission))();
 }
 
+function checkedAuth(reuse = false) {
+  const now = Date.now();
+  if (reuse && lastCheck && now - lastCheck.at < AUTH_REUSE_MS) return lastCheck.result;
+  const result = authorizeNow();
+  lastCheck = { at: now, result };
+  result.catch(() => (lastCheck = null));
+  return result;
+}
+
+/** The key or the settings changed (saved, removed): the next request checks them afresh. */
+export function forgetAuth(): void {
+  lastCheck = null;
+}
+settingsStorage.watch(forgetAuth);
+
 async function currentAuth(): Promise<Auth> {
-  const checked = await checkedAuth();
+  const checked = await checkedAuth(true);
   if (!checked.ok) throw new ReadingError(checked.code);
   return checked.auth;
 }
@@ -97,7 +119,11 @@ export function createReader(player: PlayerSink, onView: (view: ReadingView) => 
     },
     spent: async () => spentAround(await usageStorage.getValue(), Date.now()),
     slots: requestSlots,
-    open: async (body, signal) => openSpeechStream(await currentAuth(), body, { signal }),
+    open: async (body, signal) => {
+      const auth = await currentAuth();
+      mark('auth');
+      return openSpeechStream(auth, body, { signal });
+    },
     sleep,
     player,
     cache: audioCache,

@@ -1,6 +1,4 @@
-import type { ContentScriptContext } from 'wxt/utils/content-script-context';
 import { onPageRequest } from '../messaging/content';
-import { installFloatingPlayer } from '../content/floating-player';
 import { type Extraction, extractFromPage } from './extract';
 import { PageHighlighter, startBlockText, tokens } from './highlight';
 
@@ -10,8 +8,6 @@ interface PageReader {
   lastContextTarget: Node | null;
   /** Where the last extraction's blocks are on the page: the highlight looks only there. */
   last: Extraction | null;
-  /** The newest injection's context (WXT ends an older one when the script is injected again). */
-  ctx: ContentScriptContext | null;
 }
 
 declare global {
@@ -24,13 +20,10 @@ declare global {
  * first): the highlighter, the right-click target for "Read from here", and the handlers of the
  * background's messages (@webext-core allows one handler per type in a context).
  */
-export function installPageReader(doc: Document = document, ctx: ContentScriptContext | null = null): PageReader {
+export function installPageReader(doc: Document = document): PageReader {
   const existing = globalThis.__trysashaPageReader;
-  if (existing) {
-    existing.ctx = ctx ?? existing.ctx;
-    return existing;
-  }
-  const reader: PageReader = { highlighter: new PageHighlighter(doc), lastContextTarget: null, last: null, ctx };
+  if (existing) return existing;
+  const reader: PageReader = { highlighter: new PageHighlighter(doc), lastContextTarget: null, last: null };
   doc.addEventListener('contextmenu', (e) => (reader.lastContextTarget = e.target instanceof Element ? e.target : null), true);
   onPageRequest('extract', ({ data }) => {
     // The browser's PDF viewer: its page holds no text of the PDF (the background reads it on the extension's PDF page).
@@ -45,7 +38,6 @@ export function installPageReader(doc: Document = document, ctx: ContentScriptCo
     return slices?.length ? reader.highlighter.show(slices, data.text) : false;
   });
   onPageRequest('clearHighlight', () => reader.highlighter.clear());
-  if (ctx) installFloatingPlayer(() => reader.ctx!);
   globalThis.__trysashaPageReader = reader;
   return reader;
 }
