@@ -14,6 +14,7 @@ import {
   FIRST_BYTE_MS,
   firstAudioPage,
   firstRequestAfter,
+  serviceFirstByteAfter,
   KEY,
   median,
   quantile,
@@ -58,6 +59,9 @@ class FirefoxRig {
     await page.click('[data-testid="save"]');
     await page.waitForSelector('[data-testid="account"]');
     rig.helper = page;
+    if (process.env.BENCH_NO_FLOATING) {
+      await page.evaluate(() => (globalThis as unknown as { browser: typeof chrome }).browser.storage.local.set({ 'page-options': { floatingPlayer: false, clickToRead: false } }));
+    }
     results.firefox = await ff.browser.version();
     return rig;
   }
@@ -107,6 +111,53 @@ class FirefoxRig {
   async stop(popup: Page) {
     await popup.click('[data-testid="stop"]');
     await this.waitState(popup, ['stopped']);
+  }
+
+  /**
+   * Starts a reading through the toolbar's, a shortcut's or the menu's handler in the background page
+   * (test build), and resolves with ms from that call to the player's `playing` (the same page's clock).
+   */
+  async hookUntilPlaying(tabId: number, how: 'toolbar' | 'shortcut' | 'menu', selectionText = ''): Promise<{ ms: number; startedAt: number }> {
+    const startedAt = await this.helper!.evaluate(
+      async (tabId, how, selectionText) => {
+        const { browser } = globalThis as unknown as { browser: typeof chrome };
+        const bg = (await browser.runtime.getBackgroundPage()) as unknown as {
+          toolbarClick(t: object): void;
+          commandHandler(name: string, t: object): Promise<void>;
+          contextMenuClick(info: object, t: object): void;
+          performance: Performance;
+          player: { stats: Stats };
+        };
+        const tab = await browser.tabs.get(tabId);
+        const at = bg.performance.timeOrigin + bg.performance.now();
+        if (how === 'toolbar') bg.toolbarClick(tab);
+        else if (how === 'shortcut') void bg.commandHandler('read', tab);
+        else bg.contextMenuClick({ menuItemId: 'read-selection', selectionText, editable: false, pageUrl: tab.url }, tab);
+        return at;
+      },
+      tabId,
+      how,
+      selectionText,
+    );
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const at = await this.helper!.evaluate(async () => {
+        const { browser } = globalThis as unknown as { browser: typeof chrome };
+        const bg = (await browser.runtime.getBackgroundPage()) as unknown as { performance: Performance; player: { stats: Stats } };
+        return bg.player.stats.firstPlayingAt ? bg.performance.timeOrigin + bg.player.stats.firstPlayingAt : 0;
+      });
+      if (at && at > startedAt) return { ms: at - startedAt, startedAt };
+      if (Date.now() > deadline) throw new Error(`no playback from the ${how} path`);
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  }
+
+  async stopFromBackground() {
+    await this.helper!.evaluate(async () => {
+      const { browser } = globalThis as unknown as { browser: typeof chrome };
+      const bg = (await browser.runtime.getBackgroundPage()) as unknown as { commandHandler(name: string): Promise<void> };
+      await bg.commandHandler('stop');
+    });
   }
 
   /** The player in the background page (MV2: reached through getBackgroundPage). */
@@ -189,15 +240,66 @@ export async function firefoxFirstAudio() {
       await page.close();
       return ms - FIRST_BYTE_MS;
     };
+    /** The toolbar button (article), a shortcut (article), the context menu (selection): click → playing, − the service's own first byte. */
+    const overOwn: Record<string, number[]> = {};
+    const steps: Record<string, number[]> = {};
+    const viaHook = async (how: 'toolbar' | 'shortcut' | 'menu', run: number) => {
+      const kind = how === 'menu' ? 'selection' : 'article';
+      const { path, html } = firstAudioPage(kind, run + (how === 'toolbar' ? 1000 : how === 'shortcut' ? 2000 : 3000));
+      rig.pages.put(path, html);
+      const { page, tabId } = await rig.openTab(path);
+      await page.bringToFront();
+      const selectionText = how === 'menu' ? await page.evaluate(() => document.querySelector('article p')!.textContent!) : '';
+      const { ms, startedAt } = await rig.hookUntilPlaying(tabId, how, selectionText);
+      const serviceFirstByte = await serviceFirstByteAfter(rig.service.url, startedAt);
+      if (serviceFirstByte !== null && run >= 0) (overOwn[how] ??= []).push(ms - serviceFirstByte);
+      const trace = await rig.helperPage().evaluate(async () => {
+        const bg = (await (globalThis as unknown as { browser: typeof chrome }).browser.runtime.getBackgroundPage()) as unknown as { readingTrace?: [string, number][] };
+        const t = bg.readingTrace ?? [];
+        bg.readingTrace = [];
+        return t;
+      });
+      const t0 = trace.find(([l]) => l === 'start')?.[1];
+      if (t0 !== undefined && run >= 0) {
+        const seen = new Set<string>();
+        for (const [label, at] of trace) {
+          if (seen.has(label)) continue;
+          seen.add(label);
+          (steps[`${how} ${label}`] ??= []).push(at - t0);
+        }
+      }
+      await rig.stopFromBackground();
+      await page.close();
+    };
     await measure('selection', -1);
     await measure('article', -1);
+    for (const how of ['toolbar', 'shortcut', 'menu'] as const) await viaHook(how, -1);
     const out: Record<'selection' | 'article', number[]> = { selection: [], article: [] };
     for (let i = 0; i < RUNS; i++) {
       out.selection.push(await measure('selection', i));
       out.article.push(await measure('article', i));
+      for (const how of ['toolbar', 'shortcut', 'menu'] as const) await viaHook(how, i);
+    }
+    results.firefoxFirstAudioSteps = Object.fromEntries(Object.entries(steps).map(([k, xs]) => [k, r1(median(xs))]));
+    console.log('Firefox, first steps (median ms after start):', results.firefoxFirstAudioSteps);
+    for (const [how, what] of [
+      ['toolbar', 'toolbar button, 15,000-character article'],
+      ['shortcut', 'shortcut (Alt+R), 15,000-character article'],
+      ['menu', 'context menu, selection'],
+    ] as const) {
+      const xs = overOwn[how] ?? [];
+      rows.push({ measure: `Firefox: first audio, ${what} (click → playing, − the service's first byte)`, value: `median ${r1(median(xs))} ms, p95 ${r1(quantile(xs, 0.95))} ms`, target: 'overhead ≤ 80 ms at the median', met: median(xs) <= 80 });
     }
     const stat = (xs: number[]) => ({ median: r1(median(xs)), p95: r1(quantile(xs, 0.95)), runs: xs.map(r1) });
-    results.firefoxFirstAudio = { firstByteMs: FIRST_BYTE_MS, selection: stat(out.selection), article: stat(out.article), bytesToPlaying: stat(bytesToPlaying), popupLoad: stat(popupLoad), toRequest: stat(toRequest) };
+    results.firefoxFirstAudio = {
+      firstByteMs: FIRST_BYTE_MS,
+      selection: stat(out.selection),
+      article: stat(out.article),
+      overOwnFirstByte: Object.fromEntries(Object.entries(overOwn).map(([k, xs]) => [k, stat(xs)])),
+      bytesToPlaying: stat(bytesToPlaying),
+      popupLoad: stat(popupLoad),
+      toRequest: stat(toRequest),
+    };
     for (const kind of ['selection', 'article'] as const) {
       rows.push({
         measure: `Firefox: first audio, ${kind} (popup open → playing, − first byte)`,

@@ -39,6 +39,9 @@ describe('FloatingLink: what is sent to which tab', () => {
     ['taken away when the reading finishes', [{}, { state: 'finished' }], [[7, 'playing:0'], [7, null]]],
     ['moves with a new reading to another tab', [{}, { id: 'r2', tabId: 9 }], [[7, 'playing:0'], [7, null], [9, 'playing:0']]],
     ['a pause is shown', [{}, { state: 'paused' }], [[7, 'playing:0'], [7, 'paused:0']]],
+    ['first shown once the audio plays, not while the first part loads', [{ state: 'loading' }, { state: 'playing' }], [[7, 'playing:0']]],
+    ['once shown, a jump (loading again) is shown', [{}, { state: 'loading', part: 2 }, { part: 2 }], [[7, 'playing:0'], [7, 'loading:2'], [7, 'playing:2']]],
+    ['shown while the reading asks first', [{ state: 'confirm' }], [[7, 'confirm:0']]],
     ['nothing for a reading with no tab', [{ tabId: null }], []],
   ])('%s', async (_name, views, expected) => {
     const { sent, link } = world();
@@ -61,11 +64,11 @@ describe('FloatingLink: what is sent to which tab', () => {
       enabled: () => true,
       place: () => null,
     });
-    link.onView(view({ state: 'loading' }));
+    link.onView(view({ state: 'playing' }));
     link.onView(view({ part: 1 }));
     link.onView(view({ state: 'stopped' }));
     await link.settled();
-    expect(sent).toEqual(['loading:0', 'playing:1', 'gone']);
+    expect(sent).toEqual(['playing:0', 'playing:1', 'gone']);
   });
 
   it('switched off: nothing shown, and switching off takes it away at once', async () => {

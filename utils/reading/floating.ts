@@ -22,7 +22,7 @@ export interface FloatingView {
 /**
  * The mini-player's view of a reading, or null where it is not shown: no tab, before a reading, while
  * its text is being found (the page is busy with that, and the player's script would slow it), after
- * it stopped or finished.
+ * it stopped or finished. (`FloatingLink` also waits for the first audio before showing it.)
  */
 export function floatingViewOf(view: ReadingView): FloatingView | null {
   if (view.tabId === null || !view.id || view.state === 'extracting') return null;
@@ -60,7 +60,10 @@ export class FloatingLink {
   constructor(private readonly deps: FloatingDeps) {}
 
   onView(view: ReadingView): void {
-    const next = this.deps.enabled() ? floatingViewOf(view) : null;
+    let next = this.deps.enabled() ? floatingViewOf(view) : null;
+    // It first shows once the audio plays (or the reading asks first): its script's injection must not
+    // slow the first audio (in Firefox it took 50–70 ms off it). Once shown, it follows every state.
+    if (next && next.state === 'loading' && this.shown?.readingId !== next.readingId) next = null;
     const tabId = next ? view.tabId : null;
     // The reading left that tab (it stopped, finished, or another tab is read now).
     if (this.tabId !== null && this.tabId !== tabId) this.post(this.tabId, null);
