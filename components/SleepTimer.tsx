@@ -6,7 +6,9 @@ export const SLEEP_MINUTES = [5, 15, 30, 60] as const;
 interface Props {
   /** When the timer is up (epoch ms; 0: no timer). */
   sleepAt: number;
-  onChange(minutes: number | null): void;
+  /** Stop at the end of the article being read (the listening queue does not go on). */
+  atEnd: boolean;
+  onChange(minutes: number | null, atEnd?: boolean): void;
 }
 
 const clock = (ms: number) => {
@@ -14,8 +16,8 @@ const clock = (ms: number) => {
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
 };
 
-/** The sleep timer: off, or 5–60 minutes; while set, the time left. The reading stops at the end of a sentence. */
-export function SleepTimer({ sleepAt, onChange }: Props) {
+/** The sleep timer: off, 5–60 minutes, or to the end of the article; while set, the time left. The reading stops at the end of a sentence. */
+export function SleepTimer({ sleepAt, atEnd, onChange }: Props) {
   const [now, setNow] = useState(Date.now());
   useEffect(() => {
     if (!sleepAt) return;
@@ -29,10 +31,11 @@ export function SleepTimer({ sleepAt, onChange }: Props) {
         {i18n.t('sleepTimer')}{' '}
         <select
           data-testid="sleep-timer"
-          value={sleepAt ? 'on' : ''}
+          value={sleepAt ? 'on' : atEnd ? 'end' : ''}
           onChange={(e) => {
             const v = e.currentTarget.value;
-            if (v !== 'on') onChange(v ? Number(v) : null);
+            if (v === 'end') onChange(null, true);
+            else if (v !== 'on') onChange(v ? Number(v) : null);
           }}
         >
           <option value="">{i18n.t('sleepOff')}</option>
@@ -42,9 +45,10 @@ export function SleepTimer({ sleepAt, onChange }: Props) {
               {i18n.t('sleepMinutes', { minutes: m })}
             </option>
           ))}
+          <option value="end">{i18n.t('sleepEndOfArticle')}</option>
         </select>
       </label>
-      <span class="sleep-left" data-testid="sleep-left" data-at={String(sleepAt)} aria-live="off">
+      <span class="sleep-left" data-testid="sleep-left" data-at={String(sleepAt)} data-end={String(atEnd)} aria-live="off">
         {sleepAt > 0 ? clock(left) : ''}
       </span>
     </div>

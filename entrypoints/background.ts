@@ -15,10 +15,13 @@ import { isNoReceiver, sendToPage } from '@/utils/messaging/content';
 import { onPageUiMessage } from '@/utils/messaging/page-ui';
 import { FloatingLink } from '@/utils/reading/floating';
 import { type ScriptRegistry, syncClickToRead } from '@/utils/reading/page-scripts';
+import { listeningQueue } from '@/utils/reading/queue-wiring';
 import { DEFAULT_PAGE_OPTIONS, floatingPlaceStorage, type PageOptions, pageOptionsStorage, placeOf } from '@/utils/storage/page-options';
 
 const MENU_READ_SELECTION = 'read-selection';
 const MENU_READ_FROM_HERE = 'read-from-here';
+const MENU_QUEUE_LINK = 'queue-add-link';
+const MENU_QUEUE_PAGE = 'queue-add-page';
 const POPUP = 'popup.html';
 
 export default defineBackground({
@@ -54,8 +57,12 @@ function main() {
   // Chrome plays in an offscreen document; Firefox has none and plays in this page.
   const reader = createReader(
     import.meta.env.FIREFOX ? inPagePlayer((event) => void reader.onPlayerEvent(event)) : offscreenPlayerSink(),
-    (view) => floating.onView(view),
+    (view) => {
+      floating.onView(view);
+      void queue.onView(view).catch(ignore('the listening queue'));
+    },
   );
+  const { queue, addToQueue } = listeningQueue(reader);
   // One registration change at a time: a quick off-and-on must not register twice.
   let scriptsSynced = Promise.resolve();
   const followPageOptions = (options: PageOptions | null) => {
@@ -108,6 +115,8 @@ function main() {
       title: i18n.t('menuReadFromHere'),
       contexts: ['page'],
     });
+    browser.contextMenus.create({ id: MENU_QUEUE_LINK, title: i18n.t('menuQueueLink'), contexts: ['link'] });
+    browser.contextMenus.create({ id: MENU_QUEUE_PAGE, title: i18n.t('menuQueuePage'), contexts: ['page'] });
   };
   // Chrome keeps menus across worker restarts (create once); Firefox forgets a persistent page's menus
   // when the page ends, so they are made at every start.
@@ -121,6 +130,10 @@ function main() {
       void reader.start({ tabId, source: 'selection', extract: () => extractFromTab(tabId, info.selectionText ?? '') });
     } else if (info.menuItemId === MENU_READ_FROM_HERE) {
       void reader.start({ tabId, source: 'article', extract: () => extractFromTab(tabId, undefined, 'from-here') });
+    } else if (info.menuItemId === MENU_QUEUE_LINK && info.linkUrl) {
+      addToQueue(info.linkUrl, (info as { linkText?: string }).linkText ?? '');
+    } else if (info.menuItemId === MENU_QUEUE_PAGE && tab.url) {
+      addToQueue(tab.url, tab.title ?? '');
     }
   };
   browser.contextMenus.onClicked.addListener(onMenuClick);
@@ -223,13 +236,18 @@ function main() {
     return reader.setPlayback(data);
   });
   onPageMessage('setSleepTimer', ({ data }) => {
-    return reader.setSleepTimer(data.minutes);
+    return reader.setSleepTimer(data.minutes, data.atEnd === true);
   });
   onPageMessage('saveEstimate', () => {
     return reader.saveEstimate();
   });
   onPageMessage('fetchForSave', () => {
     return reader.fetchMissing();
+  });
+  onPageMessage('queue', ({ data }) => {
+    if (data.action === 'play') return queue.play();
+    if (data.action === 'move') return queue.move(data.id, data.delta);
+    return queue.remove(data.id);
   });
   onPageMessage('playerEvent', ({ data }) => {
     void reader.onPlayerEvent(data);

@@ -2,6 +2,8 @@ import { sendMessage } from '@/utils/messaging/protocol';
 import { MsePlayer, PlayerStats } from '@/utils/audio/mse-player';
 import type { PlayerCommand } from '@/utils/messaging/player';
 import { ignore } from '@/utils/log';
+import { onOffscreenRequest } from '@/utils/messaging/offscreen';
+import { parseArticle } from '@/utils/text/parse-article';
 
 const player = new MsePlayer(
   (event) => {
@@ -22,3 +24,6 @@ navigator.serviceWorker.onmessage = (event: MessageEvent<PlayerCommand>) => {
   if (event.origin && event.origin !== location.origin) return;
   player.handle(event.data);
 };
+
+// The listening queue's pages, fetched by the background, read here (the worker has no DOM parser).
+onOffscreenRequest('parseArticle', ({ data }) => parseArticle(data.html, data.url, data.choices));

@@ -6,12 +6,13 @@ import { PartsList } from '@/components/PartsList';
 import { PlaybackControls } from '@/components/PlaybackControls';
 import { SleepTimer } from '@/components/SleepTimer';
 import { SaveMp3 } from '@/components/SaveMp3';
+import { QueueList } from '@/components/QueueList';
 import { Shortcuts } from '@/components/Shortcuts';
 import { errorText, i18n, uiLocale } from '@/utils/pages/i18n';
 import { type ReadingCommand, sendMessage } from '@/utils/messaging/protocol';
 import { PREVIEW_MAX } from '@/utils/reading/preview';
 import { IDLE_VIEW, isActive, readingViewStorage, type ReadingView } from '@/utils/reading/state';
-import { DEFAULT_PLAYBACK, type Playback, playbackStorage } from '@/utils/storage/settings';
+import { accountStorage, type AccountInfo, DEFAULT_PLAYBACK, type Playback, playbackStorage } from '@/utils/storage/settings';
 import { followStored } from '@/utils/storage/stored-value';
 import { loadPlan } from '@/utils/reading/plan-store';
 
@@ -93,6 +94,8 @@ export function Popup() {
   const partTexts = usePartTexts(v.id, v.parts);
   const [playback, changePlayback] = usePlayback();
   const error = v.state === 'error' ? v.error : null;
+  const [account, setAccount] = useState<AccountInfo | null>(null);
+  useEffect(() => followStored(accountStorage, null, setAccount), []);
 
   return (
     <main class="popup" data-theme-root>
@@ -250,7 +253,7 @@ export function Popup() {
       )}
 
       <PlaybackControls playback={playback} labels={{ speed: i18n.t('speed'), volume: i18n.t('volume') }} locale={locale} onChange={changePlayback} />
-      <SleepTimer sleepAt={v.sleepAt ?? 0} onChange={(minutes) => void sendMessage('setSleepTimer', { minutes })} />
+      <SleepTimer sleepAt={v.sleepAt ?? 0} atEnd={v.sleepAtEnd === true} onChange={(minutes, atEnd) => void sendMessage('setSleepTimer', { minutes, atEnd })} />
 
       {partTexts.length > 0 && (
         <details class="parts-box" open={partTexts.length <= 12}>
@@ -268,6 +271,8 @@ export function Popup() {
       )}
 
       <SaveMp3 locale={locale} enabled={partTexts.length > 0 && v.state !== 'confirm' && v.state !== 'extracting'} />
+
+      <QueueList locale={locale} priceRub={account?.pricePerMillionRub ?? ''} />
 
       <Shortcuts title={i18n.t('shortcuts')} unset={i18n.t('shortcutUnset')} change={i18n.t('changeShortcuts')} />
     </main>

@@ -61,10 +61,12 @@ interface ProtocolMap {
   setBlockOn(data: { block: number; on: boolean }): void;
   setPlayback(data: Partial<Playback>): Playback;
   /** The sleep timer: stop listening this many minutes from now, at the end of a sentence (null: off). */
-  setSleepTimer(data: { minutes: number | null }): void;
+  setSleepTimer(data: { minutes: number | null; atEnd?: boolean }): void;
   /** Saving as MP3: what is still missing and its cost; then fetching it (only after the user confirmed). */
   saveEstimate(): SaveEstimate;
   fetchForSave(): Outcome;
+  /** The listening queue: play it from the top, move an entry by `delta` places, or remove one. */
+  queue(data: { action: 'play' } | { action: 'move'; id: string; delta: number } | { action: 'remove'; id: string }): void;
   /** From the offscreen player. */
   playerEvent(event: PlayerEvent): void;
 }

@@ -52,6 +52,8 @@ export interface ReaderDeps {
 }
 
 export interface ReadingRequest {
+  /** The reading's id, when the caller needs to know it beforehand (the listening queue); else a new one. */
+  id?: string;
   tabId: number | null;
   source: ReadingView['source'];
   extract(): Promise<ExtractedText>;

@@ -68,7 +68,7 @@ export class Reader {
     const extraction = req.extract();
     extraction.catch(() => undefined);
     this.deps.player.warm?.();
-    const run = new ReadingRun(this.deps.newId());
+    const run = new ReadingRun(req.id ?? this.deps.newId());
     let sleepAt = 0;
     try {
       await this.ready;
@@ -77,7 +77,9 @@ export class Reader {
       await Promise.all([this.deps.store.savePlan(null), this.deps.store.saveProgress(null)]);
       // The sleep timer outlives a reading.
       sleepAt = this.view.sleepAt > this.deps.now() ? this.view.sleepAt : 0;
-      await this.update({ ...IDLE_VIEW, id: run.id, state: 'extracting', tabId: req.tabId, source: req.source, costRub: formatRubPlain(0n), sleepAt });
+      // "To the end of the article" goes with the reading it was set in, or the one replacing it.
+      const sleepAtEnd = this.active && this.view.sleepAtEnd === true;
+      await this.update({ ...IDLE_VIEW, id: run.id, state: 'extracting', tabId: req.tabId, source: req.source, costRub: formatRubPlain(0n), sleepAt, sleepAtEnd });
     } finally {
       this.starting--;
     }
@@ -220,10 +222,10 @@ export class Reader {
    * The sleep timer: the listening stops `minutes` from now (null: off), at the end of the sentence
    * then being read; nothing past that point is requested. It outlives a reading (a new one keeps it).
    */
-  async setSleepTimer(minutes: number | null): Promise<void> {
+  async setSleepTimer(minutes: number | null, atEnd = false): Promise<void> {
     await this.ready;
     const sleepAt = minutes !== null && minutes > 0 ? this.deps.now() + Math.round(minutes * 60_000) : 0;
-    await this.update({ sleepAt });
+    await this.update({ sleepAt, sleepAtEnd: atEnd && !sleepAt });
     this.armSleep();
   }
 

@@ -51,6 +51,8 @@ export interface ReadingView {
   resumeOffer: { part: number; partTime: number; position: number } | null;
   /** The sleep timer: when the listening stops (epoch ms; 0: no timer). It stops at the end of the sentence then being read. */
   sleepAt: number;
+  /** The sleep timer "to the end of the article": this reading ends, the listening queue does not go on. */
+  sleepAtEnd: boolean;
   /** The estimate is still growing: a document read in batches (a PDF) is still being counted. */
   counting: boolean;
   /** The service could not be asked for its price: the estimate uses the last known one. */
@@ -89,6 +91,7 @@ export const IDLE_VIEW: ReadingView = {
   savedRub: '',
   resumeOffer: null,
   sleepAt: 0,
+  sleepAtEnd: false,
   counting: false,
   stalePrice: false,
   confirmReason: '',

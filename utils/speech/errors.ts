@@ -226,6 +226,8 @@ export const KNOWN_ERROR_CODES = [
   'key-origin',
   'file-access',
   'bad-pdf',
+  'page-refused',
+  'not-a-page',
 ] as const;
 
 const KNOWN = new Set<string>(KNOWN_ERROR_CODES);

@@ -145,7 +145,8 @@ function hiddenOnPage(el: Element | null, seen: Map<Element, boolean>): boolean 
   if (!el || el === el.ownerDocument.body || el === el.ownerDocument.documentElement) return false;
   let hidden = seen.get(el);
   if (hidden === undefined) {
-    if (typeof el.checkVisibility !== 'function') return false; // no layout (unit tests): nothing is hidden
+    // No layout (unit tests, or a page fetched for the listening queue and parsed, never shown): nothing is hidden.
+    if (typeof el.checkVisibility !== 'function' || !el.ownerDocument.defaultView) return false;
     hidden = !el.checkVisibility({ opacityProperty: true, visibilityProperty: true }) || outOfSight(el) || hiddenOnPage(el.parentElement, seen);
     seen.set(el, hidden);
   }
