@@ -1,7 +1,7 @@
 /**
  * `npx tsx scripts/screenshots.ts`: the README's screenshots (docs/screenshots/), taken from the test
- * build against the local service: the popup with the sleep timer set, the PDF page, and a web page
- * with the floating player and click-to-read's ▶, light and dark.
+ * build against the local service: the popup with the sleep timer set, the popup's listening queue, the
+ * PDF page, and a web page with the floating player and click-to-read's ▶, light and dark.
  */
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -19,6 +19,9 @@ async function main() {
   const service = await startFakeService({});
   const pages = await startPagesServer();
   pages.put('/article.html', makeArticleHtml(4_000, 'Как устроен голос'));
+  pages.put('/queue-1.html', makeArticleHtml(6_000, 'Почему поезда опаздывают зимой'));
+  pages.put('/queue-2.html', makeArticleHtml(3_500, 'Десять книг для долгой дороги'));
+  pages.put('/queue-3.html', makeArticleHtml(9_000, 'История одного моста'));
   // The same article as a site would set it: a column with margins, the page's own light or dark colours.
   pages.put(
     '/styled-article.html',
@@ -72,6 +75,22 @@ async function main() {
       await popup.locator('[data-testid="sleep-left"]:not([data-at="0"])').waitFor();
       await popup.locator('main.popup').screenshot({ path: `${OUT}/popup-sleep-timer-${scheme}.png` });
       await popup.getByTestId('stop').click();
+
+      // The listening queue: three pages added from the menu (its handler, as the test build exposes it).
+      for (const path of ['/queue-1.html', '/queue-2.html', '/queue-3.html']) {
+        await sw.evaluate(
+          async ({ tabId, link }) => {
+            const tab = await chrome.tabs.get(tabId);
+            (globalThis as unknown as { contextMenuClick(i: object, t: object): void }).contextMenuClick({ menuItemId: 'queue-add-link', linkUrl: link, editable: false }, tab);
+          },
+          { tabId, link: `${pages.url}${path}` },
+        );
+      }
+      await popup.locator('[data-testid="queue"][data-count="3"]').waitFor();
+      await popup.locator('[data-testid="queue-item"][data-chars=""]').first().waitFor({ state: 'detached' });
+      await popup.locator('details.parts-box').evaluate((d) => d.removeAttribute('open'));
+      await popup.locator('main.popup').screenshot({ path: `${OUT}/popup-queue-${scheme}.png` });
+      await sw.evaluate(() => chrome.storage.local.set({ 'listening-queue': [] }));
       await popup.close();
 
       const pdf = await browser.context.newPage();
