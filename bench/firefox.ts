@@ -15,6 +15,7 @@ import {
   firstAudioPage,
   firstRequestAfter,
   serviceFirstByteAfter,
+  collectSteps,
   KEY,
   median,
   quantile,
@@ -259,15 +260,7 @@ export async function firefoxFirstAudio() {
         bg.readingTrace = [];
         return t;
       });
-      const t0 = trace.find(([l]) => l === 'start')?.[1];
-      if (t0 !== undefined && run >= 0) {
-        const seen = new Set<string>();
-        for (const [label, at] of trace) {
-          if (seen.has(label)) continue;
-          seen.add(label);
-          (steps[`${how} ${label}`] ??= []).push(at - t0);
-        }
-      }
+      if (run >= 0) collectSteps(trace, how, steps);
       await rig.stopFromBackground();
       await page.close();
     };

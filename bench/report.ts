@@ -99,6 +99,18 @@ export async function serviceFirstByteAfter(serviceUrl: string, since: number): 
   return first?.firstByteAt ? first.firstByteAt - first.arrivedAt : null;
 }
 
+/** Adds a reading's first-step marks (`utils/trace.ts`), as ms after its `start`, to `steps` under `how`. */
+export function collectSteps(trace: [string, number][], how: string, steps: Record<string, number[]>): void {
+  const t0 = trace.find(([label]) => label === 'start')?.[1];
+  if (t0 === undefined) return;
+  const seen = new Set<string>();
+  for (const [label, at] of trace) {
+    if (seen.has(label)) continue;
+    seen.add(label);
+    (steps[`${how} ${label}`] ??= []).push(at - t0);
+  }
+}
+
 /** Empties the extension's audio cache (the book's parts would otherwise be played from it, unpaid, on the next run). */
 export const CLEAR_AUDIO_CACHE = () =>
   new Promise<void>((ok, fail) => {

@@ -25,6 +25,7 @@ import {
   firstAudioPage,
   firstRequestAfter,
   serviceFirstByteAfter,
+  collectSteps,
   KEY,
   median,
   quantile,
@@ -279,15 +280,7 @@ async function firstAudio() {
         (globalThis as unknown as { readingTrace?: [string, number][] }).readingTrace = [];
         return t;
       });
-      const t0 = trace.find(([l]) => l === 'start')?.[1];
-      if (t0 !== undefined && run >= 0) {
-        const seen = new Set<string>();
-        for (const [label, at] of trace) {
-          if (seen.has(label)) continue;
-          seen.add(label);
-          (steps[`${how} ${label}`] ??= []).push(at - t0);
-        }
-      }
+      if (run >= 0) collectSteps(trace, how, steps);
       await rig.stopFromWorker();
       // The toolbar's popup, opened over the page, goes with it.
       await page.close();

@@ -5,7 +5,7 @@ import { ignore } from '@/utils/log';
 import { saveAndCheck, settingsView } from '@/utils/speech/account';
 import { backgroundPlayerSink } from '@/utils/audio/page-sink';
 import { PlayerStats } from '@/utils/audio/mse-player';
-import { onPageMessage } from '@/utils/messaging/protocol';
+import { onPageMessage, type ReadingCommand } from '@/utils/messaging/protocol';
 import { offscreenPlayerSink } from '@/utils/audio/offscreen-sink';
 import { audioCache, checkAccount, createReader, forgetAuth, hasOriginPermission, usageHistory } from '@/utils/reading/wiring';
 import { clearApiKey } from '@/utils/storage/key-store';
@@ -77,8 +77,13 @@ function main() {
 
   // The mini-player's controls: taken only from the extension's content script in the tab being read.
   const readingTab = (tabId: number) => tabId === reader.view.tabId;
-  onPageUiMessage('floatingCommand', readingTab, ({ data }) => {
-    switch (data.command) {
+  // The popup's commands (`command` below) and the mini-player's are the same few.
+  const runCommand = (command: ReadingCommand) => {
+    switch (command) {
+      case 'pause':
+        return reader.pause();
+      case 'resume':
+        return reader.resume();
       case 'toggle':
         return reader.toggle();
       case 'stop':
@@ -87,8 +92,11 @@ function main() {
         return reader.jump(1);
       case 'prev':
         return reader.jump(-1);
+      case 'confirm':
+        return reader.confirm();
     }
-  });
+  };
+  onPageUiMessage('floatingCommand', readingTab, ({ data }) => runCommand(data.command));
   onPageUiMessage('floatingRate', readingTab, async ({ data }) => {
     if (typeof data.rate === 'number') await reader.setPlayback({ rate: data.rate });
   });
@@ -148,13 +156,12 @@ function main() {
         return reader.start({ tabId, source: '', extract: () => extractFromTab(tabId) });
       }
       case 'toggle-pause':
-        return reader.toggle();
+        return runCommand('toggle');
       case 'stop':
-        return reader.stop();
       case 'next':
-        return reader.jump(1);
+        return runCommand(command);
       case 'previous':
-        return reader.jump(-1);
+        return runCommand('prev');
     }
   };
   browser.commands.onCommand.addListener((command, tab) => void onCommand(command, tab));
@@ -205,24 +212,7 @@ function main() {
     const req = { tabId: data.tabId, source: '' as const, extract: () => extractFromTab(data.tabId) };
     void (data.force ? reader.start(req) : reader.startUnlessActive(req));
   });
-  onPageMessage('command', async ({ data }) => {
-    switch (data.command) {
-      case 'pause':
-        return reader.pause();
-      case 'resume':
-        return reader.resume();
-      case 'toggle':
-        return reader.toggle();
-      case 'stop':
-        return reader.stop();
-      case 'next':
-        return reader.jump(1);
-      case 'prev':
-        return reader.jump(-1);
-      case 'confirm':
-        return reader.confirm();
-    }
-  });
+  onPageMessage('command', ({ data }) => runCommand(data.command));
   onPageMessage('jumpTo', ({ data }) => {
     return reader.jumpTo(data.part);
   });
