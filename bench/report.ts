@@ -2,6 +2,7 @@
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import type { FakeService, FakeServiceOptions } from '../tests/fake-service/server.ts';
+import { DEFAULT_ACCOUNT } from '../tests/fake-service/options.ts';
 import { makeArticleHtml } from '../tests/fixtures/make-article.ts';
 
 export const KEY = 'vk_live_test_key';
@@ -40,6 +41,7 @@ export async function startExternalService(o: FakeServiceOptions): Promise<FakeS
     ['--ms-per-char', o.msPerChar],
     ['--realtime-factor', o.realtimeFactor],
     ['--chunk-bytes', o.chunkBytes],
+    ['--balance', o.accounts?.[0]?.balanceRub],
   ].flatMap(([flag, value]) => (value === undefined || value === null ? [] : [String(flag), String(value)]));
   const child = spawn(process.execPath, [resolve(import.meta.dirname, '../node_modules/tsx/dist/cli.mjs'), resolve(import.meta.dirname, '../tests/fake-service/cli.ts'), ...flags], {
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -63,7 +65,14 @@ export async function startExternalService(o: FakeServiceOptions): Promise<FakeS
 
 /** First audio: 100 ms first byte; speech at about 15 characters a second, synthesized at 4× real time. */
 export const FIRST_BYTE_MS = 100;
-export const FIRST_AUDIO_SERVICE: FakeServiceOptions = { firstByteMs: FIRST_BYTE_MS, msPerChar: 65, realtimeFactor: 4, chunkBytes: 2048 };
+/** A balance for every way of starting, ten runs each (the default 100 ₽ ran out before the end). */
+export const FIRST_AUDIO_SERVICE: FakeServiceOptions = {
+  firstByteMs: FIRST_BYTE_MS,
+  msPerChar: 65,
+  realtimeFactor: 4,
+  chunkBytes: 2048,
+  accounts: [{ ...DEFAULT_ACCOUNT, balanceRub: '100000.0000' }],
+};
 
 /**
  * A new first part every run (the cache would otherwise answer without the service); the rest of

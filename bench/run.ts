@@ -141,7 +141,10 @@ class Rig {
     for (;;) {
       const at = await this.offscreen<number>('player.stats.firstPlayingAt ? performance.timeOrigin + player.stats.firstPlayingAt : 0');
       if (at && at > startedAt) return { ms: at - startedAt, startedAt };
-      if (Date.now() > deadline) throw new Error(`no playback from the ${how} path`);
+      if (Date.now() > deadline) {
+        const view = await this.sw.evaluate(async () => JSON.stringify((await chrome.storage.session.get('reading-view'))['reading-view'])).catch((e: unknown) => String(e));
+        throw new Error(`no playback from the ${how} path: ${view.slice(0, 300)}`);
+      }
       await new Promise((r) => setTimeout(r, 5));
     }
   }
