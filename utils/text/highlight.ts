@@ -155,19 +155,27 @@ function canHighlight(): boolean {
  * Follows the reading on the page: highlights the current sentence inside its own block and keeps it
  * in view, until the user scrolls away (then it waits until the sentence is on screen again).
  */
+/** How long after the user's last scroll the reading may be followed again. */
+const SETTLED_MS = 1_000;
+
 export class PageHighlighter {
   private indexed: { slices: readonly TextSlice[]; index: TextIndex } | null = null;
   private cursor = 0;
   /** The token after the sentence highlighted last. */
   private after = 0;
   private autoScroll = true;
+  /** When the user last scrolled (ms, `performance.now()`). */
+  private scrolledAt = -Infinity;
 
   constructor(
     private readonly doc: Document = document,
     /** The element that scrolls the text (the PDF viewer's); the window when none is given. */
     private readonly scroller: Element | null = null,
   ) {
-    const userScrolled = () => (this.autoScroll = false);
+    const userScrolled = () => {
+      this.autoScroll = false;
+      this.scrolledAt = performance.now();
+    };
     doc.addEventListener('wheel', userScrolled, { passive: true });
     doc.addEventListener('touchmove', userScrolled, { passive: true });
     doc.addEventListener('keydown', (e) => {
@@ -191,8 +199,9 @@ export class PageHighlighter {
     if (!found) return false;
     this.cursor = found.startToken;
     this.after = found.endToken + 1;
-    // The user came back to where the reading is: follow it again.
-    if (!this.autoScroll && this.inView(found.range)) this.autoScroll = true;
+    // The user came back to where the reading is, and stayed: follow it again. Not while they are still
+    // scrolling (a wheel's smooth scroll passing over the sentence on its way up is not coming back).
+    if (!this.autoScroll && this.inView(found.range) && performance.now() - this.scrolledAt > SETTLED_MS) this.autoScroll = true;
     if (canHighlight()) CSS.highlights.set(HIGHLIGHT_NAME, new Highlight(found.range));
     if (this.autoScroll && !this.inView(found.range)) {
       const rect = found.range.getBoundingClientRect();
