@@ -7,6 +7,7 @@ import { browser } from 'wxt/browser';
 import { ensureOffscreenDocument } from '../audio/offscreen-sink';
 import { ignore, logIgnored } from '../log';
 import { sendToOffscreen } from '../messaging/offscreen';
+import { isNoReceiver } from '../messaging/content';
 import { originPattern } from '../speech/base-url';
 import { queueRunStorage, queueStorage, type QueueEntry } from '../storage/queue';
 import { accountStorage, cleanupOf, settingsStorage } from '../storage/settings';
@@ -35,8 +36,16 @@ const articleDeps: ArticleDeps = {
   },
   async parse(html, url, choices) {
     if (import.meta.env.FIREFOX) return parseArticle(html, url, choices);
-    await ensureOffscreenDocument();
-    return sendToOffscreen('parseArticle', { html, url, choices });
+    // A document created a moment ago may not listen yet: asked again, a few times, shortly after.
+    for (let attempt = 0; ; attempt++) {
+      await ensureOffscreenDocument();
+      try {
+        return await sendToOffscreen('parseArticle', { html, url, choices });
+      } catch (err) {
+        if (attempt >= 4 || !isNoReceiver(err)) throw err;
+        await new Promise((r) => setTimeout(r, 100 * (attempt + 1)));
+      }
+    }
   },
   async choices() {
     const settings = await settingsStorage.getValue();
