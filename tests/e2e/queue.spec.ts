@@ -64,6 +64,8 @@ test('pages added from the menu are listed with their estimate, reordered, remov
   await ext.stopServiceWorker();
   await popup.reload();
   await expect.poll(() => urls(popup)).toEqual(['/one.html', '/two.html']);
+  // The reloaded popup reads its tab (the links page) again: let that short reading end before counting.
+  await expect(player(popup)).toHaveAttribute('data-state', 'finished', { timeout: 30_000 });
 
   // Played: the first page, then the second, each fetched when its turn comes; nothing of the third.
   service.resetLog();

@@ -19,7 +19,7 @@ test('the toolbar click starts reading at once; the popup then shows that readin
   // No popup page is needed for the reading to start and be heard; the popup opens too, over the page.
   await expect.poll(() => service.speechLog().length, { timeout: 30_000 }).toBeGreaterThan(0);
   await expect
-    .poll(() => sw.evaluate(async () => (await chrome.runtime.getContexts({ contextTypes: [chrome.runtime.ContextType.POPUP] })).map((c) => new URL(c.documentUrl!).pathname)))
+    .poll(() => sw.evaluate(async () => (await chrome.runtime.getContexts({ contextTypes: [chrome.runtime.ContextType.POPUP] })).map((c) => (c.documentUrl ? new URL(c.documentUrl).pathname : '(loading)'))))
     .toEqual(['/popup.html']);
   const id = await readingId();
   expect(id).not.toBe(before);
