@@ -10,7 +10,7 @@ import { partKey } from '../audio/cache';
 import type { SpeechBody } from '../speech/client';
 import { costOf, formatRubPlain, parseRub, type RubUnits } from '../speech/money';
 import type { AccountInfo, AudioFormat, Settings, UrlReading } from '../storage/settings';
-import { makeAcceptable } from '../text/accepted';
+import { countLetters, makeAcceptable } from '../text/accepted';
 import type { TextBlock } from '../text/extract';
 import { PREVIEW_MAX, type PreviewBlock } from './preview';
 import { countChars, type Part, splitIntoParts } from '../text/parts';
@@ -74,8 +74,7 @@ export function planParts(blocks: readonly TextBlock[], opts: { rules?: readonly
   };
 }
 
-const LETTER = /\p{L}/gu;
-const letters = (s: string) => s.match(LETTER)?.length ?? 0;
+const letters = countLetters;
 const WORD = /[\p{L}\p{N}]+/gu;
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { makeAcceptable } from './accepted';
+import { countLetters, isPlainCode, makeAcceptableFully, makeAcceptable } from './accepted';
 
 /** Every letter the service would see is Russian or basic Latin. */
 const ONLY_ACCEPTED_LETTERS = /^(?:[^\p{L}]|[A-Za-zА-Яа-яЁё])*$/u;
@@ -130,5 +130,48 @@ describe('makeAcceptable: long input', () => {
     expect(result.skippedWords).toBe(5_000);
     expect(result.text === 'Афины — Cafe Muller и Кийив. '.repeat(5_000)).toBe(true);
     expect(result.text).toMatch(ONLY_ACCEPTED_LETTERS);
+  });
+});
+
+describe('makeAcceptable: the shortcut for plain prose', () => {
+  // Every character the shortcut lets through, alone, between letters, after a full stop and in pairs
+  // with its neighbours: the full path must give the same text and skip nothing.
+  const plain = Array.from({ length: 0x10000 }, (_, c) => c).filter(isPlainCode);
+  it('is taken only for characters the full path leaves as they are', () => {
+    expect(plain.length).toBeGreaterThan(200);
+    for (const c of plain) {
+      const ch = String.fromCharCode(c);
+      for (const text of [ch, `аб${ch}вг`, `Конец.${ch} Начало`, `${ch}${String.fromCharCode(plain[(c * 7) % plain.length]!)}`]) {
+        expect([c.toString(16), makeAcceptableFully(text)]).toEqual([c.toString(16), { text, skippedWords: 0, skipped: [] }]);
+        expect(makeAcceptable(text)).toEqual(makeAcceptableFully(text));
+      }
+    }
+  });
+  it.each([
+    ['Привет, мир — «это» тест № 5…', true],
+    ['Київ', false],
+    ['café', false],
+    ['a\u00adb', false],
+    ['x\u200by', false],
+    ['hi 👍', false],
+  ])('%s: plain %s, and the same either way', (text, isPlain) => {
+    expect([...text].every((ch) => isPlainCode(ch.charCodeAt(0)) && ch.length === 1)).toBe(isPlain);
+    expect(makeAcceptable(text)).toEqual(makeAcceptableFully(text));
+  });
+});
+
+describe('countLetters', () => {
+  it.each([
+    ['', 0],
+    ['Привет, world!', 11],
+    ['Ёжик ёлка', 8],
+    ['Київ 2024', 4],
+    ['日本語', 3],
+    ['𝐀𝐁 ab', 4], // letters outside the BMP count once each
+    ['\ud835 a', 1], // a lone surrogate is no letter
+    ['— «» 123 …', 0],
+  ])('%s → %i', (text, n) => {
+    expect(countLetters(text)).toBe(n);
+    expect(countLetters(text)).toBe(text.match(/\p{L}/gu)?.length ?? 0);
   });
 });

@@ -90,4 +90,26 @@ describe('isJunkLine', () => {
   ])('%s → %s', (line, junk) => {
     expect(isJunkLine(line)).toBe(junk);
   });
+
+  // The regular expressions it was first written with: the one-pass version must agree on every line.
+  const reference = (line: string): boolean => {
+    const t = line.trim();
+    const visible = t.replace(/\s/g, '');
+    const drawing = visible.match(/[\u2500-\u259F|+\-=_~*#<>^]/g)?.length ?? 0;
+    const bars = visible.match(/[│┃║|]/g)?.length ?? 0;
+    const isDrawing = visible.length >= 3 && (drawing / visible.length >= 0.5 || /[\u2500-\u257F]{3,}/.test(t) || (bars >= 3 && /^[│┃║|]/.test(visible)));
+    const leader = /(?:\.\s?){4,}\s*\d+\s*$|(?:\.\s){3,}\.?\s*\d+\s*$/.test(t);
+    const edit = /^\[\s*(edit|править|править код|править \| править код|edit source)\s*\]$/i.test(t);
+    return t !== '' && (leader || isDrawing || edit);
+  };
+  it('agrees with its regular-expression form on 20,000 random lines', () => {
+    const alphabet = ['а', 'b', ' ', '\u00a0', '\u3000', '.', '. ', '1', '9', '|', '│', '┃', '║', '─', '┼', '▒', '-', '=', '_', '~', '*', '#', '<', '>', '^', '+', '[', ']', 'edit', 'править', '\t'];
+    let seed = 7;
+    const next = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+    for (let i = 0; i < 20_000; i++) {
+      const n = Math.floor(next() * 14);
+      const line = Array.from({ length: n }, () => alphabet[Math.floor(next() * alphabet.length)]).join('');
+      expect([line, isJunkLine(line)]).toEqual([line, reference(line)]);
+    }
+  });
 });

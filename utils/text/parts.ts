@@ -59,8 +59,11 @@ export const DEFAULT_SPLIT_OPTIONS: Readonly<Required<Omit<SplitOptions, 'onSile
 
 /** Number of code points (what the service counts as characters). */
 export function countChars(s: string): number {
-  return codePointsBetween(s, 0, s.length);
+  // Most text has no surrogate at all: then every code unit is a code point (a native scan, no loop here).
+  return SURROGATE.test(s) ? codePointsBetween(s, 0, s.length) : s.length;
 }
+
+const SURROGATE = /[\uD800-\uDFFF]/;
 
 export function splitIntoParts(blocks: readonly TextBlock[], options: SplitOptions = {}): Part[] {
   const limits = resolveOptions(options);
@@ -138,7 +141,7 @@ function readingText(blocks: readonly TextBlock[], segmenters: Segmenters, onSil
   blocks.forEach((block, index) => {
     const source = block.kind === 'paragraph' ? block.text : asOwnSentence(block.text);
     for (const [start, end] of sentenceRanges(source, segmenters.sentence)) {
-      const text = source.slice(start, end).replace(/\s+/g, ' ').trim();
+      const text = squeezeSpaces(source.slice(start, end));
       if (text === '') continue;
       if (onSilent && !isSpeakable(text)) {
         onSilent(countChars(text));
@@ -156,6 +159,14 @@ function readingText(blocks: readonly TextBlock[], segmenters: Segmenters, onSil
   });
   return { whole: pieces.join(''), sentences };
 }
+
+/** Whitespace made single spaces, none at the ends; a string with nothing to squeeze is not rewritten. */
+export function squeezeSpaces(s: string): string {
+  return (LOOSE_SPACE.test(s) ? s.replace(/\s+/g, ' ') : s).trim();
+}
+
+/** Two whitespace characters in a row, or one that is not a space. */
+const LOOSE_SPACE = /\s\s|[^\S ]/;
 
 /** A title or heading is read as a sentence of its own: it gets a full stop unless it already ends like one. */
 function asOwnSentence(text: string): string {
