@@ -1,6 +1,7 @@
 import { parseHTML } from 'linkedom';
 import { describe, expect, it } from 'vitest';
-import { blocksOf, type CleanupChoices, isJunkLine } from './extract';
+import { Readability } from '@mozilla/readability';
+import { blocksOf, type CleanupChoices, isJunkLine, quickBylineTest } from './extract';
 
 /** The blocks of an article body as the reader would send them ("kind: text" lines). */
 function read(html: string, opts: CleanupChoices = {}) {
@@ -111,5 +112,26 @@ describe('isJunkLine', () => {
       const line = Array.from({ length: n }, () => alphabet[Math.floor(next() * alphabet.length)]).join('');
       expect([line, isJunkLine(line)]).toEqual([line, reference(line)]);
     }
+  });
+});
+
+describe("Readability's byline test, measured last", () => {
+  const prose = Array.from({ length: 12 }, (_, i) => `<p>Абзац номер ${i}, в котором есть запятые, слова и смысл, чтобы статья нашлась.</p>`).join('');
+  const bylineOf = (html: string) => {
+    const { document } = parseHTML(`<html><head><title>Статья</title></head><body><article>${html}${prose}</article></body></html>`);
+    return new Readability(document as unknown as Document).parse()?.byline ?? null;
+  };
+  it('is in place', () => {
+    expect(quickBylineTest()).toBe(true);
+  });
+  it.each([
+    ['a byline class', '<p class="byline">Иван Петров</p>', 'Иван Петров'],
+    ['rel="author"', '<a rel="author" href="/a">Анна Смирнова</a>', 'Анна Смирнова'],
+    ['itemprop="author"', '<span itemprop="author">Пётр Иванов</span>', 'Пётр Иванов'],
+    ['a byline of 100 characters or more is none', `<p class="author">${'Очень длинная подпись '.repeat(6)}</p>`, null],
+    ['an empty byline is none', '<p class="byline"> </p>', null],
+    ['no byline', '', null],
+  ])('%s', (_, html, byline) => {
+    expect(bylineOf(html)).toBe(byline);
   });
 });
