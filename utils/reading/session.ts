@@ -88,6 +88,8 @@ export class Reader {
       const { text, settings, account, stalePrice } = await prepare(this.deps, () => extraction);
       run.signal.throwIfAborted();
       mark('prepared');
+      // The place kept on this page is looked up while the reading is planned.
+      const resumeLookup = text.url ? this.deps.getResume(text.url).catch(() => null) : Promise.resolve(null);
       const planned = planReading(run.id, text, settings, account);
       mark('planned');
       run.title = boundTitle(text.title);
@@ -104,16 +106,17 @@ export class Reader {
         run.plan.grows = { blocks: text.blocks.length };
       }
       this.deps.slots.setLimit(account.maxConcurrency);
-      // Saved (for a restarted background) and looked up (the place kept on this page) while the view is written.
+      // Saved (for a restarted background) while the view is written.
       const planSaved = this.deps.store.savePlan(run.plan);
-      const resumeLookup = run.url ? this.deps.getResume(run.url).catch(() => null) : Promise.resolve(null);
       const threshold = parseRub(settings.confirmThresholdRub) ?? 0n;
       const askFirst = (): '' | 'budget' | 'threshold' => {
         const estimate = costOf(this.view.estimateChars, planned.price);
         return run.budget?.estimatePasses(estimate) ? 'budget' : estimate > threshold ? 'threshold' : '';
       };
-      await Promise.all([planSaved, this.update({ title: run.title, source: req.source || text.source, balanceRub: account.balanceRub, stalePrice, counting: batched, ...planned.view })]);
-      run.signal.throwIfAborted();
+      // Written while the first part is asked for (the view in memory is already this one; the browser
+      // keeps writes in the order they are asked for): waited for before the confirmation, or with the first part.
+      const written = Promise.all([planSaved, this.update({ title: run.title, source: req.source || text.source, balanceRub: account.balanceRub, stalePrice, counting: batched, ...planned.view })]);
+      written.catch(() => undefined);
       if (batched) void this.grow(run, req.tabId!, settings, planned.price);
       let confirmReason: ReadingView['confirmReason'] = askFirst();
       // Counted in batches: the whole document's estimate decides, unless what is counted so far already asks first.
@@ -133,6 +136,7 @@ export class Reader {
       if (confirmReason && !batched) run.planning = { text, settings, account };
       const preview = run.planning ? previewOf(text.blocks, run.plan.parts, planned.price, run.off) : [];
       if (confirmReason) {
+        await written;
         await this.update({ confirmReason, preview, state: 'confirm' });
         await run.confirmation();
         run.signal.throwIfAborted();
@@ -146,7 +150,7 @@ export class Reader {
       const load = this.beginLoad();
       // The view is `loading` at once (in memory); its copy for the popup is written while the first part is asked for.
       const shown = this.update({ state: 'loading', resumeOffer });
-      await Promise.all([shown, this.play(load, 0, 0)]);
+      await Promise.all([written, shown, this.play(load, 0, 0)]);
     } catch (err) {
       if (run.signal.aborted || this.run !== run) return;
       await this.fail(err);

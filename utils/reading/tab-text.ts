@@ -6,6 +6,9 @@ import { HIGHLIGHT_NAME } from '../text/highlight';
 import { settingsStorage, cleanupOf, type Settings } from '../storage/settings';
 import { ReadingError } from './plan';
 import { mark } from '../trace';
+import { storage } from 'wxt/utils/storage';
+import { pageOptionsStorage } from '../storage/page-options';
+import { warmSegmenters } from '../text/parts';
 import { askPdfPage, isPdfPage, looksLikePdf, openPdfPage, servesPdf } from './pdf-tab';
 
 const RESTRICTED = [
@@ -25,21 +28,56 @@ export function isRestrictedUrl(url: string | undefined): boolean {
 
 export const HIGHLIGHT_CSS = `::highlight(${HIGHLIGHT_NAME}) { background-color: #fde68a; color: #111; }`;
 
+/**
+ * The address each tab had when the extract script was last injected into it (kept for the session, so a
+ * restarted worker knows too). A tab at another address now has navigated since: its page has no script.
+ */
+const injectedStorage = storage.defineItem<Record<string, string>>('session:extract-injected', { fallback: {} });
+const INJECTED_KEPT = 50;
+
+/**
+ * Whether the tab's page surely has no extract script: none was injected at this address (nor does
+ * click-to-read put one in every page). Then the script is injected without asking first (a question
+ * nothing answers takes about 5 ms). Unsure means asked first.
+ */
+async function surelyWithoutScript(tabId: number, urlRead: Promise<string | undefined>): Promise<boolean> {
+  const [injected, options, url] = await Promise.all([injectedStorage.getValue(), pageOptionsStorage.getValue(), urlRead]);
+  return url !== undefined && injected[tabId] !== url && !options.clickToRead;
+}
+
+function rememberInjected(tabId: number, url: string | undefined): void {
+  if (url === undefined) return;
+  void injectedStorage
+    .getValue()
+    .then((injected) => {
+      const kept: Array<[string, string]> = Object.entries(injected).filter(([id]) => id !== String(tabId)).slice(-(INJECTED_KEPT - 1));
+      kept.push([String(tabId), url]);
+      return injectedStorage.setValue(Object.fromEntries(kept));
+    })
+    .catch(ignore('remembering the injected script'));
+}
+
 /** Asks the page's resident extract script; injects it first when the page has none yet (first reading of this page). */
-async function askPage(tabId: number, mode: ExtractMode, settingsRead: Promise<Settings>): Promise<ExtractedText> {
+async function askPage(tabId: number, mode: ExtractMode, settingsRead: Promise<Settings>, url: string | undefined, fresh: Promise<boolean>): Promise<ExtractedText> {
   const settings = await settingsRead;
   const { readCode, leaveOutCaptions, leaveOutTables } = cleanupOf(settings);
   const request = { mode, keepReferences: settings.readReferences === true, readCode, leaveOutCaptions, leaveOutTables };
-  try {
-    mark('extract:ask');
-    return await sendToPage('extract', request, tabId);
-  } catch (err) {
-    // Expected on a page not read before: nothing answers until the script is injected.
-    if (!isNoReceiver(err)) throw err;
+  if (!(await fresh)) {
+    try {
+      mark('extract:ask');
+      return await sendToPage('extract', request, tabId);
+    } catch (err) {
+      // Expected on a page not read before: nothing answers until the script is injected.
+      if (!isNoReceiver(err)) throw err;
+    }
   }
   mark('extract:inject');
-  await browser.scripting.executeScript({ target: { tabId }, files: ['/content-scripts/extract.js'] });
+  const injected = browser.scripting.executeScript({ target: { tabId }, files: ['/content-scripts/extract.js'] });
+  // The page works now (20–50 ms, then Readability): this worker only waits meanwhile.
+  warmSegmenters();
+  await injected;
   mark('extract:injected');
+  rememberInjected(tabId, url);
   return sendToPage('extract', request, tabId);
 }
 
@@ -56,7 +94,10 @@ export async function extractFromTab(
   // The settings (the clean-up choices) are read while the tab is looked up. A tab that is gone reads as one that cannot be scripted.
   const settingsRead = settingsStorage.getValue();
   settingsRead.catch(() => undefined);
-  const tab = await browser.tabs.get(tabId).catch(() => null);
+  const tabRead = browser.tabs.get(tabId).catch(() => null);
+  // Read at the same time as the tab: whether its page surely has no script yet.
+  const fresh = surelyWithoutScript(tabId, tabRead.then((tab) => tab?.url)).catch(() => false);
+  const tab = await tabRead;
   const fromMenu = (): ExtractedText => {
     if (!menuSelection?.trim()) throw new ReadingError('no-text');
     return { title: tab?.title ?? '', source: 'selection', blocks: blocksFromPlainText(menuSelection) };
@@ -85,7 +126,7 @@ export async function extractFromTab(
   if (menuSelection === undefined && looksLikePdf(url)) return readPdf();
   let extracted: ExtractedText | undefined;
   try {
-    extracted = await askPage(tabId, mode, settingsRead);
+    extracted = await askPage(tabId, mode, settingsRead, tab.url, fresh);
     mark('extract:answered');
     // A user style sheet for the highlight (the page's own DOM is left alone); not waited for: the first
     // sentence is marked only once its audio plays.
