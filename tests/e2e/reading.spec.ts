@@ -84,10 +84,11 @@ test('the article is read without navigation, ads, sidebar, comments or footer; 
 });
 
 test('playback starts on the first bytes, before the first part has finished arriving', async ({ ext, service, pages }) => {
-  // The first part's audio trickles in over several seconds.
+  // The first part's audio trickles in, slower than it plays: a first part (the title) of ~130 characters
+  // takes many seconds to arrive (a short one arrived whole in the ~2 s Chromium waits for enough data).
   service.configure({ msPerChar: 40, chunkBytes: 1024, chunkIntervalMs: 400 });
   await ext.configure({ threshold: '1000' });
-  pages.put('/slow.html', makeArticleHtml(1_000));
+  pages.put('/slow.html', makeArticleHtml(1_000, 'Медленная статья о том, как звук начинает играть раньше, чем приходит весь первый фрагмент, и почему это важно слушателю'));
   const { tabId } = await ext.openTab('slow.html');
   const popup = await ext.openPopup(tabId);
   await expect(player(popup)).toHaveAttribute('data-state', 'playing');

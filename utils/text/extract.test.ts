@@ -1,7 +1,7 @@
 import { parseHTML } from 'linkedom';
 import { describe, expect, it } from 'vitest';
 import { Readability } from '@mozilla/readability';
-import { blocksOf, type CleanupChoices, isJunkLine, quickBylineTest } from './extract';
+import { blocksOf, type CleanupChoices, isJunkLine, quickReadability } from './extract';
 
 /** The blocks of an article body as the reader would send them ("kind: text" lines). */
 function read(html: string, opts: CleanupChoices = {}) {
@@ -122,7 +122,20 @@ describe("Readability's byline test, measured last", () => {
     return new Readability(document as unknown as Document).parse()?.byline ?? null;
   };
   it('is in place', () => {
-    expect(quickBylineTest()).toBe(true);
+    expect(quickReadability()).toBe(true);
+  });
+  it.each([
+    ['display: none', '<p style="display: none">Скрытый стилем абзац.</p>', false],
+    ['visibility: hidden', '<p style="color: red; visibility: hidden">Невидимый абзац.</p>', false],
+    ['the hidden attribute', '<p hidden>Скрытый атрибутом абзац.</p>', false],
+    ['aria-hidden', '<div aria-hidden="true"><p>Скрытый для чтения абзац.</p></div>', false],
+    ['a style that hides nothing', '<p style="color: red">Красный видимый абзац.</p>', true],
+    ['aria-hidden="false"', '<p aria-hidden="false">Видимый для чтения абзац.</p>', true],
+  ])("Readability's visibility: %s", (_, html, kept) => {
+    const { document } = parseHTML(`<html><head><title>Статья</title></head><body><article>${html}${prose}</article></body></html>`);
+    const text = new Readability(document as unknown as Document).parse()?.textContent ?? '';
+    expect(text).toContain('Абзац номер 3');
+    expect(/[Аа]бзац\./.test(text.replace(/Абзац номер \d+/g, ''))).toBe(kept);
   });
   it.each([
     ['a byline class', '<p class="byline">Иван Петров</p>', 'Иван Петров'],
