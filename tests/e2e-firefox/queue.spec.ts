@@ -31,10 +31,11 @@ test('two pages added from the menu are counted, then played one after the other
   pages.put('/other.html', makeArticleHtml(300, 'Другая страница'));
   const other = await ext.openTab('other.html');
   const popup = await ext.openPopup(other.tabId);
-  // Stop is enabled only once that reading is under way (a click on it before would do nothing).
-  await expect.poll(() => state(popup), { timeout: 30_000 }).toBe('playing');
-  await popup.click('[data-testid="stop"]');
-  await expect.poll(() => state(popup)).toBe('stopped');
+  // Stop is enabled only once that reading is under way (a click on it before would do nothing); the
+  // short page may also be read to its end first. Either way it is over before the queue plays.
+  await expect.poll(() => state(popup), { timeout: 30_000 }).toMatch(/^(playing|finished)$/);
+  if ((await state(popup)) === 'playing') await popup.click('[data-testid="stop"]');
+  await expect.poll(() => state(popup)).toMatch(/^(stopped|finished)$/);
   await expect.poll(() => attr(popup, 'queue', 'data-count')).toBe('2');
   await expect
     .poll(() => evaluate(popup, () => Array.from(document.querySelectorAll('[data-testid="queue-item"]')).map((e) => Number(e.getAttribute('data-chars')))), { timeout: 30_000 })
