@@ -46,6 +46,8 @@ test('an encyclopedia-shaped page: every word of the article once and in order; 
 });
 
 test('the setting "read references too" reads the notes and links sections', async ({ ext, service }) => {
+  // No highlight is followed here: short audio, so the reading ends sooner.
+  service.configure({ msPerChar: 2, minMs: 50 });
   const options = await ext.openOptions();
   await options.getByTestId('api-key').fill('vk_live_test_key');
   await options.getByTestId('base-url').fill(service.url);
@@ -64,6 +66,7 @@ test('the setting "read references too" reads the notes and links sections', asy
 });
 
 test('an RFC-shaped page: wrapped lines read as sentences, the table of contents leaders left out', async ({ ext, service }) => {
+  service.configure({ msPerChar: 2, minMs: 50 });
   await ext.configure({ threshold: '1000' });
   const { tabId } = await ext.openTab('rfc-like.html');
   const popup = await ext.openPopup(tabId);
