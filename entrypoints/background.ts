@@ -9,7 +9,7 @@ import { onPageMessage, type ReadingCommand } from '@/utils/messaging/protocol';
 import { offscreenPlayerSink } from '@/utils/audio/offscreen-sink';
 import { audioCache, checkAccount, createReader, forgetAuth, hasOriginPermission, usageHistory } from '@/utils/reading/wiring';
 import { clearApiKey } from '@/utils/storage/key-store';
-import { extractFromTab } from '@/utils/reading/tab-text';
+import { extractFromTab, loadTabTextState } from '@/utils/reading/tab-text';
 import type { ReadingView } from '@/utils/reading/state';
 import { accountStorage } from '@/utils/storage/settings';
 import { isNoReceiver, sendToPage } from '@/utils/messaging/content';
@@ -69,6 +69,8 @@ function main() {
     },
   );
   const { queue, addToQueue } = listeningQueue(reader);
+  // Which pages have the extract script, read now rather than on the way to a first request.
+  void loadTabTextState().catch(ignore('reading which pages have the extract script'));
   // One registration change at a time: a quick off-and-on must not register twice.
   let scriptsSynced = Promise.resolve();
   const followPageOptions = (options: PageOptions | null) => {

@@ -36,23 +36,42 @@ const injectedStorage = storage.defineItem<Record<string, string>>('session:extr
 const INJECTED_KEPT = 50;
 
 /**
+ * What `surelyWithoutScript` needs, held in memory (two storage reads on the way to the first request
+ * cost ~10 ms): loaded once per worker life, as early as `loadTabTextState` is called, and kept current.
+ */
+let known: Promise<{ injected: Record<string, string>; clickToRead: boolean }> | null = null;
+let clickToRead = false;
+
+export function loadTabTextState(): Promise<{ injected: Record<string, string>; clickToRead: boolean }> {
+  if (!known) {
+    pageOptionsStorage.watch((options) => (clickToRead = options?.clickToRead === true));
+    known = Promise.all([injectedStorage.getValue(), pageOptionsStorage.getValue()]).then(([injected, options]) => {
+      clickToRead = options.clickToRead === true;
+      return { injected, clickToRead };
+    });
+    known.catch(() => (known = null));
+  }
+  return known;
+}
+
+/**
  * Whether the tab's page surely has no extract script: none was injected at this address (nor does
  * click-to-read put one in every page). Then the script is injected without asking first (a question
  * nothing answers takes about 5 ms). Unsure means asked first.
  */
 async function surelyWithoutScript(tabId: number, urlRead: Promise<string | undefined>): Promise<boolean> {
-  const [injected, options, url] = await Promise.all([injectedStorage.getValue(), pageOptionsStorage.getValue(), urlRead]);
-  return url !== undefined && injected[tabId] !== url && !options.clickToRead;
+  const [{ injected }, url] = await Promise.all([loadTabTextState(), urlRead]);
+  return url !== undefined && injected[tabId] !== url && !clickToRead;
 }
 
 function rememberInjected(tabId: number, url: string | undefined): void {
   if (url === undefined) return;
-  void injectedStorage
-    .getValue()
-    .then((injected) => {
-      const kept: Array<[string, string]> = Object.entries(injected).filter(([id]) => id !== String(tabId)).slice(-(INJECTED_KEPT - 1));
+  void loadTabTextState()
+    .then((state) => {
+      const kept: Array<[string, string]> = Object.entries(state.injected).filter(([id]) => id !== String(tabId)).slice(-(INJECTED_KEPT - 1));
       kept.push([String(tabId), url]);
-      return injectedStorage.setValue(Object.fromEntries(kept));
+      state.injected = Object.fromEntries(kept);
+      return injectedStorage.setValue(state.injected);
     })
     .catch(ignore('remembering the injected script'));
 }
