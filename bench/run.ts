@@ -320,7 +320,9 @@ async function firstAudio() {
       // And `playing` in the player, on the same clock (ms after the handler's call).
       if (run >= 0) (steps[`${key} playing`] ??= []).push(ms);
       await rig.stopFromWorker();
-      // The toolbar's popup, opened over the page, goes with it.
+      // The toolbar's popup, opened over the page, is closed with it (a popup left open would go on
+      // working during the next runs).
+      for (const p of rig.context.pages()) if (p.url().includes('/popup.html')) await p.close();
       await page.close();
       return ms - FIRST_BYTE;
     };

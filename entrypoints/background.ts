@@ -23,7 +23,8 @@ const MENU_READ_SELECTION = 'read-selection';
 const MENU_READ_FROM_HERE = 'read-from-here';
 const MENU_QUEUE_LINK = 'queue-add-link';
 const MENU_QUEUE_PAGE = 'queue-add-page';
-const POPUP = 'popup.html';
+/** The popup the toolbar button opens for its click: it shows the reading the click started, and starts none. */
+const POPUP = 'popup.html?from=toolbar';
 /** Chrome: the toolbar's popup opens at the latest this long after the click, playing or not. */
 const POPUP_WAIT_MS = 1_000;
 

@@ -52,6 +52,9 @@ const tabIdPromise = targetTabId();
  * background decides that, so the message goes out at once, before any render.
  */
 export function startReadingOnOpen(): void {
+  // Opened by the toolbar button: the background started the reading at the click (it may even have
+  // ended by now: it is not started again).
+  if (new URLSearchParams(location.search).get('from') === 'toolbar') return;
   void tabIdPromise.then((tabId) => {
     if (tabId !== null) void sendMessage('startReading', { tabId });
   });

@@ -19,8 +19,8 @@ test('the toolbar click starts reading at once; the popup then shows that readin
   // No popup page is needed for the reading to start and be heard; the popup opens too, over the page.
   await expect.poll(() => service.speechLog().length, { timeout: 30_000 }).toBeGreaterThan(0);
   await expect
-    .poll(() => sw.evaluate(async () => (await chrome.runtime.getContexts({ contextTypes: [chrome.runtime.ContextType.POPUP] })).map((c) => (c.documentUrl ? new URL(c.documentUrl).pathname : '(loading)'))))
-    .toEqual(['/popup.html']);
+    .poll(() => sw.evaluate(async () => (await chrome.runtime.getContexts({ contextTypes: [chrome.runtime.ContextType.POPUP] })).map((c) => (c.documentUrl ? new URL(c.documentUrl).pathname + new URL(c.documentUrl).search : '(loading)'))))
+    .toEqual(['/popup.html?from=toolbar']);
   const id = await readingId();
   expect(id).not.toBe(before);
   // The popup the click opens (here: as a page) shows the same reading, and starts nothing of its own.
@@ -45,4 +45,22 @@ test('a toolbar click while a reading is active opens its popup and starts nothi
   await expect.poll(() => sw.evaluate((tabId) => chrome.action.getPopup({ tabId }), tabId)).toBe('');
   expect(await readingId()).toBe(id);
   await expect(player(popup)).toHaveAttribute('data-state', /playing|finished/);
+});
+
+test("the toolbar's popup, opened once a short reading has ended, shows it and reads nothing again", async ({ ext, sw, service, context }) => {
+  await ext.configure({ threshold: '1000' });
+  const { tabId } = await ext.openTab('sample-article.html');
+  const view = () => sw.evaluate(async () => ((await chrome.storage.session.get('reading-view'))['reading-view'] as { id?: string; state?: string } | undefined) ?? {});
+  // The reading runs to its end before the popup opens (as when the audio is short or the page refused).
+  await sw.evaluate(async (tabId) => (globalThis as unknown as { toolbarClick: (tab: object) => void }).toolbarClick(await chrome.tabs.get(tabId)), tabId);
+  await expect.poll(async () => (await view()).state, { timeout: 60_000 }).toBe('finished');
+  const { id } = await view();
+  const sent = service.speechLog().length;
+  // The popup as the button opens it (the address it sets for the click).
+  const popup = await context.newPage();
+  await popup.goto(ext.url(`popup.html?from=toolbar&tabId=${tabId}`));
+  await expect(popup.getByTestId('player')).toHaveAttribute('data-state', 'finished');
+  // Its own start would have made a new reading (the state would leave "finished"): none is made, nothing more is sent.
+  expect((await view()).id).toBe(id);
+  expect(service.speechLog().length).toBe(sent);
 });

@@ -45,6 +45,7 @@ let clickToRead = false;
 export function loadTabTextState(): Promise<{ injected: Record<string, string>; clickToRead: boolean }> {
   if (!known) {
     pageOptionsStorage.watch((options) => (clickToRead = options?.clickToRead === true));
+    injectedStorage.watch((injected) => void known?.then((state) => (state.injected = injected ?? {})));
     known = Promise.all([injectedStorage.getValue(), pageOptionsStorage.getValue()]).then(([injected, options]) => {
       clickToRead = options.clickToRead === true;
       return { injected, clickToRead };
