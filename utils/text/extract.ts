@@ -8,7 +8,7 @@
 import { Readability } from '@mozilla/readability';
 import { looseForm, type TextSlice, tokens } from './highlight';
 import { boundTitle } from './title';
-import { countChars, squeezeSpaces } from './parts';
+import { countChars, squeezeSpaces } from './chars';
 
 export interface TextBlock {
   text: string;

@@ -1,4 +1,7 @@
 import { isSpeakable } from './accepted';
+import { codePointsBetween, countChars, isHighSurrogate, isLowSurrogate, squeezeSpaces } from './chars';
+
+export { countChars, squeezeSpaces };
 
 /**
  * Splits a reading into the parts sent to the speech service, one request each.
@@ -57,13 +60,6 @@ export const DEFAULT_SPLIT_OPTIONS: Readonly<Required<Omit<SplitOptions, 'onSile
   locale: 'ru',
 };
 
-/** Number of code points (what the service counts as characters). */
-export function countChars(s: string): number {
-  // Most text has no surrogate at all: then every code unit is a code point (a native scan, no loop here).
-  return SURROGATE.test(s) ? codePointsBetween(s, 0, s.length) : s.length;
-}
-
-const SURROGATE = /[\uD800-\uDFFF]/;
 
 let warmed = false;
 
@@ -172,13 +168,6 @@ function readingText(blocks: readonly TextBlock[], segmenters: Segmenters, onSil
   return { whole: pieces.join(''), sentences };
 }
 
-/** Whitespace made single spaces, none at the ends; a string with nothing to squeeze is not rewritten. */
-export function squeezeSpaces(s: string): string {
-  return (LOOSE_SPACE.test(s) ? s.replace(/\s+/g, ' ') : s).trim();
-}
-
-/** Two whitespace characters in a row, or one that is not a space. */
-const LOOSE_SPACE = /\s\s|[^\S ]/;
 
 /** A title or heading is read as a sentence of its own: it gets a full stop unless it already ends like one. */
 function asOwnSentence(text: string): string {
@@ -383,13 +372,7 @@ function isSeparator(code: number): boolean {
   return code === 0x20 || code === 0x0a;
 }
 
-function isHighSurrogate(code: number): boolean {
-  return code >= 0xd800 && code <= 0xdbff;
-}
 
-function isLowSurrogate(code: number): boolean {
-  return code >= 0xdc00 && code <= 0xdfff;
-}
 
 /** Code-unit index `n` code points after `from`, at most `end`. */
 function advance(s: string, from: number, n: number, end: number): number {
@@ -409,13 +392,3 @@ function retreat(s: string, from: number, n: number): number {
   return i;
 }
 
-function codePointsBetween(s: string, from: number, to: number): number {
-  let count = to - from;
-  for (let i = from; i < to - 1; i++) {
-    if (isHighSurrogate(s.charCodeAt(i)) && isLowSurrogate(s.charCodeAt(i + 1))) {
-      count--;
-      i++;
-    }
-  }
-  return count;
-}

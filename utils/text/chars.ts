@@ -1,0 +1,40 @@
+/**
+ * Characters as the service counts them, and whitespace as the reader sends it: small helpers with no
+ * imports, shared by the content script (kept light) and the background.
+ */
+
+/** Number of code points (what the service counts as characters). */
+export function countChars(s: string): number {
+  // Most text has no surrogate at all: then every code unit is a code point (a native scan, no loop here).
+  return SURROGATE.test(s) ? codePointsBetween(s, 0, s.length) : s.length;
+}
+
+const SURROGATE = /[\uD800-\uDFFF]/;
+
+/** Whitespace made single spaces, none at the ends; a string with nothing to squeeze is not rewritten. */
+export function squeezeSpaces(s: string): string {
+  return (LOOSE_SPACE.test(s) ? s.replace(/\s+/g, ' ') : s).trim();
+}
+
+/** Two whitespace characters in a row, or one that is not a space. */
+const LOOSE_SPACE = /\s\s|[^\S ]/;
+
+export function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
+}
+
+export function isLowSurrogate(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff;
+}
+
+/** Code points in s[from, to) (a surrogate pair counts once). */
+export function codePointsBetween(s: string, from: number, to: number): number {
+  let count = to - from;
+  for (let i = from; i < to - 1; i++) {
+    if (isHighSurrogate(s.charCodeAt(i)) && isLowSurrogate(s.charCodeAt(i + 1))) {
+      count--;
+      i++;
+    }
+  }
+  return count;
+}
