@@ -15,7 +15,7 @@ import { launchWithExtension, PRODUCTION_EXTENSION_DIR, serviceWorkerOf, type La
 import { startPagesServer, type PagesServer } from '../tests/e2e/pages-server.ts';
 import { makeArticleHtml } from '../tests/fixtures/make-article.ts';
 import { BOOK_PAGES, pdfBytes } from '../tests/fixtures/pdfs.ts';
-import { splitIntoParts, warmSegmenters } from '../utils/text/parts.ts';
+import { splitIntoParts } from '../utils/text/parts.ts';
 import { planParts } from '../utils/reading/plan.ts';
 import { TargetEvaluator } from './cdp.ts';
 import { firefoxFirstAudio, firefoxPdfFirstAudio, firefoxSeams } from './firefox.ts';
@@ -471,8 +471,6 @@ async function extraction() {
         times.push(result.tookMs);
         blocks = result.blocks;
       }
-      // As in the worker, the sentence rules are loaded while the page extracts (utils/reading/tab-text.ts).
-      warmSegmenters();
       const t0 = performance.now();
       splitIntoParts(blocks);
       const splitMs = performance.now() - t0;

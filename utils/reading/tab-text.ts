@@ -8,7 +8,6 @@ import { ReadingError } from './plan';
 import { mark } from '../trace';
 import { storage } from 'wxt/utils/storage';
 import { pageOptionsStorage } from '../storage/page-options';
-import { warmSegmenters } from '../text/parts';
 import { askPdfPage, isPdfPage, looksLikePdf, openPdfPage, servesPdf } from './pdf-tab';
 
 const RESTRICTED = [
@@ -93,8 +92,6 @@ async function askPage(tabId: number, mode: ExtractMode, settingsRead: Promise<S
   }
   mark('extract:inject');
   const injected = browser.scripting.executeScript({ target: { tabId }, files: ['/content-scripts/extract.js'] });
-  // The page works now (20–50 ms, then Readability): this worker only waits meanwhile.
-  warmSegmenters();
   await injected;
   mark('extract:injected');
   rememberInjected(tabId, url);

@@ -61,18 +61,6 @@ export const DEFAULT_SPLIT_OPTIONS: Readonly<Required<Omit<SplitOptions, 'onSile
 };
 
 
-let warmed = false;
-
-/**
- * Loads the sentence rules once, while the worker only waits (for the page's text): a worker's first
- * segmenter costs 15–20 ms, which would otherwise fall between the text's arrival and the first request.
- */
-export function warmSegmenters(locale = DEFAULT_SPLIT_OPTIONS.locale): void {
-  if (warmed) return;
-  warmed = true;
-  for (const _ of new Intl.Segmenter(locale, { granularity: 'sentence' }).segment('А. Б.'));
-}
-
 export function splitIntoParts(blocks: readonly TextBlock[], options: SplitOptions = {}): Part[] {
   const limits = resolveOptions(options);
   const segmenters = new Segmenters(limits.locale);
