@@ -74,7 +74,6 @@ export function planParts(blocks: readonly TextBlock[], opts: { rules?: readonly
   };
 }
 
-const letters = countLetters;
 const WORD = /[\p{L}\p{N}]+/gu;
 
 /**
@@ -87,8 +86,8 @@ function leaveOutForeign<B extends { text: string; skipped: string[]; skippedWor
   let foreign = 0;
   let kept = 0;
   const counted = blocks.map((b) => {
-    const f = letters(b.skipped.join(''));
-    const k = letters(b.text);
+    const f = countLetters(b.skipped.join(''));
+    const k = countLetters(b.text);
     foreign += f;
     kept += k;
     return { b, f, k };

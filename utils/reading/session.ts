@@ -1,7 +1,7 @@
 /**
  * The reader: commands, the state machine of a reading, and its persistence. Each reading is a
  * `ReadingRun` replaced on start; fetching is `fetcher`, feeding the player `scheduler`, money
- * `ledger`, the text's plan `plan`. Lives in the background and saves what the popup shows on
+ * `ledger`, the text's plan `plan`, the sleep timer `sleep`, the place kept on a page `resume-place`. Lives in the background and saves what the popup shows on
  * every change, so a restarted service worker carries on; the player only plays and reports.
  */
 import pLimit from 'p-limit';
@@ -17,22 +17,19 @@ import { runHost } from './host';
 import { Ledger } from './ledger';
 import { planReading, previewOf, ReadingError } from './plan';
 import { growReading } from './growth';
-import { sleepHoldFrom, untilSentenceEnd } from './sleep-timer';
+import { SleepTimer } from './sleep';
+import { keepPlace, resumeOfferOf } from './resume-place';
 import { prepare } from './prepare';
 import { errorViewOf, ReadingRun } from './run';
 import { fetchMissing, saveEstimate, type SaveEstimate } from './save';
 import { Delivery, type DeliveryHost, JUMP_SETTLE_MS, markNeeded, type PartialHold } from './scheduler';
 import { IDLE_VIEW, isActive, type ReadingView } from './state';
-import type { ResumePoint } from '../storage/resume';
 import { mark } from '../trace';
 
 export type { ReaderDeps, ReaderStore, ReadingRequest } from './deps';
 export { ReadingError };
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
-/** A place this early in a page is not worth offering; a place is kept every this many seconds. */
-const RESUME_MIN_SECONDS = 5;
-const RESUME_EVERY_SECONDS = 3;
 
 export class Reader {
   view: ReadingView = IDLE_VIEW;
@@ -47,8 +44,17 @@ export class Reader {
   /** Starts called and not yet `extracting` (a start in the popup then leaves them alone). */
   private starting = 0;
   readonly ready: Promise<void>;
+  private readonly sleep: SleepTimer;
 
   constructor(private readonly deps: ReaderDeps) {
+    this.sleep = new SleepTimer({
+      deps,
+      run: () => this.run,
+      view: () => this.view,
+      update: (patch) => this.update(patch),
+      pause: () => this.pause(),
+      poke: () => this.delivery?.poke(),
+    });
     this.ready = this.restore().catch(async (err) => {
       logIgnored('restoring the reading after a restart of the background', err);
       if (this.active) await this.update({ state: 'stopped' });
@@ -83,7 +89,7 @@ export class Reader {
     } finally {
       this.starting--;
     }
-    if (sleepAt && !this.sleepTimer) this.armSleep();
+    if (sleepAt && !this.sleep.armed) this.sleep.arm();
     try {
       const { text, settings, account, stalePrice } = await prepare(this.deps, () => extraction);
       run.signal.throwIfAborted();
@@ -145,8 +151,8 @@ export class Reader {
         run.planning = null;
         await this.update({ preview: [] });
       }
-      this.holdForSleep();
-      const resumeOffer = this.resumeOfferOf(run, await resumeLookup);
+      this.sleep.hold();
+      const resumeOffer = resumeOfferOf(run, await resumeLookup);
       const load = this.beginLoad();
       // The view is `loading` at once (in memory); its copy for the popup is written while the first part is asked for.
       const shown = this.update({ state: 'loading', resumeOffer });
@@ -199,7 +205,7 @@ export class Reader {
     await this.ready;
     if (!this.active) return;
     // Where the listener stopped is kept to the second.
-    if (this.run && (this.view.state === 'playing' || this.view.state === 'paused')) this.keepPlace(this.run, true);
+    if (this.run && (this.view.state === 'playing' || this.view.state === 'paused')) keepPlace(this.run, this.view, this.deps, true);
     await this.end(false);
     await this.update({ state: 'stopped' });
   }
@@ -207,7 +213,7 @@ export class Reader {
   async pause(): Promise<void> {
     await this.ready;
     if (this.view.state !== 'playing' && this.view.state !== 'loading') return;
-    if (this.run) this.keepPlace(this.run, true);
+    if (this.run) keepPlace(this.run, this.view, this.deps, true);
     await this.update({ state: 'paused' });
     await this.deps.player.post({ type: 'pause', readingId: this.view.id });
   }
@@ -216,7 +222,7 @@ export class Reader {
     await this.ready;
     if (this.view.state !== 'paused') return;
     // After the sleep timer paused the reading: its hold goes.
-    if (!this.view.sleepAt) this.holdForSleep();
+    if (!this.view.sleepAt) this.sleep.hold();
     await this.update({ state: 'playing' });
     // A player that lost the reading (Chrome closed a silent offscreen document) answers `lost`.
     await this.deps.player.post({ type: 'resume', readingId: this.view.id });
@@ -230,48 +236,7 @@ export class Reader {
     await this.ready;
     const sleepAt = minutes !== null && minutes > 0 ? this.deps.now() + Math.round(minutes * 60_000) : 0;
     await this.update({ sleepAt, sleepAtEnd: atEnd && !sleepAt });
-    this.armSleep();
-  }
-
-  private sleepTimer: AbortController | null = null;
-
-  /** Waits for the sleep timer (again after a restart of the background), and holds back the parts past it. */
-  private armSleep(): void {
-    this.sleepTimer?.abort();
-    this.sleepTimer = null;
-    this.holdForSleep();
-    if (!this.view.sleepAt) return;
-    const timer = new AbortController();
-    this.sleepTimer = timer;
-    this.deps.sleep(Math.max(0, this.view.sleepAt - this.deps.now()), timer.signal).then(
-      () => this.sleepNow(timer.signal),
-      () => undefined, // changed or cleared
-    );
-  }
-
-  /** The timer is up: the sentence being read is finished, then the reading pauses (resume carries on, unpaid). */
-  private async sleepNow(signal: AbortSignal): Promise<void> {
-    const run = this.run;
-    const view = this.view;
-    if (run && (view.state === 'playing' || view.state === 'loading')) {
-      await this.deps.sleep(untilSentenceEnd(run, view), signal).catch(() => undefined);
-      if (signal.aborted || this.run !== run) return;
-      // Paused, the hold stays: nothing more is paid for while the listener sleeps (resume lifts it).
-      await this.update({ sleepAt: 0 });
-      await this.pause();
-    } else {
-      await this.update({ sleepAt: 0 });
-      this.holdForSleep();
-    }
-  }
-
-  /** Parts that would start after the sleep timer is up are not requested: the hold is the first of them. */
-  private holdForSleep(): void {
-    const run = this.run;
-    if (!run) return;
-    const before = run.holdFrom;
-    run.holdFrom = sleepHoldFrom(run, this.view, this.view.sleepAt, this.deps.now());
-    if (run.holdFrom > before) this.delivery?.poke();
+    this.sleep.arm();
   }
 
   async toggle(): Promise<void> {
@@ -366,8 +331,8 @@ export class Reader {
         run.reloading = false;
         const moved = event.part !== this.view.part || Math.abs(event.position - this.view.position) >= 0.2 || event.rate !== this.view.rate;
         if (moved) await this.update({ part: event.part, position: round2(event.position), partTime: round2(event.partTime), rate: event.rate });
-        if (this.view.sleepAt) this.holdForSleep();
-        if (moved) this.keepPlace(run);
+        if (this.view.sleepAt) this.sleep.hold();
+        if (moved) keepPlace(run, this.view, this.deps);
         // The listener got past the offered place on their own: the offer goes.
         if (this.view.resumeOffer && this.view.position > this.view.resumeOffer.position) await this.update({ resumeOffer: null });
         this.follow(run, event.part, event.partTime);
@@ -460,21 +425,6 @@ export class Reader {
     return growReading(run, { deps: this.deps, current: () => this.run === run, view: () => this.view, update: (patch) => this.update(patch) }, tabId, settings, price);
   }
 
-  /** Where the listener stopped on this page before, when it is the same text read the same way (its part's cache key), and worth offering. */
-  private resumeOfferOf(run: ReadingRun, point: ResumePoint | null): ReadingView['resumeOffer'] {
-    if (!point || point.position < RESUME_MIN_SECONDS || point.part >= run.parts.length || run.key(point.part) !== point.partKey) return null;
-    return { part: point.part, partTime: point.partTime, position: point.position };
-  }
-
-  /** Keeps where the listener is on this page (when it moved on a part, or by some seconds). */
-  private keepPlace(run: ReadingRun, now = false): void {
-    const view = this.view;
-    if (!run.url || !run.parts[view.part] || (!now && Math.abs(view.position - run.keptAt) < RESUME_EVERY_SECONDS)) return;
-    run.keptAt = view.position;
-    const point = { part: view.part, partKey: run.key(view.part), partTime: view.partTime, position: view.position, at: this.deps.now() };
-    void this.deps.saveResume(run.url, point).catch(ignore('keeping the place on the page'));
-  }
-
   /** Highlights the sentence being spoken, in its own block of the page. */
   private follow(run: ReadingRun, part: number, partTime: number): void {
     const sentence = run.sentence(part, partTime);
@@ -520,7 +470,7 @@ export class Reader {
     this.deps.slots.setLimit(plan.maxConcurrency);
     const problem = await this.deps.keyProblem();
     if (problem) return this.fail(new ReadingError(problem));
-    if (view.sleepAt) this.armSleep();
+    if (view.sleepAt) this.sleep.arm();
     // A document read in batches carries on being planned from where it was.
     if (plan.grows && view.tabId !== null) {
       run.growing = true;

@@ -1,7 +1,7 @@
 /**
  * The sleep timer's arithmetic, as pure functions: which part is the first that would start after the
  * timer is up (it is not requested), and how long until the sentence being read ends (the reading
- * pauses then). The reader (`session.ts`) holds the timer itself.
+ * pauses then). The timer itself is `sleep.ts`.
  */
 import type { Part } from '../text/parts';
 

@@ -38,20 +38,25 @@ const INJECTED_KEPT = 50;
  * What `surelyWithoutScript` needs, held in memory (two storage reads on the way to the first request
  * cost ~10 ms): loaded once per worker life, as early as `loadTabTextState` is called, and kept current.
  */
-let known: Promise<{ injected: Record<string, string>; clickToRead: boolean }> | null = null;
-let clickToRead = false;
+const scripts = { injected: {} as Record<string, string>, clickToRead: false };
+let loaded: Promise<void> | null = null;
+let watching = false;
 
-export function loadTabTextState(): Promise<{ injected: Record<string, string>; clickToRead: boolean }> {
-  if (!known) {
-    pageOptionsStorage.watch((options) => (clickToRead = options?.clickToRead === true));
-    injectedStorage.watch((injected) => void known?.then((state) => (state.injected = injected ?? {})));
-    known = Promise.all([injectedStorage.getValue(), pageOptionsStorage.getValue()]).then(([injected, options]) => {
-      clickToRead = options.clickToRead === true;
-      return { injected, clickToRead };
-    });
-    known.catch(() => (known = null));
+export function loadTabTextState(): Promise<void> {
+  if (!watching) {
+    watching = true;
+    pageOptionsStorage.watch((options) => (scripts.clickToRead = options?.clickToRead === true));
+    injectedStorage.watch((injected) => (scripts.injected = injected ?? {}));
   }
-  return known;
+  if (!loaded) {
+    const loading = Promise.all([injectedStorage.getValue(), pageOptionsStorage.getValue()]).then(([injected, options]) => {
+      scripts.injected = injected;
+      scripts.clickToRead = options.clickToRead === true;
+    });
+    loading.catch(() => (loaded = null));
+    loaded = loading;
+  }
+  return loaded;
 }
 
 /**
@@ -60,18 +65,18 @@ export function loadTabTextState(): Promise<{ injected: Record<string, string>; 
  * nothing answers takes about 5 ms). Unsure means asked first.
  */
 async function surelyWithoutScript(tabId: number, urlRead: Promise<string | undefined>): Promise<boolean> {
-  const [{ injected }, url] = await Promise.all([loadTabTextState(), urlRead]);
-  return url !== undefined && injected[tabId] !== url && !clickToRead;
+  const [, url] = await Promise.all([loadTabTextState(), urlRead]);
+  return url !== undefined && scripts.injected[tabId] !== url && !scripts.clickToRead;
 }
 
 function rememberInjected(tabId: number, url: string | undefined): void {
   if (url === undefined) return;
   void loadTabTextState()
-    .then((state) => {
-      const kept: Array<[string, string]> = Object.entries(state.injected).filter(([id]) => id !== String(tabId)).slice(-(INJECTED_KEPT - 1));
+    .then(() => {
+      const kept: Array<[string, string]> = Object.entries(scripts.injected).filter(([id]) => id !== String(tabId)).slice(-(INJECTED_KEPT - 1));
       kept.push([String(tabId), url]);
-      state.injected = Object.fromEntries(kept);
-      return injectedStorage.setValue(state.injected);
+      scripts.injected = Object.fromEntries(kept);
+      return injectedStorage.setValue(scripts.injected);
     })
     .catch(ignore('remembering the injected script'));
 }
@@ -91,8 +96,7 @@ async function askPage(tabId: number, mode: ExtractMode, settingsRead: Promise<S
     }
   }
   mark('extract:inject');
-  const injected = browser.scripting.executeScript({ target: { tabId }, files: ['/content-scripts/extract.js'] });
-  await injected;
+  await browser.scripting.executeScript({ target: { tabId }, files: ['/content-scripts/extract.js'] });
   mark('extract:injected');
   rememberInjected(tabId, url);
   return sendToPage('extract', request, tabId);

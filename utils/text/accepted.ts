@@ -101,6 +101,9 @@ const foldCache = new Map<string, string>();
 const SPEAKABLE = /[A-Za-zА-Яа-яЁё0-9]/;
 export const isSpeakable = (text: string): boolean => SPEAKABLE.test(text);
 
+/** Basic Latin and Russian letters. */
+const isPlainLetter = (c: number) => (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || (c >= 0x410 && c <= 0x44f) || c === 0x401 || c === 0x451;
+
 /**
  * A code unit of plain Russian or English prose: printable ASCII and whitespace controls, А–я, Ё, ё, the
  * no-break space, « », dashes, quotes and the other general punctuation (not the invisible ones), №.
@@ -110,9 +113,7 @@ export function isPlainCode(c: number): boolean {
   return (
     (c >= 0x20 && c <= 0x7e) ||
     (c >= 0x09 && c <= 0x0d) ||
-    (c >= 0x410 && c <= 0x44f) ||
-    c === 0x401 ||
-    c === 0x451 ||
+    isPlainLetter(c) ||
     c === 0xa0 ||
     c === 0xab ||
     c === 0xbb ||
@@ -127,8 +128,6 @@ function isPlain(text: string): boolean {
   return true;
 }
 
-/** Basic Latin and Russian letters. */
-const isPlainLetter = (c: number) => (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || (c >= 0x410 && c <= 0x44f) || c === 0x401 || c === 0x451;
 const LETTER = /\p{L}/u;
 
 /**

@@ -1,0 +1,72 @@
+/**
+ * The reader's sleep timer: it waits (again after a restart of the background), then lets the sentence
+ * being read finish and pauses the reading; parts that would start after it is up are held back, never
+ * requested. Its arithmetic is `sleep-timer.ts`; the reader (`session.ts`) owns the view it reads.
+ */
+import type { ReaderDeps } from './deps';
+import type { ReadingRun } from './run';
+import { sleepHoldFrom, untilSentenceEnd } from './sleep-timer';
+import type { ReadingView } from './state';
+
+/** What the timer needs of the reader. */
+export interface SleepContext {
+  deps: Pick<ReaderDeps, 'sleep' | 'now'>;
+  run(): ReadingRun | null;
+  view(): ReadingView;
+  update(patch: Partial<ReadingView>): Promise<void>;
+  pause(): Promise<void>;
+  /** The hold moved on: the delivery may request what is now allowed. */
+  poke(): void;
+}
+
+export class SleepTimer {
+  private timer: AbortController | null = null;
+
+  constructor(private readonly ctx: SleepContext) {}
+
+  /** Whether a timer is waiting now. */
+  get armed(): boolean {
+    return this.timer !== null;
+  }
+
+  /** Waits for the view's `sleepAt` (none: no timer), and holds back the parts past it. */
+  arm(): void {
+    this.timer?.abort();
+    this.timer = null;
+    this.hold();
+    const sleepAt = this.ctx.view().sleepAt;
+    if (!sleepAt) return;
+    const timer = new AbortController();
+    this.timer = timer;
+    this.ctx.deps.sleep(Math.max(0, sleepAt - this.ctx.deps.now()), timer.signal).then(
+      () => this.fire(timer.signal),
+      () => undefined, // changed or cleared
+    );
+  }
+
+  /** Parts that would start after the timer is up are not requested: the hold is the first of them. */
+  hold(): void {
+    const run = this.ctx.run();
+    if (!run) return;
+    const view = this.ctx.view();
+    const before = run.holdFrom;
+    run.holdFrom = sleepHoldFrom(run, view, view.sleepAt, this.ctx.deps.now());
+    if (run.holdFrom > before) this.ctx.poke();
+  }
+
+  /** The timer is up: the sentence being read is finished, then the reading pauses (resume carries on, unpaid). */
+  private async fire(signal: AbortSignal): Promise<void> {
+    const run = this.ctx.run();
+    const view = this.ctx.view();
+    if (run && (view.state === 'playing' || view.state === 'loading')) {
+      await this.ctx.deps.sleep(untilSentenceEnd(run, view), signal).catch(() => undefined);
+      if (signal.aborted || this.ctx.run() !== run) return;
+      // Paused, the hold stays: nothing more is paid for while the listener sleeps (resume lifts it).
+      await this.ctx.update({ sleepAt: 0 });
+      await this.ctx.pause();
+    } else {
+      await this.ctx.update({ sleepAt: 0 });
+      this.hold();
+    }
+  }
+}
