@@ -182,29 +182,35 @@ function main() {
   const onToolbarClick = (tab: Browser.tabs.Tab) => {
     if (tab.id === undefined) return;
     const tabId = tab.id;
-    void reader.startUnlessActive({ tabId, source: '', extract: () => extractFromTab(tabId) });
     // The popup is set for this tab and opened, then unset again, so the next click comes here too.
     // Firefox opens a popup only in the click itself. Chrome opens it later: once the audio plays (or the
-    // reading asks first, or fails). Its page's load (60–100 ms of work) competed with the extraction when
-    // opened at the click, and with the start of playback when opened at the first request (+65 ms).
+    // reading asks first, or fails), or at once when the click starts nothing (a reading is under way).
+    // Its page's load (60–100 ms of work) competed with the extraction when opened at the click, and
+    // with the start of playback when opened at the first request (+65 ms).
     void action.setPopup({ tabId, popup: POPUP }).catch(ignore('setting the popup'));
     const open = () =>
       void action
         .openPopup()
         .catch(ignore('opening the popup'))
         .finally(() => void action.setPopup({ tabId, popup: '' }).catch(ignore('setting the popup')));
-    if (import.meta.env.FIREFOX || !reader.active) return open();
-    const started = reader.view.id;
-    const openOnce = () => {
-      viewWaiters.delete(waiter);
-      clearTimeout(timer);
-      open();
+    const openWhenUnderWay = (starts: boolean) => {
+      if (import.meta.env.FIREFOX) return;
+      if (!starts) return open();
+      // Called before the reading's first view: the views after it are this reading's.
+      const before = reader.view.id;
+      const openOnce = () => {
+        viewWaiters.delete(waiter);
+        clearTimeout(timer);
+        open();
+      };
+      const waiter = (view: ReadingView) => {
+        if (view.id !== before && view.state !== 'extracting' && view.state !== 'loading') openOnce();
+      };
+      const timer = setTimeout(openOnce, POPUP_WAIT_MS);
+      viewWaiters.add(waiter);
     };
-    const waiter = (view: ReadingView) => {
-      if (view.id !== started && view.state !== 'extracting' && view.state !== 'loading') openOnce();
-    };
-    const timer = setTimeout(openOnce, POPUP_WAIT_MS);
-    viewWaiters.add(waiter);
+    void reader.startUnlessActive({ tabId, source: '', extract: () => extractFromTab(tabId) }, openWhenUnderWay);
+    if (import.meta.env.FIREFOX) open();
   };
   action.onClicked.addListener(onToolbarClick);
   // Tests cannot click the toolbar; they call this from the worker's console (test builds only).

@@ -64,3 +64,31 @@ test("the toolbar's popup, opened once a short reading has ended, shows it and r
   expect((await view()).id).toBe(id);
   expect(service.speechLog().length).toBe(sent);
 });
+
+test.describe('with a slow first byte', () => {
+  test.use({ serviceOptions: { firstByteMs: 400 } });
+
+  test("the toolbar's popup opens once the audio plays, not while the text is found or the first part asked for", async ({ ext, sw }) => {
+    test.setTimeout(60_000);
+    await ext.configure();
+    const { page, tabId } = await ext.openTab('sample-article.html');
+    await page.bringToFront();
+    // Watched in the worker every 5 ms: the reading's state (as the popup would read it) when its popup first exists.
+    const seen = await sw.evaluate(async (tabId) => {
+      (globalThis as unknown as { toolbarClick: (tab: object) => void }).toolbarClick(await chrome.tabs.get(tabId));
+      const states: string[] = [];
+      for (const deadline = Date.now() + 30_000; Date.now() < deadline; ) {
+        const [contexts, stored] = await Promise.all([chrome.runtime.getContexts({ contextTypes: [chrome.runtime.ContextType.POPUP] }), chrome.storage.session.get('reading-view')]);
+        const state = (stored['reading-view'] as { state?: string } | undefined)?.state ?? '';
+        if (states.at(-1) !== state) states.push(state);
+        if (contexts.length > 0) return { opened: true, states };
+        await new Promise((r) => setTimeout(r, 5));
+      }
+      return { opened: false, states };
+    }, tabId);
+    expect(seen.opened).toBe(true);
+    // It went through finding the text and asking for the first part with no popup, and the popup came with the audio.
+    expect(seen.states).toEqual(expect.arrayContaining(['loading']));
+    expect(seen.states.at(-1)).toBe('playing');
+  });
+});

@@ -163,10 +163,15 @@ export class Reader {
     }
   }
 
-  /** The popup's start: after a worker restart the saved reading is restored first, so an active one is kept. */
-  async startUnlessActive(req: ReadingRequest): Promise<void> {
+  /**
+   * The popup's and the toolbar's start: after a worker restart the saved reading is restored first, so
+   * an active one is kept. `decided` learns whether this call starts a reading, before it begins.
+   */
+  async startUnlessActive(req: ReadingRequest, decided?: (starts: boolean) => void): Promise<void> {
     await this.ready;
-    if (!this.active && this.starting === 0) await this.start(req);
+    const starts = !this.active && this.starting === 0;
+    decided?.(starts);
+    if (starts) await this.start(req);
   }
 
   /**
