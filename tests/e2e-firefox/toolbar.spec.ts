@@ -33,3 +33,41 @@ test('the toolbar click starts reading at once; the popup then shows that readin
     .poll(() => evaluate(helper, async (tabId: number) => ((globalThis as unknown as { browser: Action }).browser.browserAction.getPopup({ tabId })), tabId))
     .not.toMatch(/popup\.html/);
 });
+
+test("a page's first reading gets its text with the script's injection (no message after it); the next one asks the resident script; both read the same", async ({ ext }) => {
+  test.setTimeout(60_000);
+  await ext.configure({ threshold: '1000' });
+  const { tabId } = await ext.openTab('sample-article.html');
+  const helper = await ext.extensionPage();
+  type View = { id?: string; state?: string; estimateChars?: number; parts?: number };
+  const view = () => evaluate(helper, async () => ((await (globalThis as unknown as Ext).browser.storage.session.get('reading-view'))['reading-view'] ?? {}) as View);
+  // The background's marks of a reading's first steps (test builds), from the shortcut's start to its first part asked for.
+  const run = (command: string) =>
+    evaluate(
+      helper,
+      async ({ tabId, command }: { tabId: number; command: string }) => {
+        const { browser } = globalThis as unknown as Ext;
+        const bg = (await browser.runtime.getBackgroundPage()) as unknown as { readingTrace?: [string, number][]; commandHandler: (c: string, t: object) => Promise<void> };
+        bg.readingTrace = [];
+        await bg.commandHandler(command, await browser.tabs.get(tabId));
+        return bg.readingTrace.map(([label]) => label);
+      },
+      { tabId, command },
+    );
+  const readFromShortcut = async () => {
+    const labels = await run('read');
+    await expect.poll(async () => (await view()).state, { timeout: 30_000 }).toMatch(/playing|finished/);
+    return { labels, view: await view() };
+  };
+  const first = await readFromShortcut();
+  expect(first.labels).toContain('extract:with-injection');
+  expect(first.labels).not.toContain('extract:ask');
+  await run('stop');
+  await expect.poll(async () => (await view()).state).toMatch(/stopped|finished/);
+  const second = await readFromShortcut();
+  expect(second.labels).toContain('extract:ask');
+  expect(second.labels).not.toContain('extract:inject');
+  expect(second.view.id).not.toBe(first.view.id);
+  expect([second.view.estimateChars, second.view.parts]).toEqual([first.view.estimateChars, first.view.parts]);
+  expect(first.view.estimateChars).toBeGreaterThan(1000);
+});

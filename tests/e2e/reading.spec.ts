@@ -211,3 +211,40 @@ test('starting a new reading stops the old one', async ({ ext, service, pages })
   expect(last.text).toContain('Сколько это стоит');
   expect(service.speechLog().filter((e) => e.text.includes('Первая статья')).length).toBeLessThanOrEqual(1);
 });
+
+test("a page's first reading gets its text with the script's injection (no message after it); the next one asks the resident script; both read the same", async ({ ext, sw, service }) => {
+  test.setTimeout(60_000);
+  await ext.configure({ threshold: '1000' });
+  const { page, tabId } = await ext.openTab('sample-article.html');
+  await page.bringToFront();
+  type View = { id?: string; state?: string; estimateChars?: number; parts?: number };
+  const view = () => sw.evaluate(async () => ((await chrome.storage.session.get('reading-view'))['reading-view'] ?? {}) as View);
+  // The worker's marks of a reading's first steps (test builds), from the shortcut's start to its first part asked for.
+  const readFromShortcut = async () => {
+    const labels = await sw.evaluate(async (tabId) => {
+      const g = globalThis as unknown as { readingTrace?: [string, number][]; commandHandler: (c: string, t: object) => Promise<void> };
+      g.readingTrace = [];
+      await g.commandHandler('read', await chrome.tabs.get(tabId));
+      return g.readingTrace.map(([label]) => label);
+    }, tabId);
+    await expect.poll(async () => (await view()).state, { timeout: 30_000 }).toMatch(/playing|finished/);
+    return { labels, view: await view() };
+  };
+  const first = await readFromShortcut();
+  expect(first.labels).toContain('extract:with-injection');
+  expect(first.labels).not.toContain('extract:ask');
+  expect(first.labels).not.toContain('extract:ask-after');
+  expect(speech(service).length).toBeGreaterThan(0);
+  await sw.evaluate(async (tabId) => {
+    const g = globalThis as unknown as { commandHandler: (c: string, t: object) => Promise<void> };
+    await g.commandHandler('stop', await chrome.tabs.get(tabId));
+  }, tabId);
+  await expect.poll(async () => (await view()).state).toMatch(/stopped|finished/);
+  const second = await readFromShortcut();
+  expect(second.labels).toContain('extract:ask');
+  expect(second.labels).not.toContain('extract:inject');
+  // The same text, in the same parts (what was received plays again from the cache, unpaid).
+  expect(second.view.id).not.toBe(first.view.id);
+  expect([second.view.estimateChars, second.view.parts]).toEqual([first.view.estimateChars, first.view.parts]);
+  expect(first.view.estimateChars).toBeGreaterThan(1000);
+});

@@ -10,9 +10,32 @@ import type { FloatingPlace } from '../storage/page-options';
  */
 export type ExtractMode = 'normal' | 'from-here';
 
+/** What the background asks the page for: its selection or article, and how it is cleaned up. */
+export type ExtractRequest = { mode: ExtractMode } & CleanupChoices;
+
+/** An `extract` request handed to the page just before the script is injected, and its id. */
+export interface PendingExtract {
+  id: string;
+  request: ExtractRequest;
+}
+
+declare global {
+  // Set in the extract script's world just before its injection; answered as the injection's result.
+  var __trysashaPendingExtract: PendingExtract | undefined;
+}
+
+/**
+ * Injected (as a function, so self-contained: no imports) just before the extract script, in the same
+ * world: the script answers this request as the injection's result, which saves the message that
+ * would follow (utils/text/page-reader.ts, `answerPendingExtract`).
+ */
+export function setPendingExtract(pending: PendingExtract): void {
+  globalThis.__trysashaPendingExtract = pending;
+}
+
 export interface ContentProtocol {
   /** The selection or the main article; `from-here` starts at the block last right-clicked (or in view). */
-  extract(data: { mode: ExtractMode } & CleanupChoices): ExtractedText;
+  extract(data: ExtractRequest): ExtractedText;
   /**
    * A document read in batches (the PDF page): the blocks after the first `after` of this reading.
    * A request that does not follow on (a replaced reading's, late) gets nothing and takes nothing.

@@ -1,5 +1,5 @@
 import { browser } from 'wxt/browser';
-import { isNoReceiver, sendToPage, type ExtractMode } from '../messaging/content';
+import { isNoReceiver, type PendingExtract, sendToPage, setPendingExtract, type ExtractMode } from '../messaging/content';
 import { ignore } from '../log';
 import { blocksFromPlainText, type ExtractedText } from '../text/extract';
 import { HIGHLIGHT_NAME } from '../text/highlight';
@@ -96,9 +96,23 @@ async function askPage(tabId: number, mode: ExtractMode, settingsRead: Promise<S
     }
   }
   mark('extract:inject');
-  await browser.scripting.executeScript({ target: { tabId }, files: ['/content-scripts/extract.js'] });
+  // The request is handed to the page just before the script, which answers it as the injection's
+  // result: no message after it (~20 ms). The browser runs the small function first (the script's file
+  // is read first); if it did not, the script finds no request and the page is asked by message.
+  const id = crypto.randomUUID();
+  const pending: PendingExtract = { id, request };
+  const handed = browser.scripting.executeScript({ target: { tabId }, func: setPendingExtract, args: [pending] });
+  handed.catch(() => undefined);
+  const [injected] = await browser.scripting.executeScript({ target: { tabId }, files: ['/content-scripts/extract.js'] });
   mark('extract:injected');
   rememberInjected(tabId, url);
+  const answer = injected?.result as (ExtractedText & { requestId?: string }) | null | undefined;
+  if (answer?.requestId === id) {
+    mark('extract:with-injection');
+    const { requestId: _, ...text } = answer;
+    return text;
+  }
+  mark('extract:ask-after');
   return sendToPage('extract', request, tabId);
 }
 

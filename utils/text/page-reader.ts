@@ -1,5 +1,5 @@
-import { onPageRequest } from '../messaging/content';
-import { type Extraction, extractFromPage } from './extract';
+import { type ExtractRequest, onPageRequest } from '../messaging/content';
+import { type Extraction, type ExtractedText, extractFromPage } from './extract';
 import { PageHighlighter, startBlockText, tokens } from './highlight';
 
 interface PageReader {
@@ -8,11 +8,29 @@ interface PageReader {
   lastContextTarget: Node | null;
   /** Where the last extraction's blocks are on the page: the highlight looks only there. */
   last: Extraction | null;
+  /** The answer to the background's `extract`. */
+  extract(request: ExtractRequest): ExtractedText;
 }
 
 declare global {
   // The content script's isolated world outlives each injection: a second injection finds the first's reader.
   var __trysashaPageReader: PageReader | undefined;
+}
+
+/**
+ * The injection's result: the answer to the request handed over before it (with its id), or null when
+ * there is none (the background then asks by message). Taken once.
+ */
+export function answerPendingExtract(reader: PageReader): (ExtractedText & { requestId: string }) | null {
+  const pending = globalThis.__trysashaPendingExtract;
+  globalThis.__trysashaPendingExtract = undefined;
+  if (!pending || typeof pending.id !== 'string') return null;
+  try {
+    return { ...reader.extract(pending.request), requestId: pending.id };
+  } catch {
+    // Asked again by message, whose answer carries the error.
+    return null;
+  }
 }
 
 /**
@@ -23,16 +41,21 @@ declare global {
 export function installPageReader(doc: Document = document): PageReader {
   const existing = globalThis.__trysashaPageReader;
   if (existing) return existing;
-  const reader: PageReader = { highlighter: new PageHighlighter(doc), lastContextTarget: null, last: null };
+  const reader: PageReader = {
+    highlighter: new PageHighlighter(doc),
+    lastContextTarget: null,
+    last: null,
+    extract(data) {
+      // The browser's PDF viewer: its page holds no text of the PDF (the background reads it on the extension's PDF page).
+      if (doc.contentType === 'application/pdf') return { title: doc.title, source: 'article' as const, blocks: [] };
+      const extraction = extractFromPage(doc, { ...data, articleOnly: data.mode === 'from-here' });
+      reader.last = data.mode === 'from-here' ? fromHere(extraction, reader.lastContextTarget, doc) : extraction;
+      reader.highlighter.clear();
+      return { ...reader.last.text, site: doc.location?.hostname ?? '', url: doc.location?.href ?? '' };
+    },
+  };
   doc.addEventListener('contextmenu', (e) => (reader.lastContextTarget = e.target instanceof Element ? e.target : null), true);
-  onPageRequest('extract', ({ data }) => {
-    // The browser's PDF viewer: its page holds no text of the PDF (the background reads it on the extension's PDF page).
-    if (doc.contentType === 'application/pdf') return { title: doc.title, source: 'article' as const, blocks: [] };
-    const extraction = extractFromPage(doc, { ...data, articleOnly: data.mode === 'from-here' });
-    reader.last = data.mode === 'from-here' ? fromHere(extraction, reader.lastContextTarget, doc) : extraction;
-    reader.highlighter.clear();
-    return { ...reader.last.text, site: doc.location?.hostname ?? '', url: doc.location?.href ?? '' };
-  });
+  onPageRequest('extract', ({ data }) => reader.extract(data));
   onPageRequest('highlight', ({ data }) => {
     const slices = reader.last?.segments[data.block];
     return slices?.length ? reader.highlighter.show(slices, data.text) : false;
