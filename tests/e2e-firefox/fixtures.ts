@@ -29,6 +29,11 @@ export interface FirefoxHelpers {
   /** Runs the background's context-menu handler, as Firefox would on a click (the native menu is out of reach). */
   menuClick(tabId: number, selectionText: string): Promise<void>;
   /**
+   * The reading as the background last saved it (`id`, `state`, `source`; {} before any). Watched
+   * here, not through a popup, when a popup opened after a short reading's end would start another.
+   */
+  readingView(): Promise<ReadingViewSeen>;
+  /**
    * An extension page kept open for evaluating in: it has the `browser` API, and
    * `browser.runtime.getBackgroundPage()` gives the background's window (MV2).
    */
@@ -93,13 +98,14 @@ export function extensionHelpers(firefox: LaunchedFirefox, service: FakeService,
       return { page, tabId };
     },
     openPopup: (tabId) => openExtensionPage(browser, url(`popup.html?tabId=${tabId}`)),
+    readingView: async () =>
+      evaluate(await helpers.extensionPage(), async () => {
+        const saved = await (globalThis as unknown as Ext).browser.storage.session.get('reading-view');
+        return (saved['reading-view'] ?? {}) as ReadingViewSeen;
+      }),
     async menuClick(tabId, selectionText) {
       const page = await helpers.extensionPage();
-      const readingId = () =>
-        evaluate(page, async () => {
-          const saved = await (globalThis as unknown as Ext).browser.storage.session.get('reading-view');
-          return (saved['reading-view'] as { id?: string } | undefined)?.id ?? '';
-        });
+      const readingId = async () => (await helpers.readingView()).id ?? '';
       const before = await readingId();
       await evaluate(
         page,
@@ -121,6 +127,14 @@ export function extensionHelpers(firefox: LaunchedFirefox, service: FakeService,
     },
   };
   return helpers;
+}
+
+export interface ReadingViewSeen {
+  id?: string;
+  state?: string;
+  source?: string;
+  estimateChars?: number;
+  parts?: number;
 }
 
 /** What evaluated functions find on an extension page's global, and on the background page's (test build only). */

@@ -7,8 +7,7 @@ test('the toolbar click starts reading at once; the popup then shows that readin
   await ext.configure();
   const { tabId } = await ext.openTab('sample-article.html');
   const helper = await ext.extensionPage();
-  const readingId = () =>
-    evaluate(helper, async () => ((await (globalThis as unknown as Ext).browser.storage.session.get('reading-view'))['reading-view'] as { id?: string } | undefined)?.id ?? '');
+  const readingId = async () => (await ext.readingView()).id ?? '';
   const before = await readingId();
   await evaluate(
     helper,
@@ -39,8 +38,7 @@ test("a page's first reading gets its text with the script's injection (no messa
   await ext.configure({ threshold: '1000' });
   const { tabId } = await ext.openTab('sample-article.html');
   const helper = await ext.extensionPage();
-  type View = { id?: string; state?: string; estimateChars?: number; parts?: number };
-  const view = () => evaluate(helper, async () => ((await (globalThis as unknown as Ext).browser.storage.session.get('reading-view'))['reading-view'] ?? {}) as View);
+  const view = ext.readingView;
   // The background's marks of a reading's first steps (test builds), from the shortcut's start to its first part asked for.
   const run = (command: string) =>
     evaluate(

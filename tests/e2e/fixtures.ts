@@ -32,6 +32,19 @@ export interface ExtensionHelpers {
   stopServiceWorker(): Promise<void>;
   /** The live service worker (a new one after a stop, started by the next event). */
   serviceWorker(): Promise<Worker>;
+  /**
+   * The reading as the background last saved it (`id`, `state`, `source`; {} before any). Watched
+   * here, not through a popup, when a popup opened after a short reading's end would start another.
+   */
+  readingView(): Promise<ReadingViewSeen>;
+}
+
+export interface ReadingViewSeen {
+  id?: string;
+  state?: string;
+  source?: string;
+  estimateChars?: number;
+  parts?: number;
 }
 
 export const test = base.extend<ExtensionFixtures>({
@@ -117,10 +130,13 @@ export const test = base.extend<ExtensionFixtures>({
           (await context.waitForEvent('serviceworker', { predicate: (w) => w.url().includes(extensionId) }))
         );
       },
+      async readingView() {
+        const sw = await helpers.serviceWorker();
+        return sw.evaluate(async () => ((await chrome.storage.session.get('reading-view'))['reading-view'] ?? {}) as ReadingViewSeen);
+      },
       async menuClick(tabId, selectionText, menuItemId = 'read-selection') {
         const sw = await helpers.serviceWorker();
-        const readingId = () =>
-          sw.evaluate(async () => ((await chrome.storage.session.get('reading-view'))['reading-view'] as { id?: string } | undefined)?.id ?? '');
+        const readingId = async () => (await helpers.readingView()).id ?? '';
         const before = await readingId();
         await sw.evaluate(
           async ({ tabId, selectionText, menuItemId }) => {

@@ -8,7 +8,6 @@ import { recordedHighlights, recordHighlights } from '../fixtures/highlights.ts'
 import { BOOK_PAGES, pdfBytes, TEST_PDFS, type TestPdfName } from '../fixtures/pdfs.ts';
 import { expect, type ExtensionHelpers, player, test } from './fixtures.ts';
 import type { PagesServer } from './pages-server.ts';
-import type { Worker } from '@playwright/test';
 
 
 /** Serves test PDF `name` (at a path ending in .pdf, or without one, as a download link might be). */
@@ -17,11 +16,7 @@ async function servePdf(pages: PagesServer, name: TestPdfName, path = `/${TEST_P
   return path;
 }
 
-const readingState = (sw: Worker) =>
-  sw.evaluate(async () => ((await chrome.storage.session.get('reading-view'))['reading-view'] as { state?: string } | undefined)?.state ?? '');
-
-const readingSource = (sw: Worker) =>
-  sw.evaluate(async () => ((await chrome.storage.session.get('reading-view'))['reading-view'] as { source?: string } | undefined)?.source ?? '');
+const readingState = async (ext: ExtensionHelpers) => (await ext.readingView()).state ?? '';
 
 async function openPdfTab(ext: ExtensionHelpers, pages: PagesServer, name: TestPdfName, path?: string) {
   const served = await servePdf(pages, name, path);
@@ -59,7 +54,7 @@ test('a URL answering application/pdf without ".pdf" in its path is read the sam
     const handler = (globalThis as { commandHandler?: (name: string, tab: object) => Promise<void> }).commandHandler!;
     await handler('read', await chrome.tabs.get(tabId));
   }, tabId);
-  await expect.poll(() => readingState(sw)).not.toBe('');
+  await expect.poll(() => readingState(ext)).not.toBe('');
   const popup = await ext.openPopup(tabId);
   await expect(player(popup)).toHaveAttribute('data-state', 'finished', { timeout: 60_000 });
   expect(words(billed(service))).toEqual(words(TEST_PDFS.article.expected.join(' ')));
@@ -106,7 +101,7 @@ test(`a ${BOOK_PAGES}-page book starts speaking before every page is counted; th
   await expect(page.getByTestId('pdf-toolbar')).toHaveAttribute('data-pages', String(BOOK_PAGES));
 });
 
-test('over the threshold the PDF asks first, with nothing sent; "read pages X–Y" reads only those pages, at the cost it showed', async ({ ext, service, pages, sw }) => {
+test('over the threshold the PDF asks first, with nothing sent; "read pages X–Y" reads only those pages, at the cost it showed', async ({ ext, service, pages }) => {
   await ext.configure({ threshold: '0.01' });
   const { page, tabId } = await openPdfTab(ext, pages, 'article');
   let popup = await ext.openPopup(tabId);
@@ -127,7 +122,7 @@ test('over the threshold the PDF asks first, with nothing sent; "read pages X–
   const shownChars = await cost.getAttribute('data-chars');
   await page.getByTestId('pdf-read').click();
   // The PDF page started the reading: the popup opened now shows it (and starts none of its own).
-  await expect.poll(() => readingState(sw)).toBe('confirm');
+  await expect.poll(() => readingState(ext)).toBe('confirm');
   popup = await ext.openPopup(tabId);
   await expect(player(popup)).toHaveAttribute('data-state', 'confirm', { timeout: 30_000 });
   await expect(popup.getByTestId('estimate')).toHaveAttribute('data-chars', shownChars!);
@@ -138,7 +133,7 @@ test('over the threshold the PDF asks first, with nothing sent; "read pages X–
   await expect(popup.getByTestId('chars')).toHaveAttribute('data-value', shownChars!);
 });
 
-test('the reading starts from the page in view, or from the text selected on the page; pages can be dark', async ({ ext, service, pages, sw }) => {
+test('the reading starts from the page in view, or from the text selected on the page; pages can be dark', async ({ ext, service, pages }) => {
   await ext.configure();
   const { page, tabId } = await openPdfTab(ext, pages, 'article');
   let popup = await ext.openPopup(tabId);
@@ -174,7 +169,7 @@ test('the reading starts from the page in view, or from the text selected on the
   popup = await ext.openPopup(tabId);
   await expect(player(popup)).toHaveAttribute('data-state', 'finished', { timeout: 30_000 });
   expect(words(billed(service))).toEqual(words(selected));
-  expect(await readingSource(sw)).toBe('selection');
+  expect((await ext.readingView()).source).toBe('selection');
 
   // Dark pages: the drawing is inverted, the choice is kept.
   await page.getByTestId('pdf-theme').click();
@@ -189,8 +184,8 @@ test('in the browser’s own PDF viewer, "Read selection aloud" reads the select
   await ext.configure();
   const { page, tabId } = await openPdfTab(ext, pages, 'article');
   await ext.menuClick(tabId, 'Речевой синтез превращает письменный текст в звучащую речь.');
-  const popup = await ext.openPopup(tabId);
-  await expect(player(popup)).toHaveAttribute('data-state', 'finished', { timeout: 30_000 });
+  // Watched in the worker: a popup opened after this short reading has ended would start one of its own.
+  await expect.poll(() => readingState(ext), { timeout: 30_000 }).toBe('finished');
   expect(billed(service)).toBe('Речевой синтез превращает письменный текст в звучащую речь.');
   expect(page.url()).toMatch(/article\.pdf$/);
 });

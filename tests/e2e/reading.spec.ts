@@ -217,8 +217,7 @@ test("a page's first reading gets its text with the script's injection (no messa
   await ext.configure({ threshold: '1000' });
   const { page, tabId } = await ext.openTab('sample-article.html');
   await page.bringToFront();
-  type View = { id?: string; state?: string; estimateChars?: number; parts?: number };
-  const view = () => sw.evaluate(async () => ((await chrome.storage.session.get('reading-view'))['reading-view'] ?? {}) as View);
+  const view = ext.readingView;
   // The worker's marks of a reading's first steps (test builds), from the shortcut's start to its first part asked for.
   const readFromShortcut = async () => {
     const labels = await sw.evaluate(async (tabId) => {

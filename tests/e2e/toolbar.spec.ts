@@ -9,7 +9,7 @@ test('the toolbar click starts reading at once; the popup then shows that readin
   await ext.configure();
   const { page, tabId } = await ext.openTab('sample-article.html');
   await page.bringToFront();
-  const readingId = () => sw.evaluate(async () => ((await chrome.storage.session.get('reading-view'))['reading-view'] as { id?: string } | undefined)?.id ?? '');
+  const readingId = async () => (await ext.readingView()).id ?? '';
   const before = await readingId();
   await sw.evaluate(async (tabId) => {
     const hook = (globalThis as { toolbarClick?: (tab: object) => void }).toolbarClick;
@@ -39,7 +39,7 @@ test('a toolbar click while a reading is active opens its popup and starts nothi
   const { tabId } = await ext.openTab('sample-article.html');
   const popup = await ext.openPopup(tabId);
   await expect(player(popup)).toHaveAttribute('data-state', 'playing', { timeout: 30_000 });
-  const readingId = () => sw.evaluate(async () => ((await chrome.storage.session.get('reading-view'))['reading-view'] as { id?: string } | undefined)?.id ?? '');
+  const readingId = async () => (await ext.readingView()).id ?? '';
   const id = await readingId();
   await sw.evaluate(async (tabId) => (globalThis as unknown as { toolbarClick: (tab: object) => void }).toolbarClick(await chrome.tabs.get(tabId)), tabId);
   await expect.poll(() => sw.evaluate((tabId) => chrome.action.getPopup({ tabId }), tabId)).toBe('');
@@ -50,7 +50,7 @@ test('a toolbar click while a reading is active opens its popup and starts nothi
 test("the toolbar's popup, opened once a short reading has ended, shows it and reads nothing again", async ({ ext, sw, service, context }) => {
   await ext.configure({ threshold: '1000' });
   const { tabId } = await ext.openTab('sample-article.html');
-  const view = () => sw.evaluate(async () => ((await chrome.storage.session.get('reading-view'))['reading-view'] as { id?: string; state?: string } | undefined) ?? {});
+  const view = ext.readingView;
   // The reading runs to its end before the popup opens (as when the audio is short or the page refused).
   await sw.evaluate(async (tabId) => (globalThis as unknown as { toolbarClick: (tab: object) => void }).toolbarClick(await chrome.tabs.get(tabId)), tabId);
   await expect.poll(async () => (await view()).state, { timeout: 60_000 }).toBe('finished');
