@@ -6,7 +6,7 @@ import type { Page } from 'puppeteer-core';
 import { makeArticleHtml } from '../fixtures/make-article.ts';
 import { settled } from '../fixtures/settled.ts';
 import { attr, expect, extensionHelpers, state, test, type Ext } from './fixtures.ts';
-import { evaluate, launchFirefoxWithExtension } from './firefox.ts';
+import { click, evaluate, launchFirefoxWithExtension } from './firefox.ts';
 
 test.use({ serviceOptions: { msPerChar: 0.35, minMs: 200, firstByteMs: 30 } });
 
@@ -67,7 +67,7 @@ test.describe('a long pause', () => {
     const position = async () => Number(await attr(popup, 'player', 'data-position'));
     await expect.poll(async () => Number(await attr(popup, 'player', 'data-part'))).toBeGreaterThanOrEqual(1);
     await expect.poll(position).toBeGreaterThan(1);
-    await popup.click('[data-testid="play-pause"]');
+    await click(popup, '[data-testid="play-pause"]');
     await expect.poll(() => state(popup)).toBe('paused');
     await settled(async () => `${await attr(popup, 'player', 'data-part')} ${await position()}`);
     const heldPart = await attr(popup, 'player', 'data-part');
@@ -96,7 +96,7 @@ test.describe('a long pause', () => {
       )
       .toBe(true);
 
-    await popup.click('[data-testid="play-pause"]');
+    await click(popup, '[data-testid="play-pause"]');
     await expect.poll(() => state(popup)).toBe('playing');
     expect(await attr(popup, 'player', 'data-part')).toBe(heldPart);
     const resumedAt = await position();

@@ -1,6 +1,7 @@
 /** What is sent is what the listener wants to hear (Firefox): a pronunciation rule, code blocks, bare URLs. */
 import { JUNK_CLEAN_TEXT } from '../fixtures/junk-clean-text.ts';
 import { billed } from '../fixtures/billed.ts';
+import { click } from './firefox.ts';
 import { attr, expect, fill, state, test } from './fixtures.ts';
 
 test('a pronunciation rule changes what is sent; code blocks are left out and a URL is said as its site', async ({ ext, service, pages }) => {
@@ -15,10 +16,10 @@ npm test</code></pre>
   await ext.configure();
   const options = await ext.openOptions();
   await expect.poll(() => attr(options, 'account', 'data-balance')).not.toBe('');
-  await options.click('[data-testid="pron-add"]');
+  await click(options, '[data-testid="pron-add"]');
   await fill(options, 'pron-find', 'ИИ');
   await fill(options, 'pron-replace', 'искусственный интеллект');
-  await options.click('[data-testid="save"]');
+  await click(options, '[data-testid="save"]');
   await expect.poll(() => attr(options, 'pron-rules', 'data-count')).toBe('1');
   await expect.poll(() => attr(options, 'account', 'data-balance')).not.toBe('');
   await options.close();
@@ -43,8 +44,8 @@ test('the preview lists the blocks with their cost; a block switched off is not 
   await ext.configure();
   const options = await ext.openOptions();
   await expect.poll(() => attr(options, 'account', 'data-balance')).not.toBe('');
-  await options.click('[data-testid="preview-first"]');
-  await options.click('[data-testid="save"]');
+  await click(options, '[data-testid="preview-first"]');
+  await click(options, '[data-testid="save"]');
   await expect.poll(() => attr(options, 'account', 'data-balance')).not.toBe('');
   await options.close();
   const { tabId } = await ext.openTab('preview.html');
@@ -53,10 +54,10 @@ test('the preview lists the blocks with their cost; a block switched off is not 
   expect(await attr(popup, 'confirm-reason', 'data-reason')).toBe('preview');
   const before = Number(await attr(popup, 'estimate', 'data-chars'));
   // The advertising paragraph is the third block (title, first paragraph, this one).
-  await popup.click('[data-testid="preview-block"]:nth-child(3) [data-testid="preview-toggle"]');
+  await click(popup, '[data-testid="preview-block"]:nth-child(3) [data-testid="preview-toggle"]');
   await expect.poll(async () => Number(await attr(popup, 'estimate', 'data-chars'))).toBeLessThan(before - 50);
   expect(service.speechLog()).toHaveLength(0);
-  await popup.click('[data-testid="confirm-read"]');
+  await click(popup, '[data-testid="confirm-read"]');
   await expect.poll(() => state(popup), { timeout: 30_000 }).toBe('finished');
   const text = billed(service);
   expect(text).not.toContain('Рекламный');

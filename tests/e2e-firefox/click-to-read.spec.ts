@@ -5,7 +5,7 @@
  * here are granted by the manifest).
  */
 import { makeSentences } from '../fixtures/make-article.ts';
-import { evaluate } from './firefox.ts';
+import { click, evaluate } from './firefox.ts';
 import { type Ext, expect, test } from './fixtures.ts';
 
 const paragraphs = makeSentences(4_000);
@@ -37,8 +37,7 @@ test('a ▶ at the start of the paragraph under the pointer starts reading exact
     })
     .not.toBe('');
   expect(service.speechLog()).toEqual([]);
-  const button = await page.$('>>> [data-testid="click-to-read"]');
-  await button!.click();
+  await click(page, '>>> [data-testid="click-to-read"]');
   await expect.poll(() => service.speechLog().length, { timeout: 30_000 }).toBeGreaterThan(0);
   expect(service.speechLog()[0]!.text.startsWith(paragraphs[3]![0]!.slice(0, 30))).toBe(true);
   expect(service.speechLog().map((e) => e.text).join(' ')).not.toContain(paragraphs[2]![0]!);

@@ -2,7 +2,7 @@ import type { Page } from 'puppeteer-core';
 import { makeArticleHtml } from '../fixtures/make-article.ts';
 import { settled } from '../fixtures/settled.ts';
 import { attr, expect, state, test, type Ext } from './fixtures.ts';
-import { evaluate } from './firefox.ts';
+import { click, evaluate } from './firefox.ts';
 
 const num = async (popup: Page, name: string) => Number(await attr(popup, 'player', name));
 type Entry = { status: number; text: string };
@@ -23,10 +23,10 @@ test.describe('quick jumps', () => {
     const popup = await ext.openPopup(tabId);
     await expect.poll(() => state(popup)).toBe('playing');
     // Paused first, so the reading cannot move on by itself between reading the part and the presses.
-    await popup.click('[data-testid="play-pause"]');
+    await click(popup, '[data-testid="play-pause"]');
     await expect.poll(() => state(popup)).toBe('paused');
     const from = await settled(() => num(popup, 'data-part'));
-    for (let i = 0; i < 5; i++) await popup.click('[data-testid="next"]');
+    for (let i = 0; i < 5; i++) await click(popup, '[data-testid="next"]');
     await expect.poll(() => num(popup, 'data-part')).toBe(from + 5);
     await expect.poll(() => state(popup), { timeout: 30_000 }).toBe('playing');
     const at = await num(popup, 'data-position');
@@ -36,7 +36,7 @@ test.describe('quick jumps', () => {
     const paid = paidTexts(service);
     expect(new Set(paid).size).toBe(paid.length);
     expect(await attr(popup, 'error', 'data-code')).toBe('');
-    await popup.click('[data-testid="stop"]');
+    await click(popup, '[data-testid="stop"]');
     await expect.poll(() => state(popup)).toBe('stopped');
   });
 });
@@ -53,12 +53,12 @@ test('a page of 3,000,000 characters shows its estimate, plays, and jumps to its
   const parts = await num(popup, 'data-parts');
   expect(parts).toBeGreaterThan(1_400);
   expect(service.speechLog()).toHaveLength(0);
-  await popup.click('[data-testid="confirm-read"]');
+  await click(popup, '[data-testid="confirm-read"]');
   await expect.poll(() => state(popup)).toBe('playing');
   await expect.poll(() => evaluate(popup, () => document.querySelectorAll('[data-testid="part-item"]').length)).toBe(parts);
   // A long list starts folded; the last item is clicked as a user would, once it is unfolded.
-  await popup.click('details:has([data-testid="parts"]) > summary');
-  await popup.click(`[data-testid="part-item"][data-index="${parts - 1}"]`);
+  await click(popup, 'details:has([data-testid="parts"]) > summary');
+  await click(popup, `[data-testid="part-item"][data-index="${parts - 1}"]`);
   await expect.poll(() => num(popup, 'data-part')).toBe(parts - 1);
   await expect.poll(() => state(popup), { timeout: 30_000 }).toBe('finished');
   expect(await attr(popup, 'error', 'data-code')).toBe('');

@@ -2,7 +2,7 @@ import { test as base, expect } from '@playwright/test';
 import type { Page } from 'puppeteer-core';
 import { startFakeService, type FakeService, type FakeServiceOptions } from '../fake-service/server.ts';
 import { startPagesServer, type PagesServer } from '../e2e/pages-server.ts';
-import { evaluate, launchFirefoxWithExtension, openExtensionPage, openPage, type LaunchedFirefox } from './firefox.ts';
+import { click, evaluate, type LaunchedFirefox, launchFirefoxWithExtension, openExtensionPage, openPage } from './firefox.ts';
 
 export const TEST_KEY = 'vk_live_test_key';
 
@@ -82,7 +82,7 @@ export function extensionHelpers(firefox: LaunchedFirefox, service: FakeService,
       await fill(page, 'api-key', opts.key ?? TEST_KEY);
       await fill(page, 'base-url', opts.baseUrl ?? service.url);
       if (opts.threshold !== undefined) await fill(page, 'confirm-threshold', opts.threshold);
-      await page.click('[data-testid="save"]');
+      await click(page, '[data-testid="save"]');
       await expect.poll(() => attr(page, 'account', 'data-balance')).not.toBe('');
       await page.close();
     },

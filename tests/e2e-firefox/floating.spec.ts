@@ -1,7 +1,7 @@
 /** The floating mini-player in Firefox: its controls drive the reading; it moves, remembers its place and goes on stop; the options turn it off. */
 import type { Page } from 'puppeteer-core';
 import { makeArticleHtml } from '../fixtures/make-article.ts';
-import { evaluate } from './firefox.ts';
+import { click, evaluate } from './firefox.ts';
 import { attr, expect, state, test } from './fixtures.ts';
 
 // Parts of about twenty seconds: no part ends on its own while the test presses next.
@@ -16,10 +16,7 @@ const fpAttr = (page: Page, testId: string, name: string) =>
     name,
   );
 const fpState = (page: Page) => fpAttr(page, 'floating-player', 'data-state');
-const click = async (page: Page, testId: string) => {
-  const button = await page.$(`>>> [data-testid="${testId}"]`);
-  await button!.click();
-};
+const press = (page: Page, testId: string) => click(page, `>>> [data-testid="${testId}"]`);
 
 test('the mini-player drives the reading, moves with the keyboard, shows the cost and goes on stop', async ({ ext, pages }) => {
   test.setTimeout(90_000);
@@ -31,12 +28,12 @@ test('the mini-player drives the reading, moves with the keyboard, shows the cos
   await expect.poll(() => attr(popup, 'player', 'data-part')).toBe('1');
   await expect.poll(() => fpState(page)).toBe('playing');
 
-  await click(page, 'floating-play-pause');
+  await press(page, 'floating-play-pause');
   await expect.poll(() => state(popup)).toBe('paused');
   await expect.poll(() => fpState(page)).toBe('paused');
-  await click(page, 'floating-play-pause');
+  await press(page, 'floating-play-pause');
   await expect.poll(() => state(popup)).toBe('playing');
-  await click(page, 'floating-next');
+  await press(page, 'floating-next');
   await expect.poll(() => attr(popup, 'player', 'data-part')).toBe('2');
   await expect.poll(() => fpAttr(page, 'floating-player', 'data-part')).toBe('2');
 
@@ -50,7 +47,7 @@ test('the mini-player drives the reading, moves with the keyboard, shows the cos
   await page.keyboard.press('ArrowLeft');
   await expect.poll(async () => Number(await fpAttr(page, 'floating-player', 'data-right'))).toBe(right + 16);
 
-  await click(page, 'floating-stop');
+  await press(page, 'floating-stop');
   await expect.poll(() => state(popup)).toBe('stopped');
   await expect.poll(() => evaluate(page, () => document.querySelectorAll('trysasha-player').length)).toBe(0);
 
@@ -65,7 +62,7 @@ test('switched off in the options, no mini-player shows', async ({ ext, pages })
   test.setTimeout(60_000);
   await ext.configure();
   const options = await ext.openOptions();
-  await options.click('[data-testid="floating-player-option"]');
+  await click(options, '[data-testid="floating-player-option"]');
   await expect.poll(() => evaluate(options, () => (document.querySelector('[data-testid="floating-player-option"]') as HTMLInputElement).checked)).toBe(false);
   pages.put('/long.html', makeArticleHtml(3_000));
   const { page, tabId } = await ext.openTab('long.html');
@@ -73,6 +70,6 @@ test('switched off in the options, no mini-player shows', async ({ ext, pages })
   await expect.poll(() => state(popup), { timeout: 30_000 }).toBe('playing');
   // The same page with the option on again: the reading in progress gets it.
   expect(await evaluate(page, () => document.querySelectorAll('trysasha-player').length)).toBe(0);
-  await options.click('[data-testid="floating-player-option"]');
+  await click(options, '[data-testid="floating-player-option"]');
   await expect.poll(() => fpState(page)).toBe('playing');
 });

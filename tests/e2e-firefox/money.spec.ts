@@ -1,5 +1,6 @@
 /** The service's price as it is now decides what a reading costs (Firefox). */
 import { makeArticleHtml } from '../fixtures/make-article.ts';
+import { click } from './firefox.ts';
 import { attr, expect, fill, state, test, TEST_KEY } from './fixtures.ts';
 
 test('a price that rose since the key was saved decides: the reading asks first, and nothing is sent', async ({ ext, service, pages }) => {
@@ -21,7 +22,7 @@ test('a reading that would pass the daily cap asks first, and sends nothing unti
   const options = await ext.openOptions();
   await expect.poll(() => attr(options, 'account', 'data-balance')).not.toBe('');
   await fill(options, 'daily-cap', '1');
-  await options.click('[data-testid="save"]');
+  await click(options, '[data-testid="save"]');
   await expect.poll(() => attr(options, 'account', 'data-balance')).not.toBe('');
   await options.close();
   const { tabId } = await ext.openTab('capped.html');
@@ -29,6 +30,6 @@ test('a reading that would pass the daily cap asks first, and sends nothing unti
   await expect.poll(() => state(popup)).toBe('confirm');
   expect(await attr(popup, 'confirm-reason', 'data-reason')).toBe('budget');
   expect(service.speechLog()).toHaveLength(0);
-  await popup.click('[data-testid="confirm-read"]');
+  await click(popup, '[data-testid="confirm-read"]');
   await expect.poll(() => service.speechLog().length).toBeGreaterThan(0);
 });

@@ -5,7 +5,7 @@
 import { billed, highlightOrder, words } from '../fixtures/billed.ts';
 import { recordedHighlights, recordHighlights } from '../fixtures/highlights.ts';
 import { BOOK_PAGES, pdfBytes, TEST_PDFS, type TestPdfName } from '../fixtures/pdfs.ts';
-import { evaluate } from './firefox.ts';
+import { click, evaluate } from './firefox.ts';
 import { attr, expect, state, test, type FirefoxHelpers } from './fixtures.ts';
 import type { PagesServer } from '../e2e/pages-server.ts';
 
@@ -53,14 +53,14 @@ test(`a ${BOOK_PAGES}-page book asks after its first pages and speaks at once wh
   await expect.poll(() => state(popup), { timeout: 60_000 }).toBe('confirm');
   expect(await attr(popup, 'estimate', 'data-counting')).toBe('true');
   expect(service.speechLog()).toHaveLength(0);
-  await popup.click('[data-testid="confirm-read"]');
+  await click(popup, '[data-testid="confirm-read"]');
   await expect.poll(() => billed(service).length, { timeout: 60_000 }).toBeGreaterThan(0);
   const first = words(billed(service)).slice(0, 8);
   expect(words(TEST_PDFS.book.expected.join(' ')).slice(0, first.length)).toEqual(first);
   await expect.poll(() => attr(popup, 'estimate', 'data-counting'), { timeout: 60_000 }).toBe('false');
   const chars = Number(await attr(popup, 'estimate', 'data-chars'));
   expect(Math.abs(chars - [...TEST_PDFS.book.expected.join(' ')].length)).toBeLessThan(BOOK_PAGES);
-  await popup.click('[data-testid="stop"]');
+  await click(popup, '[data-testid="stop"]');
   await expect.poll(() => state(popup)).toBe('stopped');
 });
 

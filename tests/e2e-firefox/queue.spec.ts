@@ -1,6 +1,6 @@
 /** The listening queue in Firefox: two pages added from the menu, counted, then played one after the other. */
 import { makeArticleHtml } from '../fixtures/make-article.ts';
-import { evaluate } from './firefox.ts';
+import { click, evaluate } from './firefox.ts';
 import { attr, type Ext, type Hooks, expect, state, test } from './fixtures.ts';
 
 test.use({ serviceOptions: { msPerChar: 1, minMs: 50 } });
@@ -34,7 +34,7 @@ test('two pages added from the menu are counted, then played one after the other
   // Stop is enabled only once that reading is under way (a click on it before would do nothing); the
   // short page may also be read to its end first. Either way it is over before the queue plays.
   await expect.poll(() => state(popup), { timeout: 30_000 }).toMatch(/^(playing|finished)$/);
-  if ((await state(popup)) === 'playing') await popup.click('[data-testid="stop"]');
+  if ((await state(popup)) === 'playing') await click(popup, '[data-testid="stop"]');
   await expect.poll(() => state(popup)).toMatch(/^(stopped|finished)$/);
   await expect.poll(() => attr(popup, 'queue', 'data-count')).toBe('2');
   await expect
@@ -45,7 +45,7 @@ test('two pages added from the menu are counted, then played one after the other
   expect(Number(await attr(popup, 'queue-total', 'data-chars'))).toBe(chars[0]! + chars[1]!);
 
   service.resetLog();
-  await popup.click('[data-testid="queue-play"]');
+  await click(popup, '[data-testid="queue-play"]');
   await expect.poll(() => attr(popup, 'queue', 'data-count'), { timeout: 60_000 }).toBe('0');
   await expect.poll(() => state(popup), { timeout: 60_000 }).toBe('finished');
   const sent = service.speechLog().map((e) => e.text);

@@ -4,7 +4,7 @@ import { MP3_KBPS } from '../fake-service/audio.ts';
 import { makeArticleHtml } from '../fixtures/make-article.ts';
 import { settled } from '../fixtures/settled.ts';
 import { attr, expect, fill, state, test, TEST_KEY, type Ext, type Hooks } from './fixtures.ts';
-import { evaluate } from './firefox.ts';
+import { click, evaluate } from './firefox.ts';
 
 /** Short tones keep a long article's playback to a few seconds of real time. */
 test.use({ serviceOptions: { msPerChar: 0.35, minMs: 200, firstByteMs: 30 } });
@@ -19,12 +19,12 @@ test('options: a refused key gets its code, a good one shows the account', async
   await expect.poll(() => value('base-url')).toBe('https://api.trysasha.ru');
   await fill(page, 'api-key', 'vk_live_wrong');
   await fill(page, 'base-url', service.url);
-  await page.click('[data-testid="save"]');
+  await click(page, '[data-testid="save"]');
   await expect.poll(() => attr(page, 'options-error', 'data-code')).toBe('unauthorized');
   expect(await attr(page, 'account', 'data-balance')).toBe(''); // no account panel
 
   await fill(page, 'api-key', TEST_KEY);
-  await page.click('[data-testid="save"]');
+  await click(page, '[data-testid="save"]');
   await expect.poll(() => attr(page, 'account', 'data-balance')).toBe('100.0000');
   expect(await attr(page, 'account', 'data-price')).toBe('1500.0000');
   expect(await attr(page, 'options-error', 'data-code')).toBe('');
@@ -49,7 +49,7 @@ test('a 15,000-character Russian article reads to the end: every sentence reques
   expect(await attr(popup, 'estimate', 'data-value')).toBe(formatRubPlain((BigInt(chars) * 15_000_000n + 500_000n) / 1_000_000n));
   expect(service.speechLog()).toHaveLength(0);
 
-  await popup.click('[data-testid="confirm-read"]');
+  await click(popup, '[data-testid="confirm-read"]');
   await expect.poll(() => state(popup)).toBe('playing');
   await expect.poll(() => state(popup), { timeout: 80_000 }).toBe('finished');
 
@@ -89,7 +89,7 @@ test('playback starts on the first bytes, before the first part has finished arr
   await expect.poll(() => state(popup), { intervals: [50] }).toBe('playing');
   expect(service.speechLog()[0]!.endedAt).toBeNull(); // still streaming while we already play
   await expect.poll(() => position(popup)).toBeGreaterThan(0.2);
-  await popup.click('[data-testid="stop"]');
+  await click(popup, '[data-testid="stop"]');
   await expect.poll(() => state(popup)).toBe('stopped');
 });
 
@@ -165,11 +165,11 @@ test('pause holds the position; resuming after the pause continues without a new
   await expect.poll(() => service.speechLog().every((e) => e.endedAt !== null) && service.inFlight(TEST_KEY) === 0).toBe(true);
   const requests = service.speechLog().length;
 
-  await popup.click('[data-testid="play-pause"]');
+  await click(popup, '[data-testid="play-pause"]');
   await expect.poll(() => state(popup)).toBe('paused');
   const held = await settled(() => position(popup));
 
-  await popup.click('[data-testid="play-pause"]');
+  await click(popup, '[data-testid="play-pause"]');
   await expect.poll(() => state(popup)).toBe('playing');
   await expect.poll(() => position(popup)).toBeGreaterThan(held + 0.3);
   expect(service.speechLog()).toHaveLength(requests);
@@ -215,16 +215,16 @@ test.describe('faults and controls', () => {
     await expect.poll(part).toBe(1);
     await expect.poll(() => state(popup)).toBe('playing');
 
-    await popup.click('[data-testid="next"]');
+    await click(popup, '[data-testid="next"]');
     await expect.poll(part).toBe(2);
     await expect.poll(() => state(popup)).toBe('playing');
-    await popup.click('[data-testid="prev"]');
+    await click(popup, '[data-testid="prev"]');
     await expect.poll(part).toBe(1);
     await expect.poll(() => state(popup)).toBe('playing');
     const texts = paid(service).map((e) => e.text);
     expect(new Set(texts).size).toBe(texts.length); // part 1 was not asked for again
 
-    await popup.click('[data-testid="stop"]');
+    await click(popup, '[data-testid="stop"]');
     await expect.poll(() => state(popup)).toBe('stopped');
     expect(service.inFlight(TEST_KEY)).toBe(0);
 

@@ -4,7 +4,7 @@
  */
 import { startFakeService, type FakeService } from '../fake-service/server.ts';
 import { attr, expect, fill, state, test, TEST_KEY, type Ext } from './fixtures.ts';
-import { evaluate } from './firefox.ts';
+import { click, evaluate } from './firefox.ts';
 
 let other: FakeService;
 test.beforeEach(async () => {
@@ -39,11 +39,11 @@ test('a changed service address gets the saved key only once the user confirms t
   await ext.configure();
   const page = await ext.openOptions();
   await fill(page, 'base-url', other.url);
-  await page.click('[data-testid="save"]');
+  await click(page, '[data-testid="save"]');
   await expect.poll(() => attr(page, 'options-error', 'data-code')).toBe('key-origin');
   expect(await attr(page, 'confirm-origin', 'data-host')).toBe(new URL(other.url).host);
   expect(other.log).toHaveLength(0);
-  await page.click('[data-testid="confirm-origin"]');
+  await click(page, '[data-testid="confirm-origin"]');
   // The account panel still shows the old service's account: wait for the new one's check.
   await expect.poll(() => other.log.map((e) => [e.path, e.key])).toEqual([['/v1/account', TEST_KEY]]);
   await expect.poll(() => attr(page, 'options-error', 'data-code')).toBe('');

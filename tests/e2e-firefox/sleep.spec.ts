@@ -1,6 +1,6 @@
 /** The sleep timer in Firefox: it pauses once the time is up, and nothing past that point is requested. */
 import { makeArticleHtml } from '../fixtures/make-article.ts';
-import { evaluate } from './firefox.ts';
+import { click, evaluate } from './firefox.ts';
 import { attr, expect, state, test } from './fixtures.ts';
 
 type Entry = { status: number; arrivedAt: number };
@@ -30,7 +30,7 @@ test('the sleep timer pauses the reading; no part that would start after it is r
   const pausedPart = Number(await attr(popup, 'player', 'data-part'));
   const requested = (service.speechLog() as Entry[]).filter((e) => e.status === 200).length;
   expect(requested).toBe(pausedPart + 1);
-  await popup.click('[data-testid="play-pause"]');
+  await click(popup, '[data-testid="play-pause"]');
   await expect.poll(() => state(popup)).toBe('playing');
   await expect.poll(() => service.speechLog().length, { timeout: 30_000 }).toBeGreaterThan(requested);
 });
