@@ -5,7 +5,7 @@ import { ignore } from '@/utils/log';
 import { saveAndCheck, settingsView } from '@/utils/speech/account';
 import { backgroundPlayerSink } from '@/utils/audio/page-sink';
 import { PlayerStats } from '@/utils/audio/mse-player';
-import { onPageMessage, type ReadingCommand } from '@/utils/messaging/protocol';
+import { onPageMessage, type ReadingCommand, type SaveSettingsInput } from '@/utils/messaging/protocol';
 import { offscreenPlayerSink } from '@/utils/audio/offscreen-sink';
 import { audioCache, checkAccount, createReader, forgetAuth, hasOriginPermission, usageHistory } from '@/utils/reading/wiring';
 import { clearApiKey } from '@/utils/storage/key-store';
@@ -221,12 +221,19 @@ function main() {
   onPageMessage('getSettings', () => {
     return settingsView();
   });
-  onPageMessage('saveSettings', async ({ data }) => {
+  const saveSettings = async (data: SaveSettingsInput) => {
     forgetAuth();
     const result = await saveAndCheck(data, { check: checkAccount, hasPermission: hasOriginPermission });
     forgetAuth();
     return result;
-  });
+  };
+  onPageMessage('saveSettings', ({ data }) => saveSettings(data));
+  // Tests save the key and the address as the options page's Save does, over the settings shown, without
+  // loading that page (about 1 s a test); the page has tests of its own (test builds only).
+  if (import.meta.env.MODE === 'test') {
+    const saveOver = async (changes: Partial<SaveSettingsInput>) => saveSettings({ ...(await settingsView()).settings, key: '', ...changes });
+    Object.assign(globalThis, { saveSettings: saveOver });
+  }
   onPageMessage('clearHistory', () => {
     return usageHistory.clear();
   });

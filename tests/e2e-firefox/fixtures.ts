@@ -2,7 +2,7 @@ import { test as base, expect } from '@playwright/test';
 import type { Page } from 'puppeteer-core';
 import { startFakeService, type FakeService, type FakeServiceOptions } from '../fake-service/server.ts';
 import { startPagesServer, type PagesServer } from '../e2e/pages-server.ts';
-import { click, evaluate, type LaunchedFirefox, launchFirefoxWithExtension, openExtensionPage, openPage } from './firefox.ts';
+import { evaluate, type LaunchedFirefox, launchFirefoxWithExtension, openExtensionPage, openPage } from './firefox.ts';
 
 export const TEST_KEY = 'vk_live_test_key';
 
@@ -22,6 +22,10 @@ export interface FirefoxFixtures {
 export interface FirefoxHelpers {
   url(path: string): string;
   openOptions(): Promise<Page>;
+  /**
+   * Saves key and base URL (and a threshold) as the options page's Save does, over the settings already
+   * saved, and waits for the account check; through the background's test hook, not the page (which has tests of its own).
+   */
   configure(opts?: { key?: string; baseUrl?: string; threshold?: string }): Promise<void>;
   /** Opens a fixture page by path, or any URL. */
   openTab(pathOrUrl: string): Promise<{ page: Page; tabId: number }>;
@@ -78,13 +82,23 @@ export function extensionHelpers(firefox: LaunchedFirefox, service: FakeService,
     url,
     openOptions: () => openExtensionPage(browser, url('options.html')),
     async configure(opts = {}) {
-      const page = await helpers.openOptions();
-      await fill(page, 'api-key', opts.key ?? TEST_KEY);
-      await fill(page, 'base-url', opts.baseUrl ?? service.url);
-      if (opts.threshold !== undefined) await fill(page, 'confirm-threshold', opts.threshold);
-      await click(page, '[data-testid="save"]');
-      await expect.poll(() => attr(page, 'account', 'data-balance')).not.toBe('');
-      await page.close();
+      const changes = {
+        key: opts.key ?? TEST_KEY,
+        baseUrl: opts.baseUrl ?? service.url,
+        ...(opts.threshold !== undefined ? { confirmThresholdRub: opts.threshold } : {}),
+      };
+      const result = await evaluate(
+        await helpers.extensionPage(),
+        async (changes: object) => {
+          const bg = (await (globalThis as unknown as Ext).browser.runtime.getBackgroundPage()) as unknown as Partial<Hooks>;
+          if (!bg.saveSettings) throw new Error('saveSettings is missing: run the tests on the test build (npx wxt build -b firefox --mode test)');
+          // A copy made in the background's own compartment, as a message would arrive.
+          const { ok, code } = await bg.saveSettings!((bg as unknown as typeof globalThis).JSON.parse(JSON.stringify(changes)) as object);
+          return { ok, code };
+        },
+        changes,
+      );
+      if (!result.ok) throw new Error(`The settings were refused: ${result.code}`);
     },
     async openTab(path) {
       const target = /^[a-z-]+:/.test(path) ? path : `${pages.url}/${path.replace(/^\//, '')}`;
@@ -141,6 +155,8 @@ export interface ReadingViewSeen {
 export type Ext = { browser: typeof chrome };
 export interface Hooks {
   contextMenuClick(info: object, tab: object): void;
+  /** Saves settings as the options page's Save does, over those already saved. */
+  saveSettings(changes: object): Promise<{ ok: boolean; code?: string }>;
   commandHandler(name: string, tab?: object): Promise<void>;
   player: { stats: { waiting: number; firstPlayingAt: number; endedAt: number; loads: number } };
 }

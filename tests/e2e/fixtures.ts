@@ -21,7 +21,10 @@ export interface ExtensionFixtures {
 export interface ExtensionHelpers {
   url(path: string): string;
   openOptions(): Promise<Page>;
-  /** Saves key and base URL through the options page and waits for the account check. */
+  /**
+   * Saves key and base URL (and a voice or threshold) as the options page's Save does, over the settings
+   * already saved, and waits for the account check; through the worker's test hook, not the page (options.spec.ts tests that).
+   */
   configure(opts?: { key?: string; baseUrl?: string; voice?: string; threshold?: string }): Promise<void>;
   /** Opens a page (a fixture path on the pages server, or a full URL) and returns it with its tab id. */
   openTab(pathOrUrl: string): Promise<{ page: Page; tabId: number }>;
@@ -82,14 +85,19 @@ export const test = base.extend<ExtensionFixtures>({
         return page;
       },
       async configure(opts = {}) {
-        const page = await helpers.openOptions();
-        await page.getByTestId('api-key').fill(opts.key ?? TEST_KEY);
-        await page.getByTestId('base-url').fill(opts.baseUrl ?? service.url);
-        if (opts.voice !== undefined) await page.getByTestId('voice').fill(opts.voice);
-        if (opts.threshold !== undefined) await page.getByTestId('confirm-threshold').fill(opts.threshold);
-        await page.getByTestId('save').click();
-        await expect(page.getByTestId('account')).toBeVisible();
-        await page.close();
+        const worker = await helpers.serviceWorker();
+        const changes = {
+          key: opts.key ?? TEST_KEY,
+          baseUrl: opts.baseUrl ?? service.url,
+          ...(opts.voice !== undefined ? { voice: opts.voice } : {}),
+          ...(opts.threshold !== undefined ? { confirmThresholdRub: opts.threshold } : {}),
+        };
+        const result = await worker.evaluate((changes) => {
+          const save = (globalThis as { saveSettings?: (c: object) => Promise<{ ok: boolean; code?: string }> }).saveSettings;
+          if (!save) throw new Error('saveSettings is missing: run the tests on the test build (npx wxt build --mode test)');
+          return save(changes);
+        }, changes);
+        if (!result.ok) throw new Error(`The settings were refused: ${result.code}`);
       },
       async openTab(pathOrUrl) {
         const target = /^[a-z-]+:/.test(pathOrUrl) ? pathOrUrl : `${pages.url}/${pathOrUrl.replace(/^\//, '')}`;
