@@ -1,5 +1,6 @@
 import type { Page } from 'puppeteer-core';
 import { makeArticleHtml } from '../fixtures/make-article.ts';
+import { partItemShown, scrollPartsToEnd } from '../fixtures/parts-list.ts';
 import { settled } from '../fixtures/settled.ts';
 import { attr, expect, state, test, type Ext } from './fixtures.ts';
 import { click, evaluate } from './firefox.ts';
@@ -56,8 +57,14 @@ test('a page of 3,000,000 characters shows its estimate, plays, and jumps to its
   await click(popup, '[data-testid="confirm-read"]');
   await expect.poll(() => state(popup)).toBe('playing');
   await expect.poll(() => evaluate(popup, () => document.querySelectorAll('[data-testid="part-item"]').length)).toBe(parts);
-  // A long list starts folded; the last item is clicked as a user would, once it is unfolded.
+  // A long list starts folded; unfolded, it shows the part being read.
   await click(popup, 'details:has([data-testid="parts"]) > summary');
+  await expect.poll(async () => evaluate(popup, partItemShown, await num(popup, 'data-part'))).toBe(true);
+  // Scrolled to its end to pick the last part, it stays there while the reading moves on.
+  await evaluate(popup, scrollPartsToEnd);
+  const from = await num(popup, 'data-part');
+  await expect.poll(() => num(popup, 'data-part')).toBeGreaterThan(from);
+  expect(await evaluate(popup, partItemShown, parts - 1)).toBe(true);
   await click(popup, `[data-testid="part-item"][data-index="${parts - 1}"]`);
   await expect.poll(() => num(popup, 'data-part')).toBe(parts - 1);
   await expect.poll(() => state(popup), { timeout: 30_000 }).toBe('finished');

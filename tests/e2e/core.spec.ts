@@ -1,5 +1,6 @@
 import type { Page, Worker } from '@playwright/test';
 import { makeArticleHtml } from '../fixtures/make-article.ts';
+import { partItemShown, scrollPartsToEnd } from '../fixtures/parts-list.ts';
 import { settled } from '../fixtures/settled.ts';
 import { expect, player, test } from './fixtures.ts';
 
@@ -69,8 +70,14 @@ test('a page of 3,000,000 characters shows its estimate, plays, and jumps to its
   await popup.getByTestId('confirm-read').click();
   await expect(p).toHaveAttribute('data-state', 'playing');
   await expect(popup.getByTestId('part-item')).toHaveCount(parts);
-  // A long list starts folded.
+  // A long list starts folded; unfolded, it shows the part being read.
   await popup.locator('details:has([data-testid="parts"]) > summary').click();
+  await expect.poll(async () => popup.evaluate(partItemShown, await num(popup, 'data-part'))).toBe(true);
+  // Scrolled to its end to pick the last part, it stays there while the reading moves on.
+  await popup.evaluate(scrollPartsToEnd);
+  const from = await num(popup, 'data-part');
+  await expect.poll(() => num(popup, 'data-part')).toBeGreaterThan(from);
+  expect(await popup.evaluate(partItemShown, parts - 1)).toBe(true);
   await popup.getByTestId('part-item').last().click();
   await expect(p).toHaveAttribute('data-part', String(parts - 1));
   await expect(p).toHaveAttribute('data-state', 'finished', { timeout: 30_000 });
