@@ -73,6 +73,8 @@ export interface WorldOptions {
   batches?: Array<TextBatch & { gate?: Promise<void> }>;
   /** Where the listener stopped, by page address (shared between worlds to stand for storage.local). */
   resumePoints?: Map<string, ResumePoint>;
+  /** When given, the lookup of the place kept on a page answers only once this resolves (a slow storage). */
+  resumeGate?: Promise<void>;
   /** The page's address given with the text. */
   url?: string;
 }
@@ -268,7 +270,10 @@ export function makeWorld(opts: WorldOptions = {}) {
     badge: () => undefined,
     recordUsage: (entry) => void usage.push(entry),
     highlight: () => undefined,
-    getResume: async (url) => resumePoints.get(url) ?? null,
+    getResume: async (url) => {
+      await opts.resumeGate;
+      return resumePoints.get(url) ?? null;
+    },
     saveResume: async (url, point) => void (point ? resumePoints.set(url, point) : resumePoints.delete(url)),
     moreText: async (_tabId, after) => {
       askedAfter.push(after);

@@ -519,6 +519,22 @@ describe('resume per page', () => {
     expect(second.log.filter((e) => paidBefore.has(e.text))).toEqual([]);
   });
 
+  it('the first part is asked for without waiting for the place kept on the page; the offer shows once it is known', async () => {
+    const blocks = [{ kind: 'paragraph' as const, text: sentences(60) }];
+    const url = 'https://example.com/slow';
+    let answer!: () => void;
+    const resumeGate = new Promise<void>((ok) => (answer = ok));
+    const w = makeWorld({ blocks, url, resumeGate });
+    void w.start();
+    await w.until(() => w.log.length > 0, 'the first part requested');
+    const plan = w.reader['run']!;
+    w.resumePoints.set(url, { part: 2, partKey: plan.key(2), partTime: 3, position: 50, at: 0 });
+    expect(w.reader.view.resumeOffer).toBeNull();
+    answer();
+    await w.until(() => w.reader.view.resumeOffer !== null, 'the offer');
+    expect(w.reader.view.resumeOffer).toMatchObject({ part: 2, position: 50 });
+  });
+
   it('a page read to the end offers nothing next time; another text at the same address neither', async () => {
     const points = new Map();
     const w = makeWorld({ autoplay: true, url: 'https://example.com/b', resumePoints: points });

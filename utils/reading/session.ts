@@ -152,10 +152,15 @@ export class Reader {
         await this.update({ preview: [] });
       }
       this.sleep.hold();
-      const resumeOffer = resumeOfferOf(run, await resumeLookup);
       const load = this.beginLoad();
       // The view is `loading` at once (in memory); its copy for the popup is written while the first part is asked for.
-      const shown = this.update({ state: 'loading', resumeOffer });
+      const shown = this.update({ state: 'loading' });
+      // The place kept on this page is offered once it is known: the first request does not wait for
+      // the lookup (4–5 ms of the worker's time before it, on the toolbar path).
+      void resumeLookup.then((point) => {
+        const resumeOffer = resumeOfferOf(run, point);
+        if (resumeOffer && this.run === run && this.active && this.view.position < resumeOffer.position) return this.update({ resumeOffer });
+      }).catch(ignore('offering the place kept on the page'));
       await Promise.all([written, shown, this.play(load, 0, 0)]);
     } catch (err) {
       if (run.signal.aborted || this.run !== run) return;
