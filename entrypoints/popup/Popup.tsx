@@ -20,9 +20,15 @@ const locale = uiLocale();
 document.documentElement.lang = locale.slice(0, 2);
 
 /** `popup.html?tabId=N` acts on tab N; opened from the toolbar it acts on the active tab. */
-async function targetTabId(): Promise<number | null> {
+/** The tab named in the address (`popup.html?tabId=N`), if any. */
+function tabIdFromQuery(): number | null {
   const fromQuery = Number(new URLSearchParams(location.search).get('tabId'));
-  if (Number.isInteger(fromQuery) && fromQuery > 0) return fromQuery;
+  return Number.isInteger(fromQuery) && fromQuery > 0 ? fromQuery : null;
+}
+
+async function targetTabId(): Promise<number | null> {
+  const fromQuery = tabIdFromQuery();
+  if (fromQuery !== null) return fromQuery;
   const [tab] = await browser.tabs.query({ active: true, currentWindow: true });
   return tab?.id ?? null;
 }
@@ -55,9 +61,13 @@ export function startReadingOnOpen(): void {
   // Opened by the toolbar button: the background started the reading at the click (it may even have
   // ended by now: it is not started again).
   if (new URLSearchParams(location.search).get('from') === 'toolbar') return;
-  void tabIdPromise.then((tabId) => {
+  const start = (tabId: number | null) => {
     if (tabId !== null) void sendMessage('startReading', { tabId });
-  });
+  };
+  // A tab named in the address is asked for now, not in a callback that would run after the first render (6–8 ms).
+  const named = tabIdFromQuery();
+  if (named !== null) start(named);
+  else void tabIdPromise.then(start);
 }
 
 /** The texts of the current reading's parts (written once per reading, not on every progress report). */
