@@ -274,6 +274,7 @@ export function Popup() {
             {i18n.t('parts')} ({partTexts.length})
           </summary>
           <PartsList
+            key={v.id}
             parts={partTexts}
             current={v.part}
             label={i18n.t('parts')}
