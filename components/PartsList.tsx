@@ -11,6 +11,12 @@ interface Props {
 
 const preview = (text: string) => (text.length > 90 ? `${text.slice(0, 90).trimEnd()}…` : text);
 
+/** Whether item `index` of `list` shows (any of it) inside the list. */
+function itemShown(list: HTMLElement, index: number): boolean {
+  const item = list.querySelector<HTMLElement>(`[data-index="${index}"]`);
+  return !!item && isInView(list.getBoundingClientRect(), item.getBoundingClientRect());
+}
+
 /** Scrolls `list` (and nothing around it) so its current item shows. */
 function showCurrent(list: HTMLElement) {
   const item = list.querySelector<HTMLElement>('[aria-current="true"]');
@@ -21,33 +27,30 @@ function showCurrent(list: HTMLElement) {
 
 /**
  * The reading's parts; a click jumps there (played from the cache when it was fetched before).
- * The list follows the part being read, unless the user has scrolled it away from that part:
- * then it stays where they left it (to pick a part) until they scroll back or unfold it again.
+ * The list follows the part being read while that part shows in it; once the user has scrolled it
+ * away (to pick a part), it stays where they left it until the reading shows in it again (a part
+ * picked, a scroll back) or the list is unfolded again. Decided from where the items are at each new
+ * part, not from scroll events, which come a frame late.
  */
 export function PartsList({ parts, current, label, disabled, onJump }: Props) {
   const list = useRef<HTMLOListElement>(null);
-  const follow = useRef(true);
+  const previous = useRef<number | null>(null);
   useEffect(() => {
-    if (list.current && follow.current) showCurrent(list.current);
+    const el = list.current;
+    if (el && (previous.current === null || itemShown(el, previous.current) || itemShown(el, current))) showCurrent(el);
+    previous.current = current;
   }, [current]);
   useEffect(() => {
     const details = list.current?.closest('details');
     if (!details) return;
     const onToggle = () => {
-      if (!details.open || !list.current) return;
-      follow.current = true;
-      showCurrent(list.current);
+      if (details.open && list.current) showCurrent(list.current);
     };
     details.addEventListener('toggle', onToggle);
     return () => details.removeEventListener('toggle', onToggle);
   }, []);
-  const onScroll = () => {
-    const el = list.current;
-    const item = el?.querySelector<HTMLElement>('[aria-current="true"]');
-    if (el && item) follow.current = isInView(el.getBoundingClientRect(), item.getBoundingClientRect());
-  };
   return (
-    <ol class="parts" data-testid="parts" aria-label={label} ref={list} onScroll={onScroll}>
+    <ol class="parts" data-testid="parts" aria-label={label} ref={list}>
       {parts.map((text, i) => (
         <li key={i}>
           <button

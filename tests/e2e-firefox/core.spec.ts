@@ -65,6 +65,12 @@ test('a page of 3,000,000 characters shows its estimate, plays, and jumps to its
   const from = await num(popup, 'data-part');
   await expect.poll(() => num(popup, 'data-part')).toBeGreaterThan(from);
   expect(await evaluate(popup, partItemShown, parts - 1)).toBe(true);
+  // Folded and unfolded again, it shows the part being read once more.
+  await click(popup, 'details:has([data-testid="parts"]) > summary');
+  await click(popup, 'details:has([data-testid="parts"]) > summary');
+  await expect.poll(async () => evaluate(popup, partItemShown, await num(popup, 'data-part'))).toBe(true);
+  expect(await evaluate(popup, partItemShown, parts - 1)).toBe(false);
+  await evaluate(popup, scrollPartsToEnd);
   await click(popup, `[data-testid="part-item"][data-index="${parts - 1}"]`);
   await expect.poll(() => num(popup, 'data-part')).toBe(parts - 1);
   await expect.poll(() => state(popup), { timeout: 30_000 }).toBe('finished');

@@ -78,6 +78,13 @@ test('a page of 3,000,000 characters shows its estimate, plays, and jumps to its
   const from = await num(popup, 'data-part');
   await expect.poll(() => num(popup, 'data-part')).toBeGreaterThan(from);
   expect(await popup.evaluate(partItemShown, parts - 1)).toBe(true);
+  // Folded and unfolded again, it shows the part being read once more.
+  const summary = popup.locator('details:has([data-testid="parts"]) > summary');
+  await summary.click();
+  await summary.click();
+  await expect.poll(async () => popup.evaluate(partItemShown, await num(popup, 'data-part'))).toBe(true);
+  expect(await popup.evaluate(partItemShown, parts - 1)).toBe(false);
+  await popup.evaluate(scrollPartsToEnd);
   await popup.getByTestId('part-item').last().click();
   await expect(p).toHaveAttribute('data-part', String(parts - 1));
   await expect(p).toHaveAttribute('data-state', 'finished', { timeout: 30_000 });
