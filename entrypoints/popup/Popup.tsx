@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { browser } from 'wxt/browser';
 import { Icon } from '@/components/Icon';
 import { Money } from '@/components/Money';
@@ -19,13 +19,13 @@ import { loadPlan } from '@/utils/reading/plan-store';
 const locale = uiLocale();
 document.documentElement.lang = locale.slice(0, 2);
 
-/** `popup.html?tabId=N` acts on tab N; opened from the toolbar it acts on the active tab. */
 /** The tab named in the address (`popup.html?tabId=N`), if any. */
 function tabIdFromQuery(): number | null {
   const fromQuery = Number(new URLSearchParams(location.search).get('tabId'));
   return Number.isInteger(fromQuery) && fromQuery > 0 ? fromQuery : null;
 }
 
+/** `popup.html?tabId=N` acts on tab N; opened from the toolbar it acts on the active tab. */
 async function targetTabId(): Promise<number | null> {
   const fromQuery = tabIdFromQuery();
   if (fromQuery !== null) return fromQuery;
@@ -70,17 +70,29 @@ export function startReadingOnOpen(): void {
   else void tabIdPromise.then(start);
 }
 
-/** The texts of the current reading's parts (written once per reading, not on every progress report). */
-function usePartTexts(readingId: string, parts: number): string[] {
-  const [texts, setTexts] = useState<string[]>([]);
+/**
+ * The texts of the current reading's parts. The plan is in IndexedDB (a book is megabytes), read
+ * again when the reading or its part count changes. The background writes the plan while the view
+ * announces it, so a read can find the plan before it: then it is read again at the next change of
+ * the view, until it is this reading's.
+ */
+function usePartTexts(view: ReadingView): string[] {
+  const key = view.id && view.parts > 0 ? `${view.id}/${view.parts}` : '';
+  const [loaded, setLoaded] = useState<{ key: string; id: string; texts: string[] }>({ key: '', id: '', texts: [] });
+  const reading = useRef('');
   useEffect(() => {
-    let live = true;
-    if (!readingId || parts === 0) setTexts([]);
-    // The plan is in IndexedDB (a book is megabytes): read again when the reading or its part count changes.
-    else void loadPlan().then((plan) => live && setTexts(plan && plan.id === readingId ? plan.parts.map((p) => p.text) : []));
-    return () => void (live = false);
-  }, [readingId, parts]);
-  return texts;
+    if (!key || loaded.key === key || reading.current === key) return;
+    reading.current = key;
+    const done = () => {
+      if (reading.current === key) reading.current = '';
+    };
+    loadPlan().then((plan) => {
+      if (reading.current === key && plan?.id === view.id) setLoaded({ key, id: plan.id, texts: plan.parts.map((p) => p.text) });
+      done();
+    }, done);
+  }, [key, loaded.key, view]);
+  // A part halved: the list shows the texts before until the new ones are read.
+  return key && loaded.id === view.id ? loaded.texts : [];
 }
 
 function usePlayback(): [Playback, (patch: Partial<Playback>) => void] {
@@ -104,7 +116,7 @@ export function Popup() {
 
   const v = view ?? IDLE_VIEW;
   const active = isActive(v.state);
-  const partTexts = usePartTexts(v.id, v.parts);
+  const partTexts = usePartTexts(v);
   const [playback, changePlayback] = usePlayback();
   const error = v.state === 'error' ? v.error : null;
   const [account, setAccount] = useState<AccountInfo | null>(null);
