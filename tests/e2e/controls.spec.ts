@@ -90,8 +90,9 @@ test('auto-scroll follows the sentence until the user scrolls away', async ({ ex
   await expect(player(popup)).toHaveAttribute('data-state', 'playing');
   // The real popup floats over the page; here it is a tab, so the page is brought back to the front.
   await page.bringToFront();
-  // Reading moves down a tall page: the window follows.
-  await expect.poll(() => page.evaluate(() => scrollY), { timeout: 20_000 }).toBeGreaterThan(200);
+  // Reading moves down a tall page: the window follows. Waited for until the sentence (placed a third
+  // down the window) is more than a window below the top, so scrolling back to the top leaves it out of view.
+  await expect.poll(() => page.evaluate(() => scrollY - innerHeight), { timeout: 20_000 }).toBeGreaterThan(0);
   // The user scrolls back to the top: the reader stops pulling the page.
   await page.mouse.move(100, 100);
   await expect

@@ -151,12 +151,13 @@ function canHighlight(): boolean {
   return typeof CSS !== 'undefined' && 'highlights' in CSS && typeof Highlight === 'function';
 }
 
+/** How long after the user's last scroll the reading may be followed again. */
+const SETTLED_MS = 1_000;
+
 /**
  * Follows the reading on the page: highlights the current sentence inside its own block and keeps it
  * in view, until the user scrolls away (then it waits until the sentence is on screen again).
  */
-/** How long after the user's last scroll the reading may be followed again. */
-const SETTLED_MS = 1_000;
 
 export class PageHighlighter {
   private indexed: { slices: readonly TextSlice[]; index: TextIndex } | null = null;
