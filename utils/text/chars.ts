@@ -11,6 +11,9 @@ export function countChars(s: string): number {
 
 const SURROGATE = /[\uD800-\uDFFF]/;
 
+/** Whether `s` has a surrogate code unit: if not, neither has any slice of it, and its length is its code points. */
+export const hasSurrogate = (s: string): boolean => SURROGATE.test(s);
+
 /** Whitespace made single spaces, none at the ends; a string with nothing to squeeze is not rewritten. */
 export function squeezeSpaces(s: string): string {
   return (LOOSE_SPACE.test(s) ? s.replace(/\s+/g, ' ') : s).trim();
@@ -18,6 +21,9 @@ export function squeezeSpaces(s: string): string {
 
 /** Two whitespace characters in a row, or one that is not a space. */
 const LOOSE_SPACE = /\s\s|[^\S ]/;
+
+/** Whether `squeezeSpaces` would rewrite more than the ends of `s` (or of any slice of it, if not). */
+export const hasLooseSpace = (s: string): boolean => LOOSE_SPACE.test(s);
 
 export function isHighSurrogate(code: number): boolean {
   return code >= 0xd800 && code <= 0xdbff;

