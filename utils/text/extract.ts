@@ -123,6 +123,9 @@ function isDrawingCode(c: number): boolean {
   return (c >= 0x2500 && c <= 0x259f) || c === 0x7c || c === 0x2b || c === 0x2d || c === 0x3d || c === 0x5f || c === 0x7e || c === 0x2a || c === 0x23 || c === 0x3c || c === 0x3e || c === 0x5e;
 }
 
+/** Three box-drawing characters in a row. */
+const BOX_RUN = /[\u2500-\u257F]{3}/;
+
 /** A column bar: │ ┃ ║ | */
 const isBarCode = (c: number) => c === 0x2502 || c === 0x2503 || c === 0x2551 || c === 0x7c;
 
@@ -147,6 +150,9 @@ function isDrawing(line: string): boolean {
     if (firstVisible < 0) firstVisible = c;
     if (isDrawingCode(c)) drawing++;
     if (isBarCode(c)) bars++;
+    // Prose: once the rest of the line, all drawing, could not make half of it, and it does not start
+    // with a bar, only a run of box drawing is left to look for (a paragraph is scanned halfway, not whole).
+    else if (!isBarCode(firstVisible) && visible - drawing > drawing + line.length - 1 - i) return longBoxRun || BOX_RUN.test(line);
   }
   if (visible < 3) return false;
   return drawing / visible >= 0.5 || longBoxRun || (bars >= 3 && isBarCode(firstVisible));
@@ -353,14 +359,17 @@ export function extractFromPage(doc: Document = document, opts: ExtractOptions =
  *   containers each built the article's whole text: 22 ms on a 900,000-character page); now the
  *   measure comes last;
  * - visibility: it read `node.style` (an object made for each element) of every element; an element
- *   with no `style` attribute has no inline display or visibility, and skips that.
+ *   with no `style` attribute has no inline display or visibility, and skips that;
+ * - style clean-up: it removed a dozen presentational attributes from every element of the article
+ *   one by one; an element with no attributes has none to remove, and only its children are visited.
  */
 export function quickReadability(): boolean {
-  type Proto = { _isValidByline?: unknown; _isProbablyVisible?: unknown; REGEXPS?: { byline?: unknown } };
+  type Proto = { _isValidByline?: unknown; _isProbablyVisible?: unknown; _cleanStyles?: unknown; REGEXPS?: { byline?: unknown } };
   const proto = Readability.prototype as unknown as Proto;
   const byline = proto.REGEXPS?.byline;
   const visible = proto._isProbablyVisible;
-  if (typeof proto._isValidByline !== 'function' || typeof visible !== 'function' || !(byline instanceof RegExp) || byline.global) return false;
+  const cleanStyles = proto._cleanStyles;
+  if (typeof proto._isValidByline !== 'function' || typeof visible !== 'function' || typeof cleanStyles !== 'function' || !(byline instanceof RegExp) || byline.global) return false;
   if ((visible as { quick?: true }).quick) return true;
   proto._isValidByline = function (this: { REGEXPS: { byline: RegExp } }, node: Element, matchString: string): boolean {
     const rel = node.getAttribute('rel');
@@ -374,6 +383,10 @@ export function quickReadability(): boolean {
     return !node.hasAttribute('hidden') && (node.getAttribute('aria-hidden') !== 'true' || (typeof node.className === 'string' && node.className.includes('fallback-image')));
   };
   proto._isProbablyVisible = Object.assign(quickVisible, { quick: true as const });
+  proto._cleanStyles = function (this: { _cleanStyles(e: Element): void }, e: Element | null): void {
+    if (!e || e.hasAttributes() || e.tagName.toLowerCase() === 'svg') return void (cleanStyles as (e: Element | null) => void).call(this, e);
+    for (let child = e.firstElementChild; child; child = child.nextElementSibling) this._cleanStyles(child);
+  };
   return true;
 }
 quickReadability();
