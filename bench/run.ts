@@ -457,6 +457,13 @@ function clutteredPage(chars: number, title: string): string {
     .replace('</body>', `<section class="comments">${comments}</section></body>`);
 }
 
+/** Milliseconds `f` takes. */
+function timed(f: () => unknown): number {
+  const t0 = performance.now();
+  f();
+  return performance.now() - t0;
+}
+
 async function extraction() {
   const rig = await Rig.start({});
   try {
@@ -475,7 +482,7 @@ async function extraction() {
       await rig.sw.evaluate(async (tabId) => {
         await chrome.scripting.executeScript({ target: { tabId }, files: ['/content-scripts/extract.js'] });
       }, tabId);
-      for (let i = 0; i < 5; i++) {
+      for (let i = 0; i < 9; i++) {
         const result = await rig.sw.evaluate(async (tabId) => {
           const answer = (await chrome.tabs.sendMessage(tabId, { id: 1, type: 'extract', data: { mode: 'normal' }, timestamp: Date.now() }, { frameId: 0 })) as {
             res: { tookMs: number; blocks: Array<{ text: string; kind: 'title' | 'heading' | 'paragraph' }> };
@@ -485,25 +492,17 @@ async function extraction() {
         times.push(result.tookMs);
         blocks = result.blocks;
       }
-      const t0 = performance.now();
-      splitIntoParts(blocks);
-      const splitMs = performance.now() - t0;
+      // Medians of 9 (one run swung by ±30 % with the collector and the JIT).
+      const splitMs = median(Array.from({ length: 9 }, () => timed(() => splitIntoParts(blocks))));
       // All the planning the worker does before the first request (URLs, pronunciation, letters the service reads, splitting).
-      const t1 = performance.now();
-      planParts(blocks);
-      const planMs = performance.now() - t1;
+      const planMs = median(Array.from({ length: 9 }, () => timed(() => planParts(blocks))));
       out.push({ page: path, htmlKB: Math.round(Buffer.byteLength(html) / 1024), extractMs: r1(median(times)), splitMs: r1(splitMs), planMs: r1(planMs), chars: blocks.reduce((n, b) => n + b.text.length, 0) });
       await page.close();
     }
     const million = makeArticleHtml(1_000_000).replace(/<[^>]+>/g, '\n');
     const mBlocks = million.split('\n').filter((l) => l.trim()).map((text) => ({ text, kind: 'paragraph' as const }));
     splitIntoParts(mBlocks.slice(0, 100)); // warm-up
-    const splits: number[] = [];
-    for (let i = 0; i < 3; i++) {
-      const t0 = performance.now();
-      splitIntoParts(mBlocks);
-      splits.push(performance.now() - t0);
-    }
+    const splits = Array.from({ length: 9 }, () => timed(() => splitIntoParts(mBlocks)));
     results.extraction = { pages: out, splitMillionMs: r1(median(splits)) };
     for (const p of out) {
       const total = p.extractMs + p.splitMs;
