@@ -472,7 +472,7 @@ async function extraction() {
       ['/medium.html', clutteredPage(60_000, 'Средняя страница')],
       ['/large.html', clutteredPage(900_000, 'Большая страница')],
     ];
-    const out: Array<{ page: string; htmlKB: number; extractMs: number; splitMs: number; planMs: number; chars: number }> = [];
+    const out: Array<{ page: string; htmlKB: number; extractMs: number; firstExtractMs: number; splitMs: number; planMs: number; chars: number }> = [];
     for (const [path, html] of fixtures) {
       rig.pages.put(path, html);
       const { page, tabId } = await rig.openTab(path);
@@ -496,7 +496,7 @@ async function extraction() {
       const splitMs = median(Array.from({ length: 9 }, () => timed(() => splitIntoParts(blocks))));
       // All the planning the worker does before the first request (URLs, pronunciation, letters the service reads, splitting).
       const planMs = median(Array.from({ length: 9 }, () => timed(() => planParts(blocks))));
-      out.push({ page: path, htmlKB: Math.round(Buffer.byteLength(html) / 1024), extractMs: r1(median(times)), splitMs: r1(splitMs), planMs: r1(planMs), chars: blocks.reduce((n, b) => n + b.text.length, 0) });
+      out.push({ page: path, htmlKB: Math.round(Buffer.byteLength(html) / 1024), extractMs: r1(median(times)), firstExtractMs: r1(times[0]!), splitMs: r1(splitMs), planMs: r1(planMs), chars: blocks.reduce((n, b) => n + b.text.length, 0) });
       await page.close();
     }
     const million = makeArticleHtml(1_000_000).replace(/<[^>]+>/g, '\n');
@@ -506,7 +506,7 @@ async function extraction() {
     results.extraction = { pages: out, splitMillionMs: r1(median(splits)) };
     for (const p of out) {
       const total = p.extractMs + p.splitMs;
-      rows.push({ measure: `Readability + splitting, ${p.page} (${p.htmlKB} KB HTML)`, value: `${r1(total)} ms (${p.extractMs} + ${p.splitMs}); whole planning ${p.planMs} ms`, target: '≤ 150 ms', met: total <= 150 });
+      rows.push({ measure: `Readability + splitting, ${p.page} (${p.htmlKB} KB HTML)`, value: `${r1(total)} ms (${p.extractMs} + ${p.splitMs}); the page's first extraction ${p.firstExtractMs} ms; whole planning ${p.planMs} ms`, target: '≤ 150 ms', met: total <= 150 });
     }
     rows.push({ measure: 'splitting 1,000,000 characters', value: `${r1(median(splits))} ms`, target: '≤ 100 ms', met: median(splits) <= 100 });
   } finally {
