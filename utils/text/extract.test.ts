@@ -149,6 +149,21 @@ describe("Readability's byline test, measured last", () => {
     expect(root.innerHTML).toBe(cleaned);
   });
   it.each([
+    ['', undefined],
+    ['Без запятых.', undefined],
+    ['Раз, два,  три,, четыре, ', undefined],
+    [',,,', ','],
+    ['а; б; в;; г', ';'],
+    ['абабаба', 'аба'],
+    ['  Пробелы,   схлопнутые ,  как прежде  ', ','],
+  ])("Readability's comma count: %j by %j is split's", (text, sep) => {
+    const { document } = parseHTML(`<html><body><div id="x">${text}</div></body></html>`);
+    const el = document.getElementById('x')! as unknown as Element;
+    const reader = Readability.prototype as unknown as { _getCharCount(e: Element, s?: string): number; _getInnerText(e: Element): string; REGEXPS: unknown };
+    const inner = reader._getInnerText.call(reader, el);
+    expect(reader._getCharCount.call(reader, el, sep)).toBe(inner.split(sep || ',').length - 1);
+  });
+  it.each([
     ['a byline class', '<p class="byline">Иван Петров</p>', 'Иван Петров'],
     ['rel="author"', '<a rel="author" href="/a">Анна Смирнова</a>', 'Анна Смирнова'],
     ['itemprop="author"', '<span itemprop="author">Пётр Иванов</span>', 'Пётр Иванов'],

@@ -361,15 +361,17 @@ export function extractFromPage(doc: Document = document, opts: ExtractOptions =
  * - visibility: it read `node.style` (an object made for each element) of every element; an element
  *   with no `style` attribute has no inline display or visibility, and skips that;
  * - style clean-up: it removed a dozen presentational attributes from every element of the article
- *   one by one; an element with no attributes has none to remove, and only its children are visited.
+ *   one by one; an element with no attributes has none to remove, and only its children are visited;
+ * - commas: it counted them by splitting the element's text into an array (for the article's container,
+ *   the whole article cut at every comma); now they are counted where they are.
  */
 export function quickReadability(): boolean {
-  type Proto = { _isValidByline?: unknown; _isProbablyVisible?: unknown; _cleanStyles?: unknown; REGEXPS?: { byline?: unknown } };
+  type Proto = { _isValidByline?: unknown; _isProbablyVisible?: unknown; _cleanStyles?: unknown; _getCharCount?: unknown; REGEXPS?: { byline?: unknown } };
   const proto = Readability.prototype as unknown as Proto;
   const byline = proto.REGEXPS?.byline;
   const visible = proto._isProbablyVisible;
   const cleanStyles = proto._cleanStyles;
-  if (typeof proto._isValidByline !== 'function' || typeof visible !== 'function' || typeof cleanStyles !== 'function' || !(byline instanceof RegExp) || byline.global) return false;
+  if (typeof proto._isValidByline !== 'function' || typeof visible !== 'function' || typeof cleanStyles !== 'function' || typeof proto._getCharCount !== 'function' || !(byline instanceof RegExp) || byline.global) return false;
   if ((visible as { quick?: true }).quick) return true;
   proto._isValidByline = function (this: { REGEXPS: { byline: RegExp } }, node: Element, matchString: string): boolean {
     const rel = node.getAttribute('rel');
@@ -386,6 +388,13 @@ export function quickReadability(): boolean {
   proto._cleanStyles = function (this: { _cleanStyles(e: Element): void }, e: Element | null): void {
     if (!e || e.hasAttributes() || e.tagName.toLowerCase() === 'svg') return void (cleanStyles as (e: Element | null) => void).call(this, e);
     for (let child = e.firstElementChild; child; child = child.nextElementSibling) this._cleanStyles(child);
+  };
+  proto._getCharCount = function (this: { _getInnerText(e: Element): string }, e: Element, s?: string): number {
+    const sep = s || ',';
+    const text = this._getInnerText(e);
+    let count = 0;
+    for (let at = text.indexOf(sep); at >= 0; at = text.indexOf(sep, at + sep.length)) count++;
+    return count;
   };
   return true;
 }
