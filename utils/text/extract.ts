@@ -386,7 +386,8 @@ export function quickReadability(): boolean {
   };
   proto._isProbablyVisible = Object.assign(quickVisible, { quick: true as const });
   proto._cleanStyles = function (this: { _cleanStyles(e: Element): void }, e: Element | null): void {
-    if (!e || e.hasAttributes() || e.tagName.toLowerCase() === 'svg') return void (cleanStyles as (e: Element | null) => void).call(this, e);
+    // A form's named controls shadow its methods (`<input name="hasAttributes">`): a form takes the original way.
+    if (!e || e.tagName === 'FORM' || e.hasAttributes() || e.tagName.toLowerCase() === 'svg') return void (cleanStyles as (e: Element | null) => void).call(this, e);
     for (let child = e.firstElementChild; child; child = child.nextElementSibling) this._cleanStyles(child);
   };
   proto._getCharCount = function (this: { _getInnerText(e: Element): string }, e: Element, s?: string): number {
