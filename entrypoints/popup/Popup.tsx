@@ -80,6 +80,11 @@ function usePartTexts(view: ReadingView): string[] {
   const key = view.id && view.parts > 0 ? `${view.id}/${view.parts}` : '';
   const [loaded, setLoaded] = useState<{ key: string; id: string; texts: string[] }>({ key: '', id: '', texts: [] });
   const reading = useRef('');
+  // Read again a few times a quarter of a second apart, should no change of the view follow a read that
+  // came too early (a reading that failed at once leaves the view as it is).
+  const [retry, setRetry] = useState(0);
+  const retries = useRef({ key: '', left: 0, timer: 0 });
+  useEffect(() => () => clearTimeout(retries.current.timer), []);
   useEffect(() => {
     if (!key || loaded.key === key || reading.current === key) return;
     reading.current = key;
@@ -87,10 +92,14 @@ function usePartTexts(view: ReadingView): string[] {
       if (reading.current === key) reading.current = '';
     };
     loadPlan().then((plan) => {
-      if (reading.current === key && plan?.id === view.id) setLoaded({ key, id: plan.id, texts: plan.parts.map((p) => p.text) });
+      if (reading.current !== key) return;
       done();
+      if (plan?.id === view.id) return setLoaded({ key, id: plan.id, texts: plan.parts.map((p) => p.text) });
+      const r = retries.current;
+      if (r.key !== key) Object.assign(r, { key, left: 8 });
+      if (r.left-- > 0) r.timer = window.setTimeout(() => setRetry((n) => n + 1), 250);
     }, done);
-  }, [key, loaded.key, view]);
+  }, [key, loaded.key, view, retry]);
   // A part halved: the list shows the texts before until the new ones are read.
   return key && loaded.id === view.id ? loaded.texts : [];
 }
