@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { browser } from 'wxt/browser';
 import { Icon } from '@/components/Icon';
 import { Money } from '@/components/Money';
@@ -71,37 +71,20 @@ export function startReadingOnOpen(): void {
 }
 
 /**
- * The texts of the current reading's parts. The plan is in IndexedDB (a book is megabytes), read
- * again when the reading or its part count changes. The background writes the plan while the view
- * announces it, so a read can find the plan before it: then it is read again at the next change of
- * the view, until it is this reading's.
+ * The texts of the current reading's parts: the plan is in IndexedDB (a book is megabytes), read again
+ * when the reading or its part count changes (the background writes a view only once the plan it
+ * names is written).
  */
 function usePartTexts(view: ReadingView): string[] {
-  const key = view.id && view.parts > 0 ? `${view.id}/${view.parts}` : '';
-  const [loaded, setLoaded] = useState<{ key: string; id: string; texts: string[] }>({ key: '', id: '', texts: [] });
-  const reading = useRef('');
-  // Read again a few times a quarter of a second apart, should no change of the view follow a read that
-  // came too early (a reading that failed at once leaves the view as it is).
-  const [retry, setRetry] = useState(0);
-  const retries = useRef({ key: '', left: 0, timer: 0 });
-  useEffect(() => () => clearTimeout(retries.current.timer), []);
+  const [loaded, setLoaded] = useState<{ id: string; texts: string[] }>({ id: '', texts: [] });
   useEffect(() => {
-    if (!key || loaded.key === key || reading.current === key) return;
-    reading.current = key;
-    const done = () => {
-      if (reading.current === key) reading.current = '';
-    };
-    loadPlan().then((plan) => {
-      if (reading.current !== key) return;
-      done();
-      if (plan?.id === view.id) return setLoaded({ key, id: plan.id, texts: plan.parts.map((p) => p.text) });
-      const r = retries.current;
-      if (r.key !== key) Object.assign(r, { key, left: 8 });
-      if (r.left-- > 0) r.timer = window.setTimeout(() => setRetry((n) => n + 1), 250);
-    }, done);
-  }, [key, loaded.key, view, retry]);
+    if (!view.id || view.parts === 0) return;
+    let live = true;
+    void loadPlan().then((plan) => live && plan?.id === view.id && setLoaded({ id: plan.id, texts: plan.parts.map((p) => p.text) }));
+    return () => void (live = false);
+  }, [view.id, view.parts]);
   // A part halved: the list shows the texts before until the new ones are read.
-  return key && loaded.id === view.id ? loaded.texts : [];
+  return view.id && view.parts > 0 && loaded.id === view.id ? loaded.texts : [];
 }
 
 function usePlayback(): [Playback, (patch: Partial<Playback>) => void] {

@@ -103,6 +103,8 @@ export const usageHistory = usageWriter(
 
 /** The background's one reader, wired to the real browser, storage and service; `onView` sees every saved view. */
 export function createReader(player: PlayerSink, onView: (view: ReadingView) => void = () => undefined): Reader {
+  /** The plan's writes, one after another. */
+  let planWrites: Promise<void> = Promise.resolve();
   return new Reader({
     async keyProblem() {
       const checked = await checkedAuth();
@@ -128,11 +130,14 @@ export function createReader(player: PlayerSink, onView: (view: ReadingView) => 
     player,
     cache: audioCache,
     store: {
-      saveView: (view) => {
+      // A view is written once the plan it names is: the popup reads the parts list when the view
+      // names a new plan, and must find that plan, not the one before it.
+      saveView: async (view) => {
         onView(view);
+        await planWrites.catch(() => undefined);
         return readingViewStorage.setValue(view);
       },
-      savePlan,
+      savePlan: (plan) => (planWrites = planWrites.catch(() => undefined).then(() => savePlan(plan))),
       saveProgress: (progress) => runProgressStorage.setValue(progress),
       load: async () => ({ view: await readingViewStorage.getValue(), plan: await loadPlan(), progress: await runProgressStorage.getValue() }),
     },
