@@ -1,16 +1,18 @@
 /**
  * The reader: commands, the state machine of a reading, and its persistence. Each reading is a
  * `ReadingRun` replaced on start; fetching is `fetcher`, feeding the player `scheduler`, money
- * `ledger`, the text's plan `plan`, the sleep timer `sleep`, the place kept on a page `resume-place`. Lives in the background and saves what the popup shows on
- * every change, so a restarted service worker carries on; the player only plays and reports.
+ * `ledger`, the text's plan `plan`, the sleep timer `sleep`, the place kept on a page
+ * `resume-place`, whether to ask first `ask-first`. Lives in the background and saves what the popup
+ * shows on every change, so a restarted service worker carries on; the player only plays and reports.
  */
 import pLimit from 'p-limit';
 import { ignore, logIgnored } from '../log';
 import type { PlayerEvent } from '../messaging/player';
 import type { Outcome } from '../messaging/protocol';
-import { costOf, formatRubPlain, parseRub, type RubUnits } from '../speech/money';
+import { formatRubPlain, parseRub, type RubUnits } from '../speech/money';
 import { clampPlayback, type Playback, type Settings } from '../storage/settings';
 import { boundTitle } from '../text/title';
+import { askFirstReason } from './ask-first';
 import { Budget, capsOf } from './budget';
 import type { ReaderDeps, ReadingRequest } from './deps';
 import { runHost } from './host';
@@ -114,29 +116,17 @@ export class Reader {
       this.deps.slots.setLimit(account.maxConcurrency);
       // Saved (for a restarted background) while the view is written.
       const planSaved = this.deps.store.savePlan(run.plan);
-      const threshold = parseRub(settings.confirmThresholdRub) ?? 0n;
-      const askFirst = (): '' | 'budget' | 'threshold' => {
-        const estimate = costOf(this.view.estimateChars, planned.price);
-        return run.budget?.estimatePasses(estimate) ? 'budget' : estimate > threshold ? 'threshold' : '';
-      };
       // Written while the first part is asked for (the view in memory is already this one; the browser
       // keeps writes in the order they are asked for): waited for before the confirmation, or with the first part.
       const written = Promise.all([planSaved, this.update({ title: run.title, source: req.source || text.source, balanceRub: account.balanceRub, stalePrice, counting: batched, ...planned.view })]);
       written.catch(() => undefined);
       if (batched) void this.grow(run, req.tabId!, settings, planned.price);
-      let confirmReason: ReadingView['confirmReason'] = askFirst();
-      // Counted in batches: the whole document's estimate decides, unless what is counted so far already asks first.
-      while (!confirmReason && run.growing) {
-        await run.nextGrowth();
-        run.signal.throwIfAborted();
-        confirmReason = askFirst();
-      }
-      // A spending cap is a hard limit: agreeing to pass it is asked on the whole document's estimate, never a partial one.
-      while (confirmReason === 'budget' && run.growing) {
-        await run.nextGrowth();
-        run.signal.throwIfAborted();
-      }
-      if (!confirmReason && settings.previewFirst) confirmReason = 'preview';
+      const confirmReason = await askFirstReason(run, {
+        estimateChars: () => this.view.estimateChars,
+        price: planned.price,
+        threshold: parseRub(settings.confirmThresholdRub) ?? 0n,
+        previewFirst: settings.previewFirst === true,
+      });
       const overBudget = confirmReason === 'budget';
       // The preview switches blocks off by planning again: only a reading planned whole has one.
       if (confirmReason && !batched) run.planning = { text, settings, account };
