@@ -103,8 +103,16 @@ export const usageHistory = usageWriter(
 
 /** The background's one reader, wired to the real browser, storage and service; `onView` sees every saved view. */
 export function createReader(player: PlayerSink, onView: (view: ReadingView) => void = () => undefined): Reader {
-  /** The plan's writes, one after another. */
-  let planWrites: Promise<void> = Promise.resolve();
+  /** The plan's writes, and the views written behind them, one after another; null when none is pending. */
+  let tail: Promise<unknown> | null = null;
+  const queued = <T>(write: () => Promise<T>): Promise<T> => {
+    const next = (tail ?? Promise.resolve()).catch(() => undefined).then(write);
+    tail = next;
+    void next.catch(() => undefined).then(() => {
+      if (tail === next) tail = null;
+    });
+    return next;
+  };
   return new Reader({
     async keyProblem() {
       const checked = await checkedAuth();
@@ -131,13 +139,13 @@ export function createReader(player: PlayerSink, onView: (view: ReadingView) => 
     cache: audioCache,
     store: {
       // A view is written once the plan it names is: the popup reads the parts list when the view
-      // names a new plan, and must find that plan, not the one before it.
-      saveView: async (view) => {
+      // names a new plan, and must find that plan, not the one before it. With no plan being written,
+      // the view is written at once (the toolbar's popup, opened as the audio plays, must find `playing`).
+      saveView: (view) => {
         onView(view);
-        await planWrites.catch(() => undefined);
-        return readingViewStorage.setValue(view);
+        return tail ? queued(() => readingViewStorage.setValue(view)) : readingViewStorage.setValue(view);
       },
-      savePlan: (plan) => (planWrites = planWrites.catch(() => undefined).then(() => savePlan(plan))),
+      savePlan: (plan) => queued(() => savePlan(plan)),
       saveProgress: (progress) => runProgressStorage.setValue(progress),
       load: async () => ({ view: await readingViewStorage.getValue(), plan: await loadPlan(), progress: await runProgressStorage.getValue() }),
     },
