@@ -23,6 +23,7 @@ import {
   arg,
   FIRST_AUDIO_SERVICE,
   FIRST_BYTE_MS,
+  clutteredPage,
   firstAudioPage,
   firstRequestAfter,
   serviceFirstByteAfter,
@@ -446,16 +447,6 @@ async function seams() {
 }
 
 // --- 3. extraction and splitting -------------------------------------------
-
-function clutteredPage(chars: number, title: string): string {
-  // An article inside the clutter of a real site: menus, sidebars, comments, footers.
-  const nav = Array.from({ length: 200 }, (_, i) => `<li><a href="/s/${i}">Раздел ${i}</a></li>`).join('');
-  const aside = Array.from({ length: 100 }, (_, i) => `<div class="card"><img alt=""><a href="/n/${i}">Новость дня номер ${i}</a><span>12:0${i % 10}</span></div>`).join('');
-  const comments = Array.from({ length: 300 }, (_, i) => `<div class="comment"><b>Читатель ${i}</b><p>Комментарий номер ${i}: спасибо за статью!</p></div>`).join('');
-  return makeArticleHtml(chars, title)
-    .replace('<body>', `<body><header><ul class="menu">${nav}</ul></header><aside class="sidebar">${aside}</aside>`)
-    .replace('</body>', `<section class="comments">${comments}</section></body>`);
-}
 
 /** Milliseconds `f` takes. */
 function timed(f: () => unknown): number {

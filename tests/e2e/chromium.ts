@@ -31,12 +31,13 @@ export interface LaunchedBrowser {
  * and closes it about 30 s into playback (CHROMIUM-TESTING.md).
  */
 export async function launchWithExtension(
-  opts: { headless?: boolean; extensionDir?: string; locale?: string; colorScheme?: 'light' | 'dark'; args?: string[] } = {},
+  opts: { headless?: boolean; extensionDir?: string; locale?: string; colorScheme?: 'light' | 'dark'; args?: string[]; /** loaded as well (`bench/ab.ts` compares two builds) */ alsoLoad?: string[] } = {},
 ): Promise<LaunchedBrowser> {
   const ext = opts.extensionDir ?? EXTENSION_DIR;
   if (!existsSync(join(ext, 'manifest.json'))) {
     throw new Error(`No built extension at ${ext}: run ${ext === EXTENSION_DIR ? 'npx wxt build --mode test' : 'npm run build'}`);
   }
+  const dirs = [ext, ...(opts.alsoLoad ?? [])].join(',');
   const profileDir = mkdtempSync(join(tmpdir(), 'tts-profile-'));
   const context = await chromium.launchPersistentContext(profileDir, {
     executablePath: chromiumPath(),
@@ -48,8 +49,8 @@ export async function launchWithExtension(
     args: [
       ...(opts.locale ? [`--lang=${opts.locale}`] : []),
       ...(opts.args ?? []),
-      `--disable-extensions-except=${ext}`,
-      `--load-extension=${ext}`,
+      `--disable-extensions-except=${dirs}`,
+      `--load-extension=${dirs}`,
       '--no-sandbox',
       '--disable-gpu',
       '--disable-background-networking',
