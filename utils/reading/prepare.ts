@@ -19,12 +19,15 @@ export interface Prepared {
 
 export async function prepare(deps: ReaderDeps, extract: () => Promise<ExtractedText>): Promise<Prepared> {
   const extraction = extract().then((text) => ({ text }), (error: unknown) => ({ error }));
-  const [problem, settings, cached] = await Promise.all([deps.keyProblem(), deps.getSettings(), deps.getAccount()]);
-  if (problem) throw new ReadingError(problem);
+  const stored = Promise.all([deps.keyProblem(), deps.getSettings(), deps.getAccount()]);
+  // Asked for at once, not once the key is found good: its request checks the key and the address
+  // itself (the check just begun is shared) and is never sent with a key that fails.
   const fresh = deps.refreshAccount().then(
     (account) => (mark('account'), { account }),
     (error: unknown) => ({ error }),
   );
+  const [problem, settings, cached] = await stored;
+  if (problem) throw new ReadingError(problem);
   const extracted = await extraction;
   if ('error' in extracted) throw extracted.error;
   const answer = await fresh;

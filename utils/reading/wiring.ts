@@ -59,7 +59,11 @@ const AUTH_REUSE_MS = 2_000;
 let lastCheck: { at: number; result: ReturnType<typeof authorizeNow> } | null = null;
 
 function authorizeNow() {
-  return (async () => authorize((await settingsStorage.getValue()).baseUrl, await getStoredKey(), hasOriginPermission))();
+  return (async () => {
+    // Read side by side: a reading's start waits for this check before its account request (~5 ms each).
+    const [settings, key] = await Promise.all([settingsStorage.getValue(), getStoredKey()]);
+    return authorize(settings.baseUrl, key, hasOriginPermission);
+  })();
 }
 
 function checkedAuth(reuse = false) {
@@ -123,8 +127,11 @@ export function createReader(player: PlayerSink, onView: (view: ReadingView) => 
     savePlayback: (playback) => playbackStorage.setValue(playback),
     getAccount: () => accountStorage.getValue(),
     async refreshAccount() {
-      const account = await checkAccount(await currentAuth());
-      await accountStorage.setValue(account);
+      const auth = await currentAuth();
+      mark('account:auth');
+      const account = await checkAccount(auth);
+      // Kept for the next start (and for a start whose refresh fails) while this one goes on.
+      accountStorage.setValue(account).catch(ignore('keeping the account'));
       return account;
     },
     spent: async () => spentAround(await usageStorage.getValue(), Date.now()),
