@@ -102,7 +102,7 @@ async function askPage(tabId: number, mode: ExtractMode, settingsRead: Promise<S
   const id = crypto.randomUUID();
   const pending: PendingExtract = { id, request };
   const handed = browser.scripting.executeScript({ target: { tabId }, func: setPendingExtract, args: [pending] });
-  handed.catch(() => undefined);
+  handed.then(() => mark('extract:handed'), () => undefined);
   const [injected] = await browser.scripting.executeScript({ target: { tabId }, files: ['/content-scripts/extract.js'] });
   mark('extract:injected');
   rememberInjected(tabId, url);
