@@ -58,13 +58,13 @@ function main() {
     enabled: () => pageOptions.floatingPlayer,
     place: () => place,
   });
-  /** Called with each new view of the reading (the toolbar's popup waits for its reading to be under way). */
-  const viewWaiters = new Set<(view: ReadingView) => void>();
+  /** Called with each new view of the reading and its write (the toolbar's popup waits for its reading to be under way). */
+  const viewWaiters = new Set<(view: ReadingView, written: Promise<void>) => void>();
   // Chrome plays in an offscreen document; Firefox has none and plays in this page.
   const reader = createReader(
     import.meta.env.FIREFOX ? inPagePlayer((event) => void reader.onPlayerEvent(event)) : offscreenPlayerSink(),
-    (view) => {
-      for (const waiter of viewWaiters) waiter(view);
+    (view, written) => {
+      for (const waiter of viewWaiters) waiter(view, written);
       floating.onView(view);
       void queue.onView(view).catch(ignore('the listening queue'));
     },
@@ -179,7 +179,7 @@ function main() {
   // (its page loading is then no longer on the way to the first audio). The popup's own start finds
   // this one and leaves it alone. MV2 (Firefox) names it browserAction.
   const action = browser.action ?? browser.browserAction;
-  const onToolbarClick = (tab: Browser.tabs.Tab) => {
+  const onToolbarClick = (tab: Browser.tabs.Tab, popupWaitMs = POPUP_WAIT_MS) => {
     if (tab.id === undefined) return;
     const tabId = tab.id;
     // The popup is set for this tab and opened, then unset again, so the next click comes here too.
@@ -203,17 +203,22 @@ function main() {
         clearTimeout(timer);
         open();
       };
-      const waiter = (view: ReadingView) => {
-        if (view.id !== before && view.state !== 'extracting' && view.state !== 'loading') openOnce();
+      const waiter = (view: ReadingView, written: Promise<void>) => {
+        if (view.id === before || view.state === 'extracting' || view.state === 'loading') return;
+        viewWaiters.delete(waiter);
+        clearTimeout(timer);
+        // Once that view is written: the popup reads the stored view when it opens, and must find this one.
+        void written.catch(() => undefined).then(open);
       };
-      const timer = setTimeout(openOnce, POPUP_WAIT_MS);
+      const timer = setTimeout(openOnce, popupWaitMs);
       viewWaiters.add(waiter);
     };
     void reader.startUnlessActive({ tabId, source: '', extract: () => extractFromTab(tabId) }, openWhenUnderWay);
     if (import.meta.env.FIREFOX) open();
   };
-  action.onClicked.addListener(onToolbarClick);
-  // Tests cannot click the toolbar; they call this from the worker's console (test builds only).
+  action.onClicked.addListener((tab) => onToolbarClick(tab));
+  // Tests cannot click the toolbar; they call this from the worker's console, with the popup's latest
+  // opening as a second argument where a busy machine could reach it before the audio (test builds only).
   if (import.meta.env.MODE === 'test') Object.assign(globalThis, { toolbarClick: onToolbarClick });
   // Tests cannot press browser-level shortcuts; they call the handler from the worker's console (test builds only).
   if (import.meta.env.MODE === 'test') Object.assign(globalThis, { commandHandler: onCommand });

@@ -105,8 +105,11 @@ export const usageHistory = usageWriter(
   (yes) => void usageFailedStorage.setValue(yes).catch(ignore('marking the usage history write')),
 );
 
-/** The background's one reader, wired to the real browser, storage and service; `onView` sees every saved view. */
-export function createReader(player: PlayerSink, onView: (view: ReadingView) => void = () => undefined): Reader {
+/**
+ * The background's one reader, wired to the real browser, storage and service; `onView` sees every view
+ * as it is saved, with its write (what the popup reads is there once it resolves).
+ */
+export function createReader(player: PlayerSink, onView: (view: ReadingView, written: Promise<void>) => void = () => undefined): Reader {
   /** The plan's writes, and the views written behind them, one after another; null when none is pending. */
   let tail: Promise<unknown> | null = null;
   const queued = <T>(write: () => Promise<T>): Promise<T> => {
@@ -149,8 +152,9 @@ export function createReader(player: PlayerSink, onView: (view: ReadingView) => 
       // names a new plan, and must find that plan, not the one before it. With no plan being written,
       // the view is written at once (the toolbar's popup, opened as the audio plays, must find `playing`).
       saveView: (view) => {
-        onView(view);
-        return tail ? queued(() => readingViewStorage.setValue(view)) : readingViewStorage.setValue(view);
+        const written = tail ? queued(() => readingViewStorage.setValue(view)) : readingViewStorage.setValue(view);
+        onView(view, written);
+        return written;
       },
       savePlan: (plan) => queued(() => savePlan(plan)),
       saveProgress: (progress) => runProgressStorage.setValue(progress),
