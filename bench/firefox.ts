@@ -11,6 +11,7 @@ import { startPagesServer, type PagesServer } from '../tests/e2e/pages-server.ts
 import { launchFirefoxWithExtension, openExtensionPage, type LaunchedFirefox } from '../tests/e2e-firefox/firefox.ts';
 import {
   FIRST_AUDIO_SERVICE,
+  ROUND_TRIP_MS,
   FIRST_BYTE_MS,
   firstAudioPage,
   firstRequestAfter,
@@ -286,6 +287,7 @@ export async function firefoxFirstAudio() {
     const stat = (xs: number[]) => ({ median: r1(median(xs)), p95: r1(quantile(xs, 0.95)), runs: xs.map(r1) });
     results.firefoxFirstAudio = {
       firstByteMs: FIRST_BYTE_MS,
+      roundTripMs: ROUND_TRIP_MS,
       selection: stat(out.selection),
       article: stat(out.article),
       overOwnFirstByte: Object.fromEntries(Object.entries(overOwn).map(([k, xs]) => [k, stat(xs)])),

@@ -65,8 +65,14 @@ export async function startExternalService(o: FakeServiceOptions): Promise<FakeS
 
 /** First audio: 100 ms first byte; speech at about 15 characters a second, synthesized at 4× real time. */
 export const FIRST_BYTE_MS = 100;
+/**
+ * `--rtt N`: a network round trip of N ms before every request reaches the local service (its account
+ * too), as a real network has; 0 by default. First audio then counts the speech request's own trip too.
+ */
+export const ROUND_TRIP_MS = Number(arg('rtt', '0'));
 /** A balance for every way of starting, ten runs each (the default 100 ₽ ran out before the end). */
 export const FIRST_AUDIO_SERVICE: FakeServiceOptions = {
+  roundTripMs: ROUND_TRIP_MS,
   firstByteMs: FIRST_BYTE_MS,
   msPerChar: 65,
   realtimeFactor: 4,

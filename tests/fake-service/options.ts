@@ -17,6 +17,12 @@ export interface AccountOptions {
 }
 
 export interface TimingOptions {
+  /**
+   * A network between the client and the service: every request (account, speech, errors) waits this
+   * long before the service sees it — its trip there and its answer's trip back, taken together. Not
+   * part of the service's own first byte (`firstByteAt - arrivedAt` in the log).
+   */
+  roundTripMs: number;
   /** Delay before the first byte (headers and audio) of a successful answer. */
   firstByteMs: number;
   /** Size of the pieces of a streamed body. */
@@ -70,6 +76,7 @@ export const DEFAULT_ACCOUNT: Readonly<Required<AccountOptions>> = {
 export function defaultOptions(): ServiceOptions {
   return {
     accounts: [{ ...DEFAULT_ACCOUNT }],
+    roundTripMs: 0,
     firstByteMs: 0,
     chunkBytes: 4096,
     chunkIntervalMs: 0,
@@ -121,6 +128,7 @@ const CHECKS: Record<keyof ServiceOptions, (value: unknown) => void> = {
     const keys = (v as AccountOptions[]).map((a) => a.key);
     need(new Set(keys).size === keys.length, 'account keys must be unique');
   },
+  roundTripMs: (v) => need(isNonNegative(v), 'roundTripMs must be a number ≥ 0'),
   firstByteMs: (v) => need(isNonNegative(v), 'firstByteMs must be a number ≥ 0'),
   chunkBytes: (v) => need(Number.isInteger(v) && (v as number) >= 1, 'chunkBytes must be a whole number ≥ 1'),
   chunkIntervalMs: (v) => need(isNonNegative(v), 'chunkIntervalMs must be a number ≥ 0'),

@@ -301,6 +301,18 @@ describe('audio answers', () => {
     expect(fastEntry!.fault).toBe('delay');
   });
 
+  it('roundTripMs: every request, the account too, waits before the service sees it, outside its own first byte', async () => {
+    service.configure({ roundTripMs: 120 });
+    const sent = performance.timeOrigin + performance.now();
+    const res = await fetch(`${service.url}/v1/account`, { headers: { Authorization: `Bearer ${service.key}` } });
+    expect(res.status).toBe(200);
+    const [entry] = service.log.filter((e) => e.path === '/v1/account');
+    expect(entry!.arrivedAt - sent).toBeGreaterThanOrEqual(110); // 120 ms, timers may fire early
+    await (await speak({ text: 'после дороги', stream: true })).arrayBuffer();
+    const [speech] = service.speechLog();
+    expect(speech!.firstByteAt! - speech!.arrivedAt).toBeLessThan(110);
+  });
+
   it('streams in chunkBytes pieces chunkIntervalMs apart: the first piece arrives before the body ends', async () => {
     service.configure({ chunkBytes: 400, chunkIntervalMs: 15 });
     const res = await speak({ text: 'a'.repeat(200), stream: true });

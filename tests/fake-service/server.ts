@@ -331,6 +331,13 @@ class FakeSpeechService implements FakeService {
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     if (url.pathname === '/__fake' || url.pathname.startsWith('/__fake/')) return this.control(req, res, url);
+    // On the way (there and back, taken together): the service has not seen the request yet.
+    if (this.opts.roundTripMs > 0) {
+      const gone = new AbortController();
+      res.once('close', () => gone.abort());
+      await sleep(this.opts.roundTripMs, gone.signal);
+      if (gone.signal.aborted) return;
+    }
     const ex = this.begin(req, res, url.pathname);
     try {
       await this.answer(ex, await readBody(req));
