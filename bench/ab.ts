@@ -9,6 +9,11 @@
  *   npx tsx bench/ab.ts /tmp/old /tmp/new [--runs 30] [--chars 900000 | --corpus <dir of saved pages>]
  *
  * It also says whether the two builds extract the same text (blocks and kinds) from every page.
+ *
+ * `--fresh inject` or `--fresh resident` asks instead on a new page every turn (the first-audio bench's
+ * 15,000-character article), as a page's first reading does: `inject` times the injection that carries
+ * the request (the toolbar path), `resident` injects the script, then times its first answer by message
+ * (a page read before, or click-to-read): what is not yet compiled or warm counts there.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
@@ -16,13 +21,37 @@ import { join, resolve } from 'node:path';
 import type { Worker } from 'playwright-core';
 import { launchWithExtension } from '../tests/e2e/chromium.ts';
 import { startPagesServer } from '../tests/e2e/pages-server.ts';
-import { arg, clutteredPage, median, quantile, r1 } from './report.ts';
+import { arg, clutteredPage, firstAudioPage, median, quantile, r1 } from './report.ts';
 
 const [dirA, dirB] = process.argv.slice(2).filter((a, i, all) => !a.startsWith('--') && !all[i - 1]?.startsWith('--'));
 if (!dirA || !dirB) throw new Error('usage: npx tsx bench/ab.ts <build A> <build B> [--runs 30] [--chars 900000]');
 const RUNS = Number(arg('runs', '30'));
 const CHARS = Number(arg('chars', '900000'));
 const CORPUS = process.argv.includes('--corpus') ? resolve(arg('corpus', '')) : '';
+const FRESH = arg('fresh', '');
+if (FRESH && FRESH !== 'inject' && FRESH !== 'resident') throw new Error('--fresh is inject or resident');
+
+/** One turn of `--fresh`: ms in the worker from the first call to the answer, and the page's own extraction time. */
+async function freshTurn(w: Worker, url: string, mode: string): Promise<{ ms: number; tookMs: number }> {
+  // Written out as text: the function handed to the page must not carry the bundler's helpers.
+  return (await w.evaluate(`(async () => {
+    const tabId = (await chrome.tabs.query({})).find((t) => t.url === ${JSON.stringify(url)}).id;
+    const file = { target: { tabId }, files: ['/content-scripts/extract.js'] };
+    if (${JSON.stringify(mode)} === 'resident') {
+      await chrome.scripting.executeScript(file);
+      const t = performance.now();
+      const a = await chrome.tabs.sendMessage(tabId, { id: 1, type: 'extract', data: { mode: 'normal' }, timestamp: Date.now() }, { frameId: 0 });
+      return { ms: performance.now() - t, tookMs: a.res.tookMs };
+    }
+    const t = performance.now();
+    const pending = { id: 'ab', request: { mode: 'normal' } };
+    void chrome.scripting.executeScript({ target: { tabId }, func: function (p) { globalThis.__trysashaPendingExtract = p; }, args: [pending] });
+    const [res] = await chrome.scripting.executeScript(file);
+    const ms = performance.now() - t;
+    if (!res || !res.result || res.result.requestId !== 'ab') throw new Error('the injection did not answer the request');
+    return { ms, tookMs: res.result.tookMs };
+  })()`)) as { ms: number; tookMs: number };
+}
 
 const pages = await (CORPUS ? startPagesServer(CORPUS) : startPagesServer());
 const browser = await launchWithExtension({ extensionDir: dirA, alsoLoad: [dirB] });
@@ -37,10 +66,33 @@ try {
   const order = [dirA, dirB].map((dir) => workers.find((w) => new URL(w.url()).host === idOf(dir)));
   if (order.some((w) => !w)) throw new Error(`could not tell the builds apart: ${workers.map((w) => w.url()).join(', ')}`);
 
-  const list = CORPUS
+  if (FRESH) {
+    const times: [number[], number[]] = [[], []];
+    const inPage: [number[], number[]] = [[], []];
+    for (let i = -2; i < RUNS; i++) {
+      for (const k of i % 2 === 0 ? [0, 1] : [1, 0]) {
+        const { path, html } = firstAudioPage('article', 7000 + 2 * i + k);
+        pages.put(path, html);
+        const page = await browser.context.newPage();
+        await page.goto(`${pages.url}${path}`);
+        const { ms, tookMs } = await freshTurn(order[k]!, page.url(), FRESH);
+        if (i >= 0) {
+          times[k]!.push(ms);
+          inPage[k]!.push(tookMs);
+        }
+        await page.close();
+      }
+    }
+    for (const [k, dir] of [dirA, dirB].entries()) {
+      console.log(`${dir}: ${FRESH}: median ${r1(median(times[k]!))} ms (in the page ${r1(median(inPage[k]!))}), min ${r1(Math.min(...times[k]!))} (${RUNS} new pages)`);
+    }
+  }
+  const list = FRESH
+    ? []
+    : CORPUS
     ? readdirSync(CORPUS).filter((d) => existsSync(join(CORPUS, d, 'source.html'))).map((d) => `/${d}/source.html`)
     : ['/ab.html'];
-  if (!CORPUS) pages.put('/ab.html', clutteredPage(CHARS, 'Большая страница'));
+  if (!CORPUS && !FRESH) pages.put('/ab.html', clutteredPage(CHARS, 'Большая страница'));
   // Saved pages still point at their sites' scripts, images and fonts: nothing leaves this machine.
   await browser.context.route(/^https?:\/\/(?!127\.0\.0\.1)/, (route) => route.abort());
   /** Per page, each build's median; and the pages whose text differs between the builds. */
@@ -93,7 +145,7 @@ try {
     for (const [k, dir] of [dirA, dirB].entries()) console.log(`${dir}: sum of per-page medians ${r1(sum(medians[k]!))} ms, median page ${r1(median(medians[k]!))} ms`);
     console.log(`${medians[0]!.length} pages; B faster on ${faster}; largest: ${medians[0]!.map((a, i) => [a, medians[1]![i]!]).sort((x, y) => y[0]! - x[0]!).slice(0, 5).map(([a, b]) => `${r1(a!)}→${r1(b!)}`).join(', ')}`);
   }
-  console.log(differ.length ? `text differs on ${differ.length}: ${differ.join(', ')}` : 'the same text from both builds on every page');
+  if (!FRESH) console.log(differ.length ? `text differs on ${differ.length}: ${differ.join(', ')}` : 'the same text from both builds on every page');
 } finally {
   await browser.close();
   await pages.close();

@@ -9,6 +9,10 @@ test('the extension loads, its service worker runs and the options page opens', 
   // Strict CSP: only the extension's own scripts run in its pages; no remote code.
   expect((manifest.content_security_policy as { extension_pages: string }).extension_pages).toBe("script-src 'self'; object-src 'self'");
   expect(manifest.externally_connectable).toBeUndefined();
+  // The extract script carries V8's compile-all hint (put in after minifying, which drops comments):
+  // a page that has the script compiles it as it is injected, not at the reading's start.
+  const extractScript = await sw.evaluate(async () => (await fetch(chrome.runtime.getURL('/content-scripts/extract.js'))).text());
+  expect(extractScript.startsWith('//# allFunctionsCalledOnLoad\n')).toBe(true);
   // The context menu items are made.
   await expect.poll(() => menuItemExists(sw, 'read-selection')).toBe(true);
   await expect.poll(() => menuItemExists(sw, 'read-from-here')).toBe(true);
