@@ -320,7 +320,9 @@ async function firstAudio() {
         return t;
       });
       if (run >= 0) collectSteps(trace, key, steps);
-      // And `playing` in the player, on the same clock (ms after the handler's call).
+      // And, on the same clock (ms after the handler's call), the first bytes reaching the player and its `playing`.
+      const bytesAt = await rig.offscreen<number>('player.stats.firstBytesAt ? performance.timeOrigin + player.stats.firstBytesAt : 0');
+      if (run >= 0 && bytesAt) (steps[`${key} player:bytes`] ??= []).push(bytesAt - startedAt);
       if (run >= 0) (steps[`${key} playing`] ??= []).push(ms);
       await rig.stopFromWorker();
       // The toolbar's popup, opened over the page once the audio plays, is closed with it: a popup left

@@ -77,4 +77,20 @@ describe('Download', () => {
     expect(d.sent).toBe(false);
     expect(open).not.toHaveBeenCalled();
   });
+
+  it("the audio comes through while the bill's view is still being written; the part ends once it is", async () => {
+    const slots = new RequestSlots(1);
+    let written = () => undefined as void;
+    const billed = vi.fn(() => new Promise<void>((ok) => (written = ok)));
+    const d = download({ slots, open: async () => stream(3), sleep: async () => undefined, billed });
+    let ended = false;
+    void d.outcome.then(() => (ended = true));
+    await tick();
+    // Billed at once; the bytes are there before the bill's write has finished.
+    expect(billed).toHaveBeenCalledTimes(1);
+    expect(d.bytes().byteLength).toBe(mp3(3).byteLength);
+    expect(ended).toBe(false);
+    written();
+    expect(await d.outcome).toEqual({ kind: 'ok', whole: true });
+  });
 });

@@ -150,12 +150,16 @@ export class Download {
         mark('request');
         const stream = await this.deps.open(request, signal);
         mark('response');
-        await this.deps.billed(stream.receipt, countChars(request.text));
+        // The bill is counted at the call (in memory); what it shows is written while the audio comes in,
+        // not before its first bytes (2–4 ms of storage on the way to the first audio).
+        const billing = Promise.resolve(this.deps.billed(stream.receipt, countChars(request.text)));
+        billing.catch(() => undefined);
         for await (const bytes of stream.chunks) {
           this.pieces.push({ bytes, resumed: resumed && received === 0 });
           received += bytes.byteLength;
           this.notify();
         }
+        await billing;
         return { kind: 'ok', whole };
       } catch (err) {
         if (signal.aborted) return { kind: 'aborted' };
