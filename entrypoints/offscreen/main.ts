@@ -3,6 +3,7 @@ import { MsePlayer, PlayerStats } from '@/utils/audio/mse-player';
 import type { PlayerCommand } from '@/utils/messaging/player';
 import { ignore } from '@/utils/log';
 import { onOffscreenRequest } from '@/utils/messaging/offscreen';
+import { PLAYER_PORT } from '@/utils/audio/offscreen-sink';
 import { parseArticle } from '@/utils/text/parse-article';
 
 const player = new MsePlayer(
@@ -19,9 +20,20 @@ const player = new MsePlayer(
 // Test builds only: reachable from DevTools (the benchmarks) as `player`.
 if (import.meta.env.MODE === 'test') Object.assign(globalThis, { player });
 
+// A port held open to the worker while this document lives: the worker keeps this document's client
+// (for its commands) only while the port is open, and closing the document closes it. A worker started
+// again after this one connected finds the port closed: the next command it sends opens a new one.
+let port: chrome.runtime.Port | null = null;
+const connect = () => {
+  port = chrome.runtime.connect({ name: PLAYER_PORT });
+  port.onDisconnect.addListener(() => (port = null));
+};
+connect();
+
 // The background posts commands with the audio bytes transferred, not copied.
 navigator.serviceWorker.onmessage = (event: MessageEvent<PlayerCommand>) => {
   if (event.origin && event.origin !== location.origin) return;
+  if (!port) connect();
   player.handle(event.data);
 };
 
