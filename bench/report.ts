@@ -37,6 +37,7 @@ export const r1 = (n: number) => Math.round(n * 10) / 10;
 /** The local service as a child process (only its URL is used). */
 export async function startExternalService(o: FakeServiceOptions): Promise<FakeService> {
   const flags = [
+    ['--round-trip-ms', o.roundTripMs],
     ['--first-byte-ms', o.firstByteMs],
     ['--ms-per-char', o.msPerChar],
     ['--realtime-factor', o.realtimeFactor],

@@ -8,6 +8,7 @@ import { DEFAULT_ACCOUNT, startFakeService, type FakeServiceOptions, type LogEnt
 const USAGE = `Usage: npx tsx tests/fake-service/cli.ts [options]
   --port N                  port on 127.0.0.1 (default: a free one)
   --speech                  real speech (espeak-ng) instead of a tone
+  --round-trip-ms N         a network round trip before every request is seen (default 0)
   --first-byte-ms N         delay before the first byte (default 0)
   --chunk-bytes N           streamed piece size (default 4096)
   --chunk-interval-ms N     pause between streamed pieces (default 0)
@@ -26,6 +27,7 @@ const { values } = parseArgs({
   options: {
     port: { type: 'string' },
     speech: { type: 'boolean' },
+    'round-trip-ms': { type: 'string' },
     'first-byte-ms': { type: 'string' },
     'chunk-bytes': { type: 'string' },
     'chunk-interval-ms': { type: 'string' },
@@ -64,6 +66,7 @@ function optionsFromArgs(): FakeServiceOptions {
   return {
     port: num(values.port, 'port'),
     audio: values.speech ? 'speech' : 'tone',
+    roundTripMs: num(values['round-trip-ms'], 'round-trip-ms'),
     firstByteMs: num(values['first-byte-ms'], 'first-byte-ms'),
     chunkBytes: num(values['chunk-bytes'], 'chunk-bytes'),
     chunkIntervalMs: num(values['chunk-interval-ms'], 'chunk-interval-ms'),
