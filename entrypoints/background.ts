@@ -7,7 +7,7 @@ import { backgroundPlayerSink } from '@/utils/audio/page-sink';
 import { PlayerStats } from '@/utils/audio/mse-player';
 import { onPageMessage, type ReadingCommand, type SaveSettingsInput } from '@/utils/messaging/protocol';
 import { offscreenPlayerSink } from '@/utils/audio/offscreen-sink';
-import { audioCache, checkAccount, createReader, forgetAuth, hasOriginPermission, usageHistory } from '@/utils/reading/wiring';
+import { audioCache, checkAccount, createReader, forgetAuth, hasOriginPermission, usageHistory, warmAuth } from '@/utils/reading/wiring';
 import { clearApiKey } from '@/utils/storage/key-store';
 import { extractFromTab, loadTabTextState } from '@/utils/reading/tab-text';
 import type { ReadingView } from '@/utils/reading/state';
@@ -41,6 +41,8 @@ function main() {
   if (!import.meta.env.FIREFOX) {
     void browser.storage.local.setAccessLevel({ accessLevel: 'TRUSTED_CONTEXTS' }).catch(ignore('closing storage.local to content scripts'));
   }
+  // The key and the address are checked now, not at the first click.
+  warmAuth();
   // The floating mini-player on the page being read: its options and place, kept at hand for every view.
   let pageOptions: PageOptions = DEFAULT_PAGE_OPTIONS;
   let place = null as ReturnType<typeof placeOf>;

@@ -34,6 +34,21 @@ describe('a reading', () => {
     expect(new Set(w.okTexts()).size).toBe(w.okTexts().length);
   });
 
+  it("asks for the account at the call, not after the last reading is ended and the new one's first view written", async () => {
+    const w = makeWorld({ autoplay: true });
+    const order: string[] = [];
+    const { refreshAccount } = w.deps;
+    const { saveView } = w.deps.store;
+    w.deps.refreshAccount = () => (order.push('account'), refreshAccount());
+    w.deps.store.saveView = (view) => (order.push(`view ${view.state}`), saveView(view));
+    const started = w.start();
+    expect(order).toEqual(['account']);
+    await started;
+    await finished(w);
+    expect(w.reader.view.state).toBe('finished');
+    expect(order.slice(0, 2)).toEqual(['account', 'view extracting']);
+  });
+
   it('retries a 5xx with backoff and bills the part once', async () => {
     const w = makeWorld({ autoplay: true, answer: (_b, n) => (n < 2 ? { kind: 'error', status: 503, code: 'synthesis_failed' } : { kind: 'ok' }) });
     await w.start();

@@ -75,6 +75,10 @@ export class Reader {
     // (Chrome's offscreen document) is opened meanwhile, not after.
     const extraction = req.extract();
     extraction.catch(() => undefined);
+    // And so are the key check and the account (its price): not after the last reading is ended and this
+    // one's first view written (~10 ms, on the way wherever the service's round trip outlasts the extraction).
+    const prepared = prepare(this.deps, () => extraction);
+    prepared.catch(() => undefined);
     this.deps.player.warm?.();
     const run = new ReadingRun(req.id ?? this.deps.newId());
     let sleepAt = 0;
@@ -93,7 +97,7 @@ export class Reader {
     }
     if (sleepAt && !this.sleep.armed) this.sleep.arm();
     try {
-      const { text, settings, account, stalePrice } = await prepare(this.deps, () => extraction);
+      const { text, settings, account, stalePrice } = await prepared;
       run.signal.throwIfAborted();
       mark('prepared');
       // The place kept on this page is looked up while the reading is planned.
