@@ -84,6 +84,19 @@ describe('Mp3ToFmp4', () => {
     expect(await empty.end()).toBeNull();
   });
 
+  it("warmed before its first bytes (the player's load): the same boxes; warmed and given no audio: nothing, no error", async () => {
+    const mp3 = toneMp3(1000);
+    const cold = new Mp3ToFmp4();
+    const warm = new Mp3ToFmp4();
+    await warm.warm();
+    const out = async (w: Mp3ToFmp4) => concatAll([await w.push(mp3), await w.end()]);
+    expect(await out(warm)).toEqual(await out(cold));
+
+    const unused = new Mp3ToFmp4();
+    await unused.warm();
+    expect(await unused.end()).toBeNull();
+  });
+
   it('after a cut mid-frame, restart() drops the cut frame: the rest of the part follows with no spliced frame', async () => {
     const first = toneMp3(1000);
     const rest = toneMp3(700);

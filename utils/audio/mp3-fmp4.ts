@@ -16,9 +16,22 @@ export class Mp3ToFmp4 {
   private out: Uint8Array[] = [];
   private output: Output | null = null;
   private source: EncodedAudioPacketSource | null = null;
+  /** The muxer being started (by `warm`, or by the first frame). */
+  private opening: Promise<void> | null = null;
+  /** Whether the first frame, with the decoder's configuration, has been added. */
+  private configured = false;
   private seconds = 0;
 
   constructor(private readonly fragmentSeconds = 0.1) {}
+
+  /**
+   * Starts the muxer before the first bytes come (the player's load, while the first part is asked
+   * for): in Firefox that start was part of the 20–110 ms between the first bytes and their append.
+   */
+  warm(): Promise<void> {
+    this.opening ??= this.open();
+    return this.opening;
+  }
 
   async push(bytes: Uint8Array): Promise<Uint8Array | null> {
     let data = this.pending.length ? concat(this.pending, bytes) : bytes;
@@ -40,13 +53,14 @@ export class Mp3ToFmp4 {
     for (const frame of frames) {
       const duration = frame.samples / frame.sampleRate;
       const packet = new EncodedPacket(data.slice(frame.offset, frame.offset + frame.length), 'key', this.seconds, duration);
-      if (!this.source) {
-        await this.open();
+      if (!this.configured) {
+        await this.warm();
         await this.source!.add(packet, {
           decoderConfig: { codec: 'mp3', sampleRate: frame.sampleRate, numberOfChannels: frame.channels },
         });
+        this.configured = true;
       } else {
-        await this.source.add(packet);
+        await this.source!.add(packet);
       }
       this.seconds += duration;
     }
@@ -61,8 +75,16 @@ export class Mp3ToFmp4 {
 
   /** Flushes the last fragment; null when the part held no audio at all. */
   async end(): Promise<Uint8Array | null> {
-    if (this.output) await this.output.finalize();
+    if (this.opening) await this.opening;
+    const output = this.output;
     this.output = null;
+    if (output && !this.configured) {
+      // Started ahead but given no audio: its file header alone is not for the player.
+      await output.cancel();
+      this.out = [];
+      return null;
+    }
+    if (output) await output.finalize();
     return this.take();
   }
 

@@ -7,6 +7,8 @@ export interface StreamWrapper {
   /** The bytes pushed next begin a new stream (the rest of a cut part): drop any cut frame held back. */
   restart(): void;
   end(): Promise<Uint8Array | null>;
+  /** Gets ready for its first bytes before they come. */
+  warm?(): Promise<void>;
 }
 
 /** The SourceBuffer's type, and the wrapper the stream needs first, if any. */
@@ -251,6 +253,12 @@ export class MsePlayer {
     this.firstPart = startPart;
     this.seekBase = seekInPart;
     this.pendingSeek = seekInPart > 0 ? seekInPart : null;
+    // The first part's wrapper is made and started now, while that part is asked for, not on its first bytes.
+    if (this.format.wrap) {
+      const wrapper = this.format.wrap();
+      this.wrappers.set(startPart, wrapper);
+      wrapper.warm?.().catch(() => undefined);
+    }
     const media = new MediaSource();
     this.media = media;
     this.objectUrl = URL.createObjectURL(media);
