@@ -200,19 +200,16 @@ function main() {
       if (!starts) return open();
       // Called before the reading's first view: the views after it are this reading's.
       const before = reader.view.id;
-      const openOnce = () => {
+      // Opened once, after `written`: the popup reads the stored view when it opens, and must find the one waited for.
+      const openAfter = (written: Promise<void>) => {
         viewWaiters.delete(waiter);
         clearTimeout(timer);
-        open();
-      };
-      const waiter = (view: ReadingView, written: Promise<void>) => {
-        if (view.id === before || view.state === 'extracting' || view.state === 'loading') return;
-        viewWaiters.delete(waiter);
-        clearTimeout(timer);
-        // Once that view is written: the popup reads the stored view when it opens, and must find this one.
         void written.catch(() => undefined).then(open);
       };
-      const timer = setTimeout(openOnce, popupWaitMs);
+      const waiter = (view: ReadingView, written: Promise<void>) => {
+        if (view.id !== before && view.state !== 'extracting' && view.state !== 'loading') openAfter(written);
+      };
+      const timer = setTimeout(() => openAfter(Promise.resolve()), popupWaitMs);
       viewWaiters.add(waiter);
     };
     void reader.startUnlessActive({ tabId, source: '', extract: () => extractFromTab(tabId) }, openWhenUnderWay);

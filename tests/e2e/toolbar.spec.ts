@@ -3,7 +3,7 @@
  * the way to the first audio); the popup it opens shows that reading and does not start another.
  */
 import type { Worker } from '@playwright/test';
-import { expect, player, test } from './fixtures.ts';
+import { expect, type ExtensionHelpers, player, test } from './fixtures.ts';
 
 test('the toolbar click starts reading at once; the popup then shows that reading, started once', async ({ ext, sw, service }) => {
   test.setTimeout(60_000);
@@ -66,10 +66,16 @@ test("the toolbar's popup, opened once a short reading has ended, shows it and r
   expect(service.speechLog().length).toBe(sent);
 });
 
-/** Clicks the toolbar for the tab (the popup's latest opening set to `popupWaitMs`, else the product's), then watches from the worker
- * every 5 ms the reading's state, as the popup would read it, until the popup first exists. */
-const clickAndWatch = (sw: Worker, tabId: number, popupWaitMs?: number) =>
-  sw.evaluate(
+/**
+ * With the key saved, opens the sample article and clicks the toolbar for it (the popup's latest opening
+ * set to `popupWaitMs`, else the product's), then watches from the worker every 5 ms the reading's state,
+ * as the popup would read it, until the popup first exists.
+ */
+const clickAndWatch = async (ext: ExtensionHelpers, sw: Worker, popupWaitMs?: number) => {
+  await ext.configure();
+  const { page, tabId } = await ext.openTab('sample-article.html');
+  await page.bringToFront();
+  return sw.evaluate(
     async ([tabId, popupWaitMs]) => {
       (globalThis as unknown as { toolbarClick: (tab: object, wait?: number) => void }).toolbarClick(await chrome.tabs.get(tabId), popupWaitMs);
       const states: string[] = [];
@@ -84,17 +90,15 @@ const clickAndWatch = (sw: Worker, tabId: number, popupWaitMs?: number) =>
     },
     [tabId, popupWaitMs] as const,
   );
+};
 
 test.describe('with a slow first byte', () => {
   test.use({ serviceOptions: { firstByteMs: 400 } });
 
   test("the toolbar's popup opens once the audio plays, not while the text is found or the first part asked for", async ({ ext, sw }) => {
     test.setTimeout(60_000);
-    await ext.configure();
-    const { page, tabId } = await ext.openTab('sample-article.html');
-    await page.bringToFront();
     // The latest opening put far off: a busy machine can take over a second to reach the audio.
-    const seen = await clickAndWatch(sw, tabId, 20_000);
+    const seen = await clickAndWatch(ext, sw, 20_000);
     expect(seen.opened).toBe(true);
     // It went through finding the text and asking for the first part with no popup, and the popup came with the audio.
     expect(seen.states).toEqual(expect.arrayContaining(['loading']));
@@ -107,11 +111,8 @@ test.describe('with a first byte that never comes in time', () => {
 
   test("the toolbar's popup opens after a second all the same, showing the part being asked for", async ({ ext, sw }) => {
     test.setTimeout(60_000);
-    await ext.configure();
-    const { page, tabId } = await ext.openTab('sample-article.html');
-    await page.bringToFront();
     // The product's own latest opening (a second): a click never goes unanswered while the service is slow.
-    const seen = await clickAndWatch(sw, tabId);
+    const seen = await clickAndWatch(ext, sw);
     expect(seen.opened).toBe(true);
     expect(seen.states.at(-1)).toBe('loading');
   });

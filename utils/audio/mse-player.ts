@@ -213,16 +213,21 @@ export class MsePlayer {
   private wrapped(part: number, op: (w: StreamWrapper) => Promise<Uint8Array | null>): void {
     const generation = this.generation;
     this.afterFeed(async () => {
-      let wrapper = this.wrappers.get(part);
-      if (!wrapper) {
-        wrapper = this.format.wrap!();
-        this.wrappers.set(part, wrapper);
-      }
-      const out = await op(wrapper);
+      const out = await op(this.wrapperOf(part));
       if (!out || generation !== this.generation) return;
       this.queue.push({ part, bytes: out as Uint8Array<ArrayBuffer> });
       this.pump();
     });
+  }
+
+  /** The part's wrapper, made on first use (wrapped streams only). */
+  private wrapperOf(part: number): StreamWrapper {
+    let wrapper = this.wrappers.get(part);
+    if (!wrapper) {
+      wrapper = this.format.wrap!();
+      this.wrappers.set(part, wrapper);
+    }
+    return wrapper;
   }
 
   private setPlayback(rate: number, volume: number): void {
@@ -254,11 +259,7 @@ export class MsePlayer {
     this.seekBase = seekInPart;
     this.pendingSeek = seekInPart > 0 ? seekInPart : null;
     // The first part's wrapper is made and started now, while that part is asked for, not on its first bytes.
-    if (this.format.wrap) {
-      const wrapper = this.format.wrap();
-      this.wrappers.set(startPart, wrapper);
-      wrapper.warm?.().catch(() => undefined);
-    }
+    if (this.format.wrap) this.wrapperOf(startPart).warm?.().catch(() => undefined);
     const media = new MediaSource();
     this.media = media;
     this.objectUrl = URL.createObjectURL(media);

@@ -38,12 +38,18 @@ function world() {
 const load = { type: 'load', readingId: 'r', load: 1, startPart: 0, seekInPart: 0, positionBase: 0, rate: 1, volume: 1 } as const;
 const append = () => ({ type: 'append', readingId: 'r', part: 0, bytes: new ArrayBuffer(4) }) as const;
 
+/** A sink over a world whose document is open, with its port open too unless `port` is false. */
+async function openSink(port = true) {
+  const w = world();
+  const sink = offscreenPlayerSink(w.access);
+  await w.access.ensureDocument();
+  if (port) w.portOpens();
+  return { w, sink };
+}
+
 describe('offscreenPlayerSink', () => {
   it('while the document’s port is open, its client is looked up once, not before every command', async () => {
-    const w = world();
-    const sink = offscreenPlayerSink(w.access);
-    await w.access.ensureDocument();
-    w.portOpens();
+    const { w, sink } = await openSink();
     await sink.post(load);
     await sink.post(append());
     await sink.post(append());
@@ -52,10 +58,7 @@ describe('offscreenPlayerSink', () => {
   });
 
   it('a document closed since: the next command opens a new one and goes there, not to the old client', async () => {
-    const w = world();
-    const sink = offscreenPlayerSink(w.access);
-    await w.access.ensureDocument();
-    w.portOpens();
+    const { w, sink } = await openSink();
     await sink.post(load);
     w.closes();
     await sink.post(load);
@@ -63,9 +66,7 @@ describe('offscreenPlayerSink', () => {
   });
 
   it('with no port open (a worker started after the document), every command looks the client up', async () => {
-    const w = world();
-    const sink = offscreenPlayerSink(w.access);
-    await w.access.ensureDocument();
+    const { w, sink } = await openSink(false);
     await sink.post(load);
     await sink.post(append());
     expect(w.access.findClient).toHaveBeenCalledTimes(2);
