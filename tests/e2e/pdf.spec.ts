@@ -174,8 +174,8 @@ test('the reading starts from the page in view, or from the text selected on the
   // Dark pages: the drawing is inverted, the choice is kept.
   await page.getByTestId('pdf-theme').click();
   await expect(page.getByTestId('pdf-theme')).toHaveAttribute('data-theme', 'dark');
-  const filter = await page.locator('.page[data-page-number="1"] .canvasWrapper').evaluate((el) => getComputedStyle(el).filter);
-  expect(filter).toContain('invert');
+  // Waited for: the page's canvas may be drawn again (and its style applied) a moment after the switch.
+  await expect.poll(() => page.locator('.page[data-page-number="1"] .canvasWrapper').evaluate((el) => getComputedStyle(el).filter)).toContain('invert');
   await page.reload();
   await expect(page.getByTestId('pdf-theme')).toHaveAttribute('data-theme', 'dark');
 });
