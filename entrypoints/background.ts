@@ -146,9 +146,9 @@ function main() {
     if (tab?.id === undefined) return;
     const tabId = tab.id;
     if (info.menuItemId === MENU_READ_SELECTION) {
-      void reader.start({ tabId, source: 'selection', extract: () => extractFromTab(tabId, info.selectionText ?? '') });
+      void reader.start({ tabId, source: 'selection', extract: () => extractFromTab(tabId, info.selectionText ?? '', 'normal', tab) });
     } else if (info.menuItemId === MENU_READ_FROM_HERE) {
-      void reader.start({ tabId, source: 'article', extract: () => extractFromTab(tabId, undefined, 'from-here') });
+      void reader.start({ tabId, source: 'article', extract: () => extractFromTab(tabId, undefined, 'from-here', tab) });
     } else if (info.menuItemId === MENU_QUEUE_LINK && info.linkUrl) {
       addToQueue(info.linkUrl, (info as { linkText?: string }).linkText ?? '');
     } else if (info.menuItemId === MENU_QUEUE_PAGE && tab.url) {
@@ -164,7 +164,7 @@ function main() {
       case 'read': {
         const tabId = tab?.id ?? (await browser.tabs.query({ active: true, currentWindow: true }))[0]?.id;
         if (tabId === undefined) return;
-        return reader.start({ tabId, source: '', extract: () => extractFromTab(tabId) });
+        return reader.start({ tabId, source: '', extract: () => extractFromTab(tabId, undefined, 'normal', tab) });
       }
       case 'toggle-pause':
         return runCommand('toggle');
@@ -212,7 +212,7 @@ function main() {
       const timer = setTimeout(() => openAfter(Promise.resolve()), popupWaitMs);
       viewWaiters.add(waiter);
     };
-    void reader.startUnlessActive({ tabId, source: '', extract: () => extractFromTab(tabId) }, openWhenUnderWay);
+    void reader.startUnlessActive({ tabId, source: '', extract: () => extractFromTab(tabId, undefined, 'normal', tab) }, openWhenUnderWay);
     if (import.meta.env.FIREFOX) open();
   };
   action.onClicked.addListener((tab) => onToolbarClick(tab));

@@ -10,7 +10,7 @@ import { sendToOffscreen } from '../messaging/offscreen';
 import { isNoReceiver } from '../messaging/content';
 import { originPattern } from '../speech/base-url';
 import { queueRunStorage, queueStorage, type QueueEntry } from '../storage/queue';
-import { accountStorage, cleanupOf, settingsStorage } from '../storage/settings';
+import { accountStorage, cleanupOf, readSettings } from '../storage/settings';
 import { parseArticle } from '../text/parse-article';
 import { boundTitle } from '../text/title';
 import { type ArticleDeps, fetchArticle } from './article-fetch';
@@ -48,7 +48,7 @@ const articleDeps: ArticleDeps = {
     }
   },
   async choices() {
-    const settings = await settingsStorage.getValue();
+    const settings = await readSettings();
     const { readCode, leaveOutCaptions, leaveOutTables } = cleanupOf(settings);
     return { keepReferences: settings.readReferences === true, readCode, leaveOutCaptions, leaveOutTables };
   },
@@ -71,7 +71,7 @@ export function listeningQueue(reader: Reader) {
   async function count(entry: QueueEntry): Promise<void> {
     try {
       const text = await fetchArticle(entry.url, articleDeps);
-      const [settings, account] = await Promise.all([settingsStorage.getValue(), accountStorage.getValue()]);
+      const [settings, account] = await Promise.all([readSettings(), accountStorage.getValue()]);
       const price = account ?? { name: '', provider: '', balanceRub: '0', pricePerMillionRub: '0', maxConcurrency: 1, checkedAt: 0 };
       const planned = planReading('count', text, settings, price);
       await queue.update(entry.id, { chars: planned.view.estimateChars, title: boundTitle(text.title) || entry.title, site: text.site || entry.site });

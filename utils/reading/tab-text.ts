@@ -1,9 +1,9 @@
-import { browser } from 'wxt/browser';
+import { browser, type Browser } from 'wxt/browser';
 import { isNoReceiver, type PendingExtract, sendToPage, setPendingExtract, type ExtractMode } from '../messaging/content';
 import { ignore } from '../log';
 import { blocksFromPlainText, type ExtractedText } from '../text/extract';
 import { HIGHLIGHT_NAME } from '../text/highlight';
-import { settingsStorage, cleanupOf, type Settings } from '../storage/settings';
+import { readSettings, settingsNow, cleanupOf, type Settings } from '../storage/settings';
 import { ReadingError } from './plan';
 import { mark } from '../trace';
 import { storage } from 'wxt/utils/storage';
@@ -38,7 +38,7 @@ const INJECTED_KEPT = 50;
  * What `surelyWithoutScript` needs, held in memory (two storage reads on the way to the first request
  * cost ~10 ms): loaded once per worker life, as early as `loadTabTextState` is called, and kept current.
  */
-const scripts = { injected: {} as Record<string, string>, clickToRead: false };
+const scripts = { injected: {} as Record<string, string>, clickToRead: false, loaded: false };
 let loaded: Promise<void> | null = null;
 let watching = false;
 
@@ -52,6 +52,7 @@ export function loadTabTextState(): Promise<void> {
     const loading = Promise.all([injectedStorage.getValue(), pageOptionsStorage.getValue()]).then(([injected, options]) => {
       scripts.injected = injected;
       scripts.clickToRead = options.clickToRead === true;
+      scripts.loaded = true;
     });
     loading.catch(() => (loaded = null));
     loaded = loading;
@@ -62,11 +63,10 @@ export function loadTabTextState(): Promise<void> {
 /**
  * Whether the tab's page surely has no extract script: none was injected at this address (nor does
  * click-to-read put one in every page). Then the script is injected without asking first (a question
- * nothing answers takes about 5 ms). Unsure means asked first.
+ * nothing answers takes about 5 ms). Unsure (the state not read) means asked first.
  */
-async function surelyWithoutScript(tabId: number, urlRead: Promise<string | undefined>): Promise<boolean> {
-  const [, url] = await Promise.all([loadTabTextState(), urlRead]);
-  return url !== undefined && scripts.injected[tabId] !== url && !scripts.clickToRead;
+function surelyWithoutScript(tabId: number, url: string | undefined): boolean {
+  return scripts.loaded && url !== undefined && scripts.injected[tabId] !== url && !scripts.clickToRead;
 }
 
 function rememberInjected(tabId: number, url: string | undefined): void {
@@ -82,11 +82,10 @@ function rememberInjected(tabId: number, url: string | undefined): void {
 }
 
 /** Asks the page's resident extract script; injects it first when the page has none yet (first reading of this page). */
-async function askPage(tabId: number, mode: ExtractMode, settingsRead: Promise<Settings>, url: string | undefined, fresh: Promise<boolean>): Promise<ExtractedText> {
-  const settings = await settingsRead;
+async function askPage(tabId: number, mode: ExtractMode, settings: Settings, url: string | undefined): Promise<ExtractedText> {
   const { readCode, leaveOutCaptions, leaveOutTables } = cleanupOf(settings);
   const request = { mode, keepReferences: settings.readReferences === true, readCode, leaveOutCaptions, leaveOutTables };
-  if (!(await fresh)) {
+  if (!surelyWithoutScript(tabId, url)) {
     try {
       mark('extract:ask');
       return await sendToPage('extract', request, tabId);
@@ -119,20 +118,27 @@ async function askPage(tabId: number, mode: ExtractMode, settingsRead: Promise<S
 /**
  * Returns the selection or the article of tab `tabId`, from the extract script (injected on demand,
  * then resident). From the context menu (`menuSelection` given) only a selection is read: the
- * page's own when it can be scripted, else the menu's `selectionText` (the PDF viewer).
+ * page's own when it can be scripted, else the menu's `selectionText` (the PDF viewer). `clicked` is
+ * the tab as the click, shortcut or menu event gave it.
+ *
+ * What the page is asked with (the settings, the tab's address, whether the page has the script) is
+ * usually in memory: then the page is asked, or the script injected, in the call itself, before the
+ * rest of the reading's start (ending the last one, writing the first view) takes the worker's turns.
+ * Waiting for them cost 4–10 ms there, and `tabs.get` 4–8 ms more (`npm run bench`'s first steps).
  */
 export async function extractFromTab(
   tabId: number,
   menuSelection?: string,
   mode: ExtractMode = 'normal',
+  clicked?: Browser.tabs.Tab,
 ): Promise<ExtractedText> {
   // The settings (the clean-up choices) are read while the tab is looked up. A tab that is gone reads as one that cannot be scripted.
-  const settingsRead = settingsStorage.getValue();
+  const settingsRead = readSettings();
   settingsRead.catch(() => undefined);
-  const tabRead = browser.tabs.get(tabId).catch(() => null);
-  // Read at the same time as the tab: whether its page surely has no script yet.
-  const fresh = surelyWithoutScript(tabId, tabRead.then((tab) => tab?.url)).catch(() => false);
-  const tab = await tabRead;
+  const stateRead = loadTabTextState();
+  stateRead.catch(() => undefined);
+  // The event's tab has its address (the activeTab grant the event gave): not looked up again.
+  const tab = clicked?.id === tabId && clicked.url ? clicked : await browser.tabs.get(tabId).catch(() => null);
   const fromMenu = (): ExtractedText => {
     if (!menuSelection?.trim()) throw new ReadingError('no-text');
     return { title: tab?.title ?? '', source: 'selection', blocks: blocksFromPlainText(menuSelection) };
@@ -161,7 +167,9 @@ export async function extractFromTab(
   if (menuSelection === undefined && looksLikePdf(url)) return readPdf();
   let extracted: ExtractedText | undefined;
   try {
-    extracted = await askPage(tabId, mode, settingsRead, tab.url, fresh);
+    // Unknown whether the page has the script (the state unread, or failing to read): it is asked first.
+    if (!scripts.loaded) await stateRead.catch(() => undefined);
+    extracted = await askPage(tabId, mode, settingsNow() ?? (await settingsRead), tab.url);
     mark('extract:answered');
     // A user style sheet for the highlight (the page's own DOM is left alone); not waited for: the first
     // sentence is marked only once its audio plays.

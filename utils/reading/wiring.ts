@@ -8,7 +8,7 @@ import { PRIORITY, RequestSlots } from '../speech/slots';
 import { originPattern } from '../speech/base-url';
 import { authorize } from '../speech/guard';
 import { getStoredKey } from '../storage/key-store';
-import { accountStorage, type AccountInfo, playbackStorage, settingsStorage } from '../storage/settings';
+import { accountStorage, type AccountInfo, playbackStorage, readSettings, settingsStorage } from '../storage/settings';
 import { spentAround, usageFailedStorage, usageStorage } from '../storage/usage-history';
 import { usageWriter } from '../storage/usage-writer';
 import { ReadingError } from './plan';
@@ -61,7 +61,7 @@ let lastCheck: ReturnType<typeof authorizeNow> | null = null;
 
 function authorizeNow() {
   return (async () => {
-    const [settings, key] = await Promise.all([settingsStorage.getValue(), getStoredKey()]);
+    const [settings, key] = await Promise.all([readSettings(), getStoredKey()]);
     return authorize(settings.baseUrl, key, hasOriginPermission);
   })();
 }
@@ -133,7 +133,7 @@ export function createReader(player: PlayerSink, onView: (view: ReadingView, wri
       const checked = await checkedAuth();
       return checked.ok ? null : checked.code;
     },
-    getSettings: () => settingsStorage.getValue(),
+    getSettings: () => readSettings(),
     getPlayback: () => playbackStorage.getValue(),
     savePlayback: (playback) => playbackStorage.setValue(playback),
     getAccount: () => accountStorage.getValue(),

@@ -2,14 +2,14 @@ import { checkBaseUrl } from './base-url';
 import type { CheckResult, SaveSettingsInput, SettingsView } from '../messaging/protocol';
 import { parseRub } from './money';
 import { getStoredKey, maskKey, setStoredKey } from '../storage/key-store';
-import { accountStorage, AUDIO_FORMATS, cleanupOf, settingsStorage } from '../storage/settings';
+import { accountStorage, AUDIO_FORMATS, cleanupOf, readSettings, writeSettings } from '../storage/settings';
 import { fetchAccount, ServiceError } from './client';
 import { cleanRules } from '../text/pronunciation';
 
 export async function settingsView(): Promise<SettingsView> {
   const stored = await getStoredKey();
   return {
-    settings: await settingsStorage.getValue(),
+    settings: await readSettings(),
     keyMask: stored ? maskKey(stored.key) : null,
     account: await accountStorage.getValue(),
   };
@@ -49,7 +49,7 @@ export async function saveAndCheck(input: SaveSettingsInput, deps: SaveDeps): Pr
   }
   const key = typed || stored?.key;
   if (key && (typed || stored?.origin !== url.origin)) await setStoredKey(key, url.origin);
-  await settingsStorage.setValue({
+  await writeSettings({
     baseUrl: url.baseUrl,
     voice: input.voice.trim(),
     format: input.format,

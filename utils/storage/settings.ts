@@ -63,6 +63,56 @@ export const settingsStorage = storage.defineItem<Settings>('local:settings', {
   version: 1,
 });
 
+/**
+ * The background's settings, kept in memory from their first read until they change: a reading's start
+ * needs them before it can inject the extract script, and a storage read there took 5–10 ms of a busy
+ * worker (`npm run bench`'s first steps). Another context's write reaches `watch`; the background's own
+ * (`writeSettings`) drops the copy before its promise resolves, as `watch` may come after.
+ */
+let kept: Promise<Settings> | null = null;
+/** The kept settings once read (null while none are, or while being read again). */
+let keptValue: Settings | null = null;
+let watched = false;
+
+/** The kept settings, without waiting: null when they must be read (`readSettings`). */
+export function settingsNow(): Settings | null {
+  return keptValue;
+}
+
+export function readSettings(): Promise<Settings> {
+  if (!watched) {
+    watched = true;
+    settingsStorage.watch(forgetSettings);
+  }
+  if (kept) return kept;
+  const read = settingsStorage.getValue();
+  kept = read;
+  read.then(
+    (settings) => {
+      if (kept === read) keptValue = settings;
+    },
+    () => {
+      if (kept === read) kept = null;
+    },
+  );
+  return read;
+}
+
+function forgetSettings(): void {
+  kept = null;
+  keptValue = null;
+}
+
+export async function writeSettings(settings: Settings): Promise<void> {
+  forgetSettings();
+  try {
+    await settingsStorage.setValue(settings);
+  } finally {
+    // A read made while the write was under way may hold the settings before it.
+    forgetSettings();
+  }
+}
+
 /** What the last good key check returned, shown by the options page and the popup. */
 export interface AccountInfo {
   name: string;
