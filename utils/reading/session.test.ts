@@ -34,6 +34,18 @@ describe('a reading', () => {
     expect(new Set(w.okTexts()).size).toBe(w.okTexts().length);
   });
 
+  it('once the last reading is restored, the toolbar\'s start asks for the text in the call itself, before its caller goes on', async () => {
+    const w = makeWorld({ autoplay: true });
+    await w.reader.ready;
+    let asked = false;
+    const started = w.reader.startUnlessActive({ tabId: 1, source: 'article', extract: async () => ((asked = true), { title: 'T', source: 'article', blocks: [{ text: sentences(3), kind: 'paragraph' }] }) });
+    // Firefox's toolbar opens its popup here, which holds the thread: the page must have been asked already.
+    expect(asked).toBe(true);
+    await started;
+    await finished(w);
+    expect(w.reader.view.state).toBe('finished');
+  });
+
   it("asks for the account at the call, not after the last reading is ended and the new one's first view written", async () => {
     const w = makeWorld({ autoplay: true });
     const order: string[] = [];

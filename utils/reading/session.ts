@@ -46,6 +46,8 @@ export class Reader {
   /** Starts called and not yet `extracting` (a start in the popup then leaves them alone). */
   private starting = 0;
   readonly ready: Promise<void>;
+  /** `ready` has resolved (a start need not wait for it). */
+  private restored = false;
   private readonly sleep: SleepTimer;
 
   constructor(private readonly deps: ReaderDeps) {
@@ -61,6 +63,7 @@ export class Reader {
       logIgnored('restoring the reading after a restart of the background', err);
       if (this.active) await this.update({ state: 'stopped' });
     });
+    void this.ready.then(() => (this.restored = true));
   }
 
   get active(): boolean {
@@ -167,7 +170,10 @@ export class Reader {
    * an active one is kept. `decided` learns whether this call starts a reading, before it begins.
    */
   async startUnlessActive(req: ReadingRequest, decided?: (starts: boolean) => void): Promise<void> {
-    await this.ready;
+    // Once restored, decided in the call itself: the reading's start (and its first ask of the page) comes
+    // before what the caller does next. Firefox's toolbar opens its popup right after this call, which
+    // held the background's thread ~20 ms before the page was asked.
+    if (!this.restored) await this.ready;
     const starts = !this.active && this.starting === 0;
     decided?.(starts);
     if (starts) await this.start(req);
