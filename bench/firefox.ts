@@ -17,6 +17,7 @@ import {
   firstRequestAfter,
   serviceFirstByteAfter,
   collectSteps,
+  letSettle,
   KEY,
   median,
   quantile,
@@ -75,6 +76,7 @@ class FirefoxRig {
       async (u) => (await (globalThis as unknown as { browser: typeof chrome }).browser.tabs.query({})).find((t) => t.url === u)?.id ?? -1,
       page.url(),
     );
+    await letSettle(page);
     return { page, tabId };
   }
 
@@ -131,6 +133,8 @@ class FirefoxRig {
           player: { stats: Stats };
         };
         const tab = await browser.tabs.get(tabId);
+        // This start's marks only (a popup run before it leaves its own).
+        (bg as unknown as { readingTrace?: unknown[] }).readingTrace = [];
         const at = bg.performance.timeOrigin + bg.performance.now();
         if (how === 'toolbar') bg.toolbarClick(tab);
         else if (how === 'shortcut') void bg.commandHandler('read', tab);

@@ -115,6 +115,18 @@ export async function serviceFirstByteAfter(serviceUrl: string, since: number): 
   return first?.firstByteAt ? first.firstByteAt - first.arrivedAt : null;
 }
 
+/**
+ * Waits as a reader does before starting a reading: a while after the page has come, not in the moment
+ * its load event fires. The browser finishes the load's work (and the last run's closing pages) first.
+ * Without it the injection shared the cores with that work, by an amount that varied with the order of
+ * the runs: the toolbar run, right after the naive run's page closed, took 10–20 ms longer to inject,
+ * and Chromium's shortcut row read 120–130 ms where it reads ~80 with the page settled.
+ */
+export async function letSettle(page: { evaluate<T>(f: () => Promise<T>): Promise<T> }): Promise<void> {
+  await new Promise((r) => setTimeout(r, 300));
+  await page.evaluate(() => new Promise<void>((r) => requestIdleCallback(() => r(), { timeout: 1_000 })));
+}
+
 /** Adds a reading's first-step marks (`utils/trace.ts`), as ms after its `start`, to `steps` under `how`. */
 export function collectSteps(trace: [string, number][], how: string, steps: Record<string, number[]>): void {
   const t0 = trace.find(([label]) => label === 'start')?.[1];

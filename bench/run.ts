@@ -29,6 +29,7 @@ import {
   firstRequestAfter,
   serviceFirstByteAfter,
   collectSteps,
+  letSettle,
   KEY,
   median,
   quantile,
@@ -96,6 +97,7 @@ class Rig {
     const page = await this.context.newPage();
     await page.goto(`${this.pages.url}${path}`);
     const tabId = await this.sw.evaluate(async (u) => (await chrome.tabs.query({ url: u }))[0]?.id ?? -1, page.url());
+    await letSettle(page);
     return { page, tabId };
   }
 
@@ -133,6 +135,8 @@ class Rig {
           commandHandler(name: string, t: object): Promise<void>;
           contextMenuClick(info: object, t: object): void;
         };
+        // This start's marks only (a popup run before it leaves its own).
+        (globalThis as unknown as { readingTrace?: unknown[] }).readingTrace = [];
         const at = performance.timeOrigin + performance.now();
         if (how === 'toolbar') hooks.toolbarClick(tab);
         else if (how === 'shortcut') void hooks.commandHandler('read', tab);
