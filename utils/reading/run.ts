@@ -10,6 +10,8 @@ import type { ExtractedText } from '../text/extract';
 import type { Budget } from './budget';
 import { Ledger } from './ledger';
 import { logIgnored } from '../log';
+import type { RubUnits } from '../speech/money';
+import { boundTitle } from '../text/title';
 import { ServiceError } from '../speech/client';
 import { isKnownErrorCode } from '../speech/errors';
 import { DEFAULT_CHARS_PER_SECOND, keyOf, ReadingError, type ReadingPlan, sentenceAt } from './plan';
@@ -80,6 +82,23 @@ export class ReadingRun {
     readonly id: string,
     public title = '',
   ) {}
+
+  /**
+   * Takes its plan: the page's title, site and address, a ledger at the plan's price, the spending caps
+   * it keeps to. A document read in batches (a PDF) is marked growing: the rest is planned as it comes.
+   */
+  adopt(text: ExtractedText, planned: { plan: ReadingPlan; price: RubUnits }, budget: Budget | null, batched: boolean): void {
+    this.title = boundTitle(text.title);
+    this.site = boundTitle(text.site ?? '', 100);
+    this.url = text.url ?? '';
+    this.ledger = new Ledger(planned.price);
+    this.budget = budget;
+    this.plan = planned.plan;
+    if (batched) {
+      this.growing = true;
+      this.plan.grows = { blocks: text.blocks.length };
+    }
+  }
 
   get signal(): AbortSignal {
     return this.controller.signal;

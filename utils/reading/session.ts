@@ -11,7 +11,6 @@ import type { PlayerEvent } from '../messaging/player';
 import type { Outcome } from '../messaging/protocol';
 import { formatRubPlain, parseRub, type RubUnits } from '../speech/money';
 import { clampPlayback, type Playback, type Settings } from '../storage/settings';
-import { boundTitle } from '../text/title';
 import { askFirstReason } from './ask-first';
 import { Budget, capsOf } from './budget';
 import type { ReaderDeps, ReadingRequest } from './deps';
@@ -107,19 +106,10 @@ export class Reader {
       const resumeLookup = text.url ? this.deps.getResume(text.url).catch(() => null) : Promise.resolve(null);
       const planned = planReading(run.id, text, settings, account);
       mark('planned');
-      run.title = boundTitle(text.title);
-      run.site = boundTitle(text.site ?? '', 100);
-      run.url = text.url ?? '';
-      run.ledger = new Ledger(planned.price);
       const caps = capsOf(settings);
-      run.budget = caps && new Budget(caps, await this.deps.spent(), planned.price);
-      run.plan = planned.plan;
       // A document read in batches (a PDF): the rest of its text is planned as it comes.
       const batched = text.more === true && req.tabId !== null;
-      if (batched) {
-        run.growing = true;
-        run.plan.grows = { blocks: text.blocks.length };
-      }
+      run.adopt(text, planned, caps && new Budget(caps, await this.deps.spent(), planned.price), batched);
       this.deps.slots.setLimit(account.maxConcurrency);
       // Saved (for a restarted background) while the view is written.
       const planSaved = this.deps.store.savePlan(run.plan);
@@ -128,26 +118,7 @@ export class Reader {
       const written = Promise.all([planSaved, this.update({ title: run.title, source: req.source || text.source, balanceRub: account.balanceRub, stalePrice, counting: batched, ...planned.view })]);
       written.catch(() => undefined);
       if (batched) void this.grow(run, req.tabId!, settings, planned.price);
-      const confirmReason = await askFirstReason(run, {
-        estimateChars: () => this.view.estimateChars,
-        price: planned.price,
-        threshold: parseRub(settings.confirmThresholdRub) ?? 0n,
-        previewFirst: settings.previewFirst === true,
-      });
-      const overBudget = confirmReason === 'budget';
-      // The preview switches blocks off by planning again: only a reading planned whole has one.
-      if (confirmReason && !batched) run.planning = { text, settings, account };
-      const preview = run.planning ? previewOf(text.blocks, run.plan.parts, planned.price, run.off) : [];
-      if (confirmReason) {
-        await written;
-        await this.update({ confirmReason, preview, state: 'confirm' });
-        await run.confirmation();
-        run.signal.throwIfAborted();
-        // Agreed to knowingly: this reading may pass the cap.
-        if (overBudget) run.budget!.lifted = true;
-        run.planning = null;
-        await this.update({ preview: [] });
-      }
+      await this.askFirstIfNeeded(run, { text, settings, account }, planned.price, batched, written);
       this.sleep.hold();
       const load = this.beginLoad();
       // The view is `loading` at once (in memory); its copy for the popup is written while the first part is asked for.
@@ -163,6 +134,33 @@ export class Reader {
       if (run.signal.aborted || this.run !== run) return;
       await this.fail(err);
     }
+  }
+
+  /**
+   * Asks before the first part when the estimate passes the threshold, the spending caps would be
+   * passed, or the listener wants a preview; returns once agreed to (at once when nothing is asked).
+   * The view is shown asking only once `written` (the planned reading's first view) is.
+   */
+  private async askFirstIfNeeded(run: ReadingRun, planning: NonNullable<ReadingRun['planning']>, price: RubUnits, batched: boolean, written: Promise<unknown>): Promise<void> {
+    const { settings } = planning;
+    const confirmReason = await askFirstReason(run, {
+      estimateChars: () => this.view.estimateChars,
+      price,
+      threshold: parseRub(settings.confirmThresholdRub) ?? 0n,
+      previewFirst: settings.previewFirst === true,
+    });
+    if (!confirmReason) return;
+    // The preview switches blocks off by planning again: only a reading planned whole has one.
+    if (!batched) run.planning = planning;
+    const preview = run.planning ? previewOf(planning.text.blocks, run.parts, price, run.off) : [];
+    await written;
+    await this.update({ confirmReason, preview, state: 'confirm' });
+    await run.confirmation();
+    run.signal.throwIfAborted();
+    // Agreed to knowingly: this reading may pass the cap.
+    if (confirmReason === 'budget') run.budget!.lifted = true;
+    run.planning = null;
+    await this.update({ preview: [] });
   }
 
   /**
