@@ -8,6 +8,7 @@ import { PRIORITY, RequestSlots } from '../speech/slots';
 import { originPattern } from '../speech/base-url';
 import { authorize } from '../speech/guard';
 import { getStoredKey } from '../storage/key-store';
+import { kept } from '../storage/kept';
 import { accountStorage, type AccountInfo, playbackStorage, readSettings, settingsStorage } from '../storage/settings';
 import { spentAround, usageFailedStorage, usageStorage } from '../storage/usage-history';
 import { usageWriter } from '../storage/usage-writer';
@@ -57,29 +58,14 @@ export function hasOriginPermission(origin: string): Promise<boolean> {
  * reading the settings, the key store and the permissions first (14–20 ms of a busy worker at the
  * click, on the way to the first audio wherever the service's round trip is longer than the extraction).
  */
-let lastCheck: ReturnType<typeof authorizeNow> | null = null;
-
-function authorizeNow() {
-  return (async () => {
-    const [settings, key] = await Promise.all([readSettings(), getStoredKey()]);
-    return authorize(settings.baseUrl, key, hasOriginPermission);
-  })();
-}
-
-function checkedAuth() {
-  if (lastCheck) return lastCheck;
-  const result = authorizeNow();
-  lastCheck = result;
-  result.catch(() => {
-    if (lastCheck === result) lastCheck = null;
-  });
-  return result;
-}
+const authCheck = kept(async () => {
+  const [settings, key] = await Promise.all([readSettings(), getStoredKey()]);
+  return authorize(settings.baseUrl, key, hasOriginPermission);
+});
+const checkedAuth = authCheck.get;
 
 /** The key, the settings or the permissions changed (saved, removed, granted, revoked): the next request checks them afresh. */
-export function forgetAuth(): void {
-  lastCheck = null;
-}
+export const forgetAuth = authCheck.forget;
 settingsStorage.watch(forgetAuth);
 browser.permissions.onAdded.addListener(forgetAuth);
 browser.permissions.onRemoved.addListener(forgetAuth);

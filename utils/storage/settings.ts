@@ -1,4 +1,5 @@
 import type { PronunciationRule } from '../text/pronunciation';
+import { kept } from './kept';
 import { storage } from 'wxt/utils/storage';
 
 export const DEFAULT_BASE_URL = 'https://api.trysasha.ru';
@@ -69,47 +70,29 @@ export const settingsStorage = storage.defineItem<Settings>('local:settings', {
  * worker (`npm run bench`'s first steps). Another context's write reaches `watch`; the background's own
  * (`writeSettings`) drops the copy before its promise resolves, as `watch` may come after.
  */
-let kept: Promise<Settings> | null = null;
-/** The kept settings once read (null while none are, or while being read again). */
-let keptValue: Settings | null = null;
+const keptSettings = kept(() => settingsStorage.getValue());
 let watched = false;
-
-/** The kept settings, without waiting: null when they must be read (`readSettings`). */
-export function settingsNow(): Settings | null {
-  return keptValue;
-}
 
 export function readSettings(): Promise<Settings> {
   if (!watched) {
     watched = true;
-    settingsStorage.watch(forgetSettings);
+    settingsStorage.watch(keptSettings.forget);
   }
-  if (kept) return kept;
-  const read = settingsStorage.getValue();
-  kept = read;
-  read.then(
-    (settings) => {
-      if (kept === read) keptValue = settings;
-    },
-    () => {
-      if (kept === read) kept = null;
-    },
-  );
-  return read;
+  return keptSettings.get();
 }
 
-function forgetSettings(): void {
-  kept = null;
-  keptValue = null;
+/** The kept settings, without waiting: null when they must be read (`readSettings`). */
+export function settingsNow(): Settings | null {
+  return keptSettings.now() ?? null;
 }
 
 export async function writeSettings(settings: Settings): Promise<void> {
-  forgetSettings();
+  keptSettings.forget();
   try {
     await settingsStorage.setValue(settings);
   } finally {
     // A read made while the write was under way may hold the settings before it.
-    forgetSettings();
+    keptSettings.forget();
   }
 }
 
