@@ -114,7 +114,7 @@ function main() {
   // Click-to-read's ▶, in any tab: the page reader there already knows the block it was clicked at.
   onPageUiMessage('readFromHere', () => true, ({ sender }) => {
     const tabId = sender.tab!.id!;
-    void reader.start({ tabId, source: 'article', extract: () => extractFromTab(tabId, undefined, 'from-here') });
+    void reader.start({ tabId, source: 'article', extract: () => extractFromTab(tabId, { mode: 'from-here' }) });
   });
   onPageUiMessage('floatingMoved', readingTab, async ({ data }) => {
     const at = placeOf(data.place);
@@ -146,9 +146,9 @@ function main() {
     if (tab?.id === undefined) return;
     const tabId = tab.id;
     if (info.menuItemId === MENU_READ_SELECTION) {
-      void reader.start({ tabId, source: 'selection', extract: () => extractFromTab(tabId, info.selectionText ?? '', 'normal', tab) });
+      void reader.start({ tabId, source: 'selection', extract: () => extractFromTab(tabId, { menuSelection: info.selectionText ?? '', clicked: tab }) });
     } else if (info.menuItemId === MENU_READ_FROM_HERE) {
-      void reader.start({ tabId, source: 'article', extract: () => extractFromTab(tabId, undefined, 'from-here', tab) });
+      void reader.start({ tabId, source: 'article', extract: () => extractFromTab(tabId, { mode: 'from-here', clicked: tab }) });
     } else if (info.menuItemId === MENU_QUEUE_LINK && info.linkUrl) {
       addToQueue(info.linkUrl, (info as { linkText?: string }).linkText ?? '');
     } else if (info.menuItemId === MENU_QUEUE_PAGE && tab.url) {
@@ -164,7 +164,7 @@ function main() {
       case 'read': {
         const tabId = tab?.id ?? (await browser.tabs.query({ active: true, currentWindow: true }))[0]?.id;
         if (tabId === undefined) return;
-        return reader.start({ tabId, source: '', extract: () => extractFromTab(tabId, undefined, 'normal', tab) });
+        return reader.start({ tabId, source: '', extract: () => extractFromTab(tabId, { clicked: tab }) });
       }
       case 'toggle-pause':
         return runCommand('toggle');
@@ -212,7 +212,7 @@ function main() {
       const timer = setTimeout(() => openAfter(Promise.resolve()), popupWaitMs);
       viewWaiters.add(waiter);
     };
-    void reader.startUnlessActive({ tabId, source: '', extract: () => extractFromTab(tabId, undefined, 'normal', tab) }, openWhenUnderWay);
+    void reader.startUnlessActive({ tabId, source: '', extract: () => extractFromTab(tabId, { clicked: tab }) }, openWhenUnderWay);
     if (import.meta.env.FIREFOX) open();
   };
   action.onClicked.addListener((tab) => onToolbarClick(tab));

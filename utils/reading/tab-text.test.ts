@@ -39,7 +39,7 @@ describe('extractFromTab on a page read for the first time', () => {
     const executeScript = scriptedPage();
     const get = vi.spyOn(fakeBrowser.tabs, 'get');
     await Promise.all([settings.readSettings(), tabText.loadTabTextState()]);
-    const extracting = tabText.extractFromTab(tab.id!, undefined, 'normal', tab);
+    const extracting = tabText.extractFromTab(tab.id!, { clicked: tab });
     // Before anything is awaited: the request handed over and the script on its way.
     expect(executeScript).toHaveBeenCalledTimes(2);
     expect(executeScript.mock.calls[1]![0]).toMatchObject({ files: ['/content-scripts/extract.js'] });
@@ -58,7 +58,7 @@ describe('extractFromTab on a page read for the first time', () => {
   it("an event's tab without its address (no grant) is looked up", async () => {
     scriptedPage();
     const get = vi.spyOn(fakeBrowser.tabs, 'get');
-    await expect(tabText.extractFromTab(tab.id!, undefined, 'normal', { ...tab, url: undefined })).resolves.toEqual(TEXT);
+    await expect(tabText.extractFromTab(tab.id!, { clicked: { ...tab, url: undefined } })).resolves.toEqual(TEXT);
     expect(get).toHaveBeenCalledWith(tab.id);
   });
 });

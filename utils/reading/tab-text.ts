@@ -115,23 +115,26 @@ async function askPage(tabId: number, mode: ExtractMode, settings: Settings, url
   return sendToPage('extract', request, tabId);
 }
 
+export interface ExtractHow {
+  /** From the context menu: the menu's `selectionText` (only a selection is read). */
+  menuSelection?: string;
+  mode?: ExtractMode;
+  /** The tab as the click, shortcut or menu event gave it. */
+  clicked?: Browser.tabs.Tab;
+}
+
 /**
  * Returns the selection or the article of tab `tabId`, from the extract script (injected on demand,
  * then resident). From the context menu (`menuSelection` given) only a selection is read: the
- * page's own when it can be scripted, else the menu's `selectionText` (the PDF viewer). `clicked` is
- * the tab as the click, shortcut or menu event gave it.
+ * page's own when it can be scripted, else the menu's `selectionText` (the PDF viewer).
  *
  * What the page is asked with (the settings, the tab's address, whether the page has the script) is
  * usually in memory: then the page is asked, or the script injected, in the call itself, before the
  * rest of the reading's start (ending the last one, writing the first view) takes the worker's turns.
  * Waiting for them cost 4–10 ms there, and `tabs.get` 4–8 ms more (`npm run bench`'s first steps).
  */
-export async function extractFromTab(
-  tabId: number,
-  menuSelection?: string,
-  mode: ExtractMode = 'normal',
-  clicked?: Browser.tabs.Tab,
-): Promise<ExtractedText> {
+export async function extractFromTab(tabId: number, how: ExtractHow = {}): Promise<ExtractedText> {
+  const { menuSelection, mode = 'normal', clicked } = how;
   // The settings (the clean-up choices) are read while the tab is looked up. A tab that is gone reads as one that cannot be scripted.
   const settingsRead = readSettings();
   settingsRead.catch(() => undefined);
