@@ -7,10 +7,10 @@ import type { Part } from '../text/parts';
 import type { Download } from './fetcher';
 import type { AccountInfo, Settings } from '../storage/settings';
 import type { ExtractedText } from '../text/extract';
-import type { Budget } from './budget';
+import { Budget, type Caps } from './budget';
 import { Ledger } from './ledger';
 import { logIgnored } from '../log';
-import type { RubUnits } from '../speech/money';
+import { parseRub, type RubUnits } from '../speech/money';
 import { boundTitle } from '../text/title';
 import { ServiceError } from '../speech/client';
 import { isKnownErrorCode } from '../speech/errors';
@@ -98,6 +98,24 @@ export class ReadingRun {
       this.growing = true;
       this.plan.grows = { blocks: text.blocks.length };
     }
+  }
+
+  /**
+   * The run a restarted background carries on with, from what was saved: the plan, the bill so far, the
+   * progress, and the spending caps (`spent` is the usage history's, which already holds this reading's
+   * requests: what was spent before it is the rest).
+   */
+  static fromSaved(view: ReadingView, plan: ReadingPlan, progress: RunProgress | null, caps: { caps: Caps; spent: { day: bigint; month: bigint } } | null): ReadingRun {
+    const run = new ReadingRun(view.id, view.title);
+    run.plan = plan;
+    run.ledger = new Ledger(parseRub(plan.priceRub) ?? 0n, { cost: parseRub(view.costRub) ?? 0n, chars: view.chars });
+    run.restoreProgress(progress);
+    if (caps) {
+      const before = run.ledger.cost;
+      run.budget = new Budget(caps.caps, { day: caps.spent.day - before, month: caps.spent.month - before }, run.ledger.price);
+      run.budget.lifted = view.confirmReason === 'budget' && view.state !== 'confirm';
+    }
+    return run;
   }
 
   get signal(): AbortSignal {

@@ -15,7 +15,6 @@ import { askFirstReason } from './ask-first';
 import { Budget, capsOf } from './budget';
 import type { ReaderDeps, ReadingRequest } from './deps';
 import { runHost } from './host';
-import { Ledger } from './ledger';
 import { planReading, previewOf, ReadingError } from './plan';
 import { growReading } from './growth';
 import { SleepTimer } from './sleep';
@@ -462,18 +461,8 @@ export class Reader {
       await this.update({ state: 'stopped' });
       return;
     }
-    const run = new ReadingRun(view.id, view.title);
-    run.plan = plan;
-    run.ledger = new Ledger(parseRub(plan.priceRub) ?? 0n, { cost: parseRub(view.costRub) ?? 0n, chars: view.chars });
-    run.restoreProgress(progress);
     const caps = capsOf(await this.deps.getSettings());
-    if (caps) {
-      // The history already holds this reading's requests: what was spent before it is the rest.
-      const spent = await this.deps.spent();
-      const before = run.ledger.cost;
-      run.budget = new Budget(caps, { day: spent.day - before, month: spent.month - before }, run.ledger.price);
-      run.budget.lifted = view.confirmReason === 'budget' && view.state !== 'confirm';
-    }
+    const run = ReadingRun.fromSaved(view, plan, progress, caps && { caps, spent: await this.deps.spent() });
     this.run = run;
     this.deps.slots.setLimit(plan.maxConcurrency);
     const problem = await this.deps.keyProblem();
