@@ -133,8 +133,6 @@ class FirefoxRig {
           player: { stats: Stats };
         };
         const tab = await browser.tabs.get(tabId);
-        // This start's marks only (a popup run before it leaves its own).
-        (bg as unknown as { readingTrace?: unknown[] }).readingTrace = [];
         const at = bg.performance.timeOrigin + bg.performance.now();
         if (how === 'toolbar') bg.toolbarClick(tab);
         else if (how === 'shortcut') void bg.commandHandler('read', tab);

@@ -127,12 +127,16 @@ export async function letSettle(page: { evaluate<T>(f: () => Promise<T>): Promis
   await page.evaluate(() => new Promise<void>((r) => requestIdleCallback(() => r(), { timeout: 1_000 })));
 }
 
-/** Adds a reading's first-step marks (`utils/trace.ts`), as ms after its `start`, to `steps` under `how`. */
+/**
+ * Adds a reading's first-step marks (`utils/trace.ts`), as ms after its `start`, to `steps` under `how`:
+ * the last start's, as the trace may still hold the marks of runs before it (a popup run's).
+ */
 export function collectSteps(trace: [string, number][], how: string, steps: Record<string, number[]>): void {
-  const t0 = trace.find(([label]) => label === 'start')?.[1];
-  if (t0 === undefined) return;
+  const from = trace.findLastIndex(([label]) => label === 'start');
+  if (from < 0) return;
+  const t0 = trace[from]![1];
   const seen = new Set<string>();
-  for (const [label, at] of trace) {
+  for (const [label, at] of trace.slice(from)) {
     if (seen.has(label)) continue;
     seen.add(label);
     (steps[`${how} ${label}`] ??= []).push(at - t0);

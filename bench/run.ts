@@ -135,8 +135,6 @@ class Rig {
           commandHandler(name: string, t: object): Promise<void>;
           contextMenuClick(info: object, t: object): void;
         };
-        // This start's marks only (a popup run before it leaves its own).
-        (globalThis as unknown as { readingTrace?: unknown[] }).readingTrace = [];
         const at = performance.timeOrigin + performance.now();
         if (how === 'toolbar') hooks.toolbarClick(tab);
         else if (how === 'shortcut') void hooks.commandHandler('read', tab);
