@@ -169,6 +169,23 @@ describe("Readability's byline test, measured last", () => {
     expect(reader._getCharCount.call(reader, el, sep)).toBe(inner.split(sep || ',').length - 1);
   });
   it.each([
+    ['no link', '<p>Абзац без ссылок, но с текстом.</p>'],
+    ['no text at all', '<p> </p>'],
+    ['a link', '<p>Текст и <a href="/x">ссылка</a> в нём.</p>'],
+    ['a link that is all the text', '<p><a href="/x">Только ссылка</a></p>'],
+    ['a link within the page (weighed 0.3)', '<p>Текст и <a href="#note">примечание</a>.</p>'],
+    ['an empty link in empty text', '<p><a href="/x"></a></p>'],
+  ])("Readability's link density: %s, as it was", (_, html) => {
+    const { document } = parseHTML(`<html><body><div id="x">${html}</div></body></html>`);
+    const el = document.getElementById('x')! as unknown as Element;
+    const reader = Readability.prototype as unknown as { _getLinkDensity(e: Element): number; _getInnerText(e: Element): string; REGEXPS: { hashUrl: RegExp } };
+    // Readability 0.6's own: the links' text (a link to a place in the page counts 0.3) over the whole text.
+    const textLength = reader._getInnerText.call(reader, el).length;
+    const links = Array.from(el.getElementsByTagName('a'));
+    const linkLength = links.reduce((n, a) => n + reader._getInnerText.call(reader, a).length * (reader.REGEXPS.hashUrl.test(a.getAttribute('href') ?? '') ? 0.3 : 1), 0);
+    expect(reader._getLinkDensity.call(reader, el)).toBe(textLength === 0 ? 0 : linkLength / textLength);
+  });
+  it.each([
     ['a byline class', '<p class="byline">Иван Петров</p>', 'Иван Петров'],
     ['rel="author"', '<a rel="author" href="/a">Анна Смирнова</a>', 'Анна Смирнова'],
     ['itemprop="author"', '<span itemprop="author">Пётр Иванов</span>', 'Пётр Иванов'],

@@ -363,15 +363,19 @@ export function extractFromPage(doc: Document = document, opts: ExtractOptions =
  * - style clean-up: it removed a dozen presentational attributes from every element of the article
  *   one by one; an element with no attributes has none to remove, and only its children are visited;
  * - commas: it counted them by splitting the element's text into an array (for the article's container,
- *   the whole article cut at every comma); now they are counted where they are.
+ *   the whole article cut at every comma); now they are counted where they are;
+ * - link density: it built an element's whole text before looking for its links; an element with no
+ *   link has a density of 0 whatever its text (the article's container and `<body>`, candidates for
+ *   the article: 7–10 ms each on a 900,000-character page).
  */
 export function quickReadability(): boolean {
-  type Proto = { _isValidByline?: unknown; _isProbablyVisible?: unknown; _cleanStyles?: unknown; _getCharCount?: unknown; REGEXPS?: { byline?: unknown } };
+  type Proto = { _isValidByline?: unknown; _isProbablyVisible?: unknown; _cleanStyles?: unknown; _getCharCount?: unknown; _getLinkDensity?: unknown; REGEXPS?: { byline?: unknown } };
   const proto = Readability.prototype as unknown as Proto;
   const byline = proto.REGEXPS?.byline;
   const visible = proto._isProbablyVisible;
   const cleanStyles = proto._cleanStyles;
-  if (typeof proto._isValidByline !== 'function' || typeof visible !== 'function' || typeof cleanStyles !== 'function' || typeof proto._getCharCount !== 'function' || !(byline instanceof RegExp) || byline.global) return false;
+  const linkDensity = proto._getLinkDensity;
+  if (typeof proto._isValidByline !== 'function' || typeof visible !== 'function' || typeof cleanStyles !== 'function' || typeof proto._getCharCount !== 'function' || typeof linkDensity !== 'function' || !(byline instanceof RegExp) || byline.global) return false;
   if ((visible as { quick?: true }).quick) return true;
   proto._isValidByline = function (this: { REGEXPS: { byline: RegExp } }, node: Element, matchString: string): boolean {
     const rel = node.getAttribute('rel');
@@ -396,6 +400,9 @@ export function quickReadability(): boolean {
     let count = 0;
     for (let at = text.indexOf(sep); at >= 0; at = text.indexOf(sep, at + sep.length)) count++;
     return count;
+  };
+  proto._getLinkDensity = function (this: unknown, element: Element): number {
+    return element.getElementsByTagName('a').length === 0 ? 0 : (linkDensity as (e: Element) => number).call(this, element);
   };
   return true;
 }
