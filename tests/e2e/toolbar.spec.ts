@@ -5,13 +5,18 @@
 import type { Worker } from '@playwright/test';
 import { expect, type ExtensionHelpers, player, test } from './fixtures.ts';
 
-test('the toolbar click starts reading at once; the popup then shows that reading, started once', async ({ ext, sw, service }) => {
+test('the toolbar click starts reading at once (the page hears nothing of the scripts put in it); the popup then shows that reading, started once', async ({ ext, sw, service }) => {
   test.setTimeout(60_000);
   await ext.configure();
   const { page, tabId } = await ext.openTab('sample-article.html');
   await page.bringToFront();
   const readingId = async () => (await ext.readingView()).id ?? '';
   const before = await readingId();
+  // What the page's own scripts would hear of the extension's scripts coming in: nothing.
+  await page.evaluate(() => {
+    const heard: string[] = ((globalThis as { heard?: string[] }).heard = []);
+    addEventListener('message', (e) => heard.push(JSON.stringify(e.data)));
+  });
   await sw.evaluate(async (tabId) => {
     const hook = (globalThis as { toolbarClick?: (tab: object) => void }).toolbarClick;
     if (!hook) throw new Error('toolbarClick is missing: run the tests on the test build (npx wxt build --mode test)');
@@ -28,6 +33,7 @@ test('the toolbar click starts reading at once; the popup then shows that readin
   const popup = await ext.openPopup(tabId);
   await expect(player(popup)).toHaveAttribute('data-state', /playing|finished/, { timeout: 30_000 });
   expect(await readingId()).toBe(id);
+  expect(await page.evaluate(() => (globalThis as { heard?: string[] }).heard)).toEqual([]);
   const texts = service.speechLog().map((e) => e.text);
   expect(new Set(texts).size).toBe(texts.length);
   // The button's popup was set for that click only: the next click comes to the background again.
