@@ -84,7 +84,17 @@ async function installIntoProfile(extensionDir: string, profileDir: string): Pro
   writeFileSync(join(profileDir, 'extensions', `${GECKO_ID}.xpi`), await zip.generateAsync({ type: 'nodebuffer' }));
 }
 
-const PREFS = { 'media.cubeb.force_mock_context': true };
+const PREFS = {
+  'media.cubeb.force_mock_context': true,
+  // No network here: a saved page's ads and trackers (other hosts) fail at once through a proxy on a
+  // closed loopback port, instead of each waiting out a connection (heise's page took 11–16 s to load,
+  // over the 15 s a page is given). Loopback (the pages, the local service) is never proxied.
+  'network.proxy.type': 1,
+  'network.proxy.http': '127.0.0.1',
+  'network.proxy.http_port': 9,
+  'network.proxy.ssl': '127.0.0.1',
+  'network.proxy.ssl_port': 9,
+};
 
 let template: Promise<string> | null = null;
 /**
