@@ -58,6 +58,9 @@ export async function launchWithExtension(
       '--disable-sync',
       '--no-first-run',
       '--disable-quic',
+      // No network here: a saved page's ads and trackers (other hosts) fail at once instead of waiting on
+      // the resolver (nytimes' page took 11.5 s to load, heise's 5.3 s; 0.8 and 0.5 s with this).
+      '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost',
       '--autoplay-policy=no-user-gesture-required',
     ],
   });
