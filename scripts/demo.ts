@@ -30,7 +30,7 @@ async function main() {
   });
   const pages = await startPagesServer();
   // The production build (what ships): the demo and its check need no test hooks.
-  const browser = await launchWithExtension({ headless, extensionDir: PRODUCTION_EXTENSION_DIR });
+  const browser = await launchWithExtension({ headless, network: true, extensionDir: PRODUCTION_EXTENSION_DIR });
   const shutdown = async (code: number) => {
     await browser.close();
     await pages.close();

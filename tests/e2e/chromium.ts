@@ -31,7 +31,7 @@ export interface LaunchedBrowser {
  * and closes it about 30 s into playback (CHROMIUM-TESTING.md).
  */
 export async function launchWithExtension(
-  opts: { headless?: boolean; extensionDir?: string; locale?: string; colorScheme?: 'light' | 'dark'; args?: string[]; /** loaded as well (`bench/ab.ts` compares two builds) */ alsoLoad?: string[] } = {},
+  opts: { headless?: boolean; /** other hosts than loopback reachable (the demo: a reader may open real pages) */ network?: boolean; extensionDir?: string; locale?: string; colorScheme?: 'light' | 'dark'; args?: string[]; /** loaded as well (`bench/ab.ts` compares two builds) */ alsoLoad?: string[] } = {},
 ): Promise<LaunchedBrowser> {
   const ext = opts.extensionDir ?? EXTENSION_DIR;
   if (!existsSync(join(ext, 'manifest.json'))) {
@@ -60,7 +60,7 @@ export async function launchWithExtension(
       '--disable-quic',
       // No network here: a saved page's ads and trackers (other hosts) fail at once instead of waiting on
       // the resolver (nytimes' page took 11.5 s to load, heise's 5.3 s; 0.8 and 0.5 s with this).
-      '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost',
+      ...(opts.network ? [] : ['--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost']),
       '--autoplay-policy=no-user-gesture-required',
     ],
   });
