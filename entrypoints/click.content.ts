@@ -1,4 +1,5 @@
 import { defineContentScript } from 'wxt/utils/define-content-script';
+import { INJECTED } from '@/utils/content/injected';
 import { installClickToRead } from '@/utils/content/click-to-read';
 import { installPageReader } from '@/utils/text/page-reader';
 
@@ -6,11 +7,7 @@ import { installPageReader } from '@/utils/text/page-reader';
 // the page reader, as the extract script installs it (so "Read aloud from here" knows the block
 // right-clicked even on a page not read before), and the ▶ at the start of the block under the pointer.
 export default defineContentScript({
-  matches: ['<all_urls>'],
-  registration: 'runtime',
-  // A new copy is told to the old ones by a DOM event; WXT's extra `window.postMessage` (its future
-  // default is none) would run the page's own message listeners, and took ~3.5 ms of the injection.
-  noScriptStartedPostMessage: true,
+  ...INJECTED,
   main(ctx) {
     const reader = installPageReader();
     installClickToRead(ctx, (node) => (reader.lastContextTarget = node));

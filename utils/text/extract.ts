@@ -359,7 +359,7 @@ export function extractFromPage(doc: Document = document, opts: ExtractOptions =
 }
 
 /**
- * Two of Readability 0.6's tests, made cheaper and answering the same (a test checks that they do):
+ * Some of Readability 0.6's steps, made cheaper and answering the same (tests check that they do):
  * - a byline: it measured an element's whole text before asking whether the element could be a byline
  *   at all, for every element it walked until it found one (`<html>`, `<body>` and the article's
  *   containers each built the article's whole text: 22 ms on a 900,000-character page); now the
