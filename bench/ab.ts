@@ -21,7 +21,7 @@ import { join, resolve } from 'node:path';
 import type { Worker } from 'playwright-core';
 import { launchWithExtension } from '../tests/e2e/chromium.ts';
 import { startPagesServer } from '../tests/e2e/pages-server.ts';
-import { arg, clutteredPage, firstAudioPage, median, quantile, r1 } from './report.ts';
+import { arg, clutteredPage, firstAudioPage, letSettle, median, quantile, r1 } from './report.ts';
 
 const [dirA, dirB] = process.argv.slice(2).filter((a, i, all) => !a.startsWith('--') && !all[i - 1]?.startsWith('--'));
 if (!dirA || !dirB) throw new Error('usage: npx tsx bench/ab.ts <build A> <build B> [--runs 30] [--chars 900000]');
@@ -75,6 +75,8 @@ try {
         pages.put(path, html);
         const page = await browser.context.newPage();
         await page.goto(`${pages.url}${path}`);
+        // As the first-audio bench: started once the page has settled, not while its load is still going on.
+        await letSettle(page);
         const { ms, tookMs } = await freshTurn(order[k]!, page.url(), FRESH);
         if (i >= 0) {
           times[k]!.push(ms);
