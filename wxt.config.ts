@@ -1,5 +1,6 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import preact from '@preact/preset-vite';
 import { defineConfig } from 'wxt';
 
@@ -10,6 +11,8 @@ export const DEFAULT_API_ORIGIN = 'https://api.trysasha.ru';
 export const GECKO_ID = 'reader@trysasha.ru';
 /** V8's explicit compile hint for a whole file: https://v8.dev/blog/explicit-compile-hints */
 const COMPILE_ALL = '//# allFunctionsCalledOnLoad';
+/** WXT's own `wxt/browser` (`globalThis.browser` where it exists, else `chrome`), which the polyfill module aliases away. */
+const WXT_BROWSER = fileURLToPath(import.meta.resolve('wxt/browser'));
 
 export default defineConfig({
   // Every import is written out: a file's imports say where its code comes from (and WXT's auto-imports
@@ -52,6 +55,19 @@ export default defineConfig({
     },
   }),
   hooks: {
+    'vite:build:extendConfig': (entrypoints, config) => {
+      // The content scripts take the browser's own API object, not the webextension-polyfill: they call no
+      // extension API through it (messaging calls `chrome` itself), and WXT's content-script context only
+      // reads `runtime.id`. The polyfill was 10 KB of the 64 KB extract script, compiled at every first
+      // injection. The pages and the background keep it.
+      if (!entrypoints.every((e) => e.type === 'content-script')) return;
+      config.resolve ??= {};
+      const alias = config.resolve.alias;
+      const own = { find: /^wxt\/browser$/, replacement: WXT_BROWSER };
+      config.resolve.alias = Array.isArray(alias)
+        ? [own, ...alias.filter((a) => String(a.find) !== 'wxt/browser')]
+        : [own, ...Object.entries(alias ?? {}).filter(([find]) => find !== 'wxt/browser').map(([find, replacement]) => ({ find, replacement }))];
+    },
     'build:done': async (wxt) => {
       // V8's compile hint (Chrome 136+; other engines read a comment): every function of the extract script
       // is compiled as it is injected, not on its first call. Where the script is already in the page (read
