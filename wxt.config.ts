@@ -61,12 +61,10 @@ export default defineConfig({
       // reads `runtime.id`. The polyfill was 10 KB of the 64 KB extract script, compiled at every first
       // injection. The pages and the background keep it.
       if (!entrypoints.every((e) => e.type === 'content-script')) return;
-      config.resolve ??= {};
-      const alias = config.resolve.alias;
-      const own = { find: /^wxt\/browser$/, replacement: WXT_BROWSER };
-      config.resolve.alias = Array.isArray(alias)
-        ? [own, ...alias.filter((a) => String(a.find) !== 'wxt/browser')]
-        : [own, ...Object.entries(alias ?? {}).filter(([find]) => find !== 'wxt/browser').map(([find, replacement]) => ({ find, replacement }))];
+      const alias = config.resolve?.alias;
+      // The polyfill module sets its alias as an object key; a list would need another merge.
+      if (Array.isArray(alias)) throw new Error('wxt.config.ts: Vite aliases came as a list; the content scripts\' `wxt/browser` needs mending');
+      config.resolve = { ...config.resolve, alias: { ...alias, 'wxt/browser': WXT_BROWSER } };
     },
     'build:done': async (wxt) => {
       // V8's compile hint (Chrome 136+; other engines read a comment): every function of the extract script

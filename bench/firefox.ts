@@ -31,6 +31,7 @@ import {
   CLEAR_AUDIO_CACHE,
   popupReached,
   type PopupCheck,
+  waitInPage,
 } from './report.ts';
 import { BOOK_PAGES, pdfBytes } from '../tests/fixtures/pdfs.ts';
 
@@ -144,20 +145,11 @@ class FirefoxRig {
       selectionText,
     );
     const deadline = Date.now() + 60_000;
+    const bgMark = 'bg.player.stats.firstPlayingAt ? bg.performance.timeOrigin + bg.player.stats.firstPlayingAt : 0';
     for (;;) {
-      // Waited for in the helper page (its own timer, every 10 ms, for up to a second), not asked by the
-      // driver every 5 ms: each ask ran on the main thread the background page shares with the helper,
-      // where the reading being measured starts and plays. The time itself is the player's own mark.
-      const at = await this.helper!.evaluate(async (startedAt) => {
-        const { browser } = globalThis as unknown as { browser: typeof chrome };
-        const bg = (await browser.runtime.getBackgroundPage()) as unknown as { performance: Performance; player: { stats: Stats } };
-        const until = Date.now() + 1000;
-        for (;;) {
-          const at = bg.player.stats.firstPlayingAt ? bg.performance.timeOrigin + bg.player.stats.firstPlayingAt : 0;
-          if (at > startedAt || Date.now() > until) return at;
-          await new Promise((r) => setTimeout(r, 10));
-        }
-      }, startedAt);
+      const at = (await this.helper!.evaluate(
+        `(async () => { const bg = await browser.runtime.getBackgroundPage(); return ${waitInPage(bgMark, startedAt)}; })()`,
+      )) as number;
       if (at && at > startedAt) return { ms: at - startedAt, startedAt };
       if (Date.now() > deadline) throw new Error(`no playback from the ${how} path`);
     }

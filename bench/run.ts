@@ -44,6 +44,7 @@ import {
   CLEAR_AUDIO_CACHE,
   popupReached,
   type PopupCheck,
+  waitInPage,
 } from './report.ts';
 
 const ONLY = arg('only', 'first-audio,seams,firefox-first-audio,firefox-seams,pdf,firefox-pdf,extraction,memory,waste,bundle').split(',');
@@ -145,19 +146,7 @@ class Rig {
     );
     const deadline = Date.now() + 60_000;
     for (;;) {
-      // Waited for inside the offscreen document (its own timer, every 10 ms, for up to a second), not
-      // asked through the protocol every 5 ms: each ask went through the browser process (a target
-      // lookup, then the message) into the renderer the worker and the player share, during the very
-      // start being measured. The time itself is the player's own mark, whatever the wait.
-      const at = await this.offscreen<number>(`new Promise((done) => {
-        const until = Date.now() + 1000;
-        const look = () => {
-          const at = player.stats.firstPlayingAt ? performance.timeOrigin + player.stats.firstPlayingAt : 0;
-          if (at > ${startedAt} || Date.now() > until) done(at);
-          else setTimeout(look, 10);
-        };
-        look();
-      })`);
+      const at = await this.offscreen<number>(waitInPage('player.stats.firstPlayingAt ? performance.timeOrigin + player.stats.firstPlayingAt : 0', startedAt));
       if (at && at > startedAt) return { ms: at - startedAt, startedAt };
       // No offscreen document yet (it is opening): looked for again shortly.
       if (typeof at !== 'number') await new Promise((r) => setTimeout(r, 20));
