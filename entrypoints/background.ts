@@ -242,7 +242,7 @@ function main() {
     return usageHistory.clear();
   });
   onPageMessage('removeKey', async () => {
-    await reader.stop();
+    await reader.stop({ drop: true });
     await clearApiKey();
     forgetAuth();
     await audioCache.clear();

@@ -72,6 +72,8 @@ export class Download {
   private readonly ticket: { priority: Priority };
   /** A request has been sent (it may be billed): until then the download can be cancelled for free. */
   sent = false;
+  /** The service has answered a request of it (billed) and its audio is arriving now. */
+  receiving = false;
   private readonly controller = new AbortController();
 
   constructor(
@@ -120,6 +122,15 @@ export class Download {
     this.deps.slots.reconsider();
   }
 
+  /**
+   * Nobody needs the part any more. Not sent yet: cancelled, it costs nothing. Under way: it is paid for, so it
+   * may finish (into the cache) unless a needed request takes its slot; nothing more is sent for it.
+   */
+  letGo(): void {
+    if (this.sent) this.setPriority(PRIORITY.spare);
+    else this.cancel();
+  }
+
   /** Ends the download (a request not sent yet costs nothing; one under way is paid for and its rest dropped). */
   cancel(): void {
     this.controller.abort(new DOMException('Not needed any more.', 'AbortError'));
@@ -149,6 +160,7 @@ export class Download {
         const request = body(from);
         mark('request');
         const stream = await this.deps.open(request, signal);
+        this.receiving = true;
         mark('response');
         // The bill is counted at the call (in memory); what it shows is written while the audio comes in,
         // not before its first bytes (2–4 ms of storage on the way to the first audio).
@@ -191,6 +203,7 @@ export class Download {
         if (action === 'split' && from === 0 && this.pieces.length === 0 && countChars(part.text) > 1) return { kind: 'split' };
         return { kind: 'stop', error: err };
       } finally {
+        this.receiving = false;
         const lease = this.lease;
         this.lease = null;
         if (lease && signal.aborted && this.sent) setTimeout(() => lease.release(), ABORT_GRACE_MS);

@@ -230,11 +230,16 @@ export class ReadingRun {
     this.confirmGate?.();
   }
 
-  /** Ends the reading's downloads and any wait for a confirmation. */
+  /** Ends the reading's requests not sent yet (and the rest of cut parts) and any wait for a confirmation. */
   close(): void {
     this.controller.abort(new DOMException('The reading ended.', 'AbortError'));
     this.grew();
-    for (const download of this.downloads.values()) if (!download.wantedBySave) download.cancel();
+    for (const download of this.downloads.values()) {
+      // Save as MP3 still waits for it.
+      if (download.wantedBySave) continue;
+      // A part under way finishes into the cache, so "continue from" or Save as MP3 never pays for it again.
+      download.letGo();
+    }
   }
 
   /** Replaced by the next reading: nothing of it may run on. */

@@ -22,10 +22,11 @@ export interface SaveEstimate {
   missingRub: string;
 }
 
+/** Parts neither in the cache nor arriving now (a part under way is paid for: it is joined, not bought again). */
 async function missingParts(run: ReadingRun, cache: AudioCache): Promise<number[]> {
   const missing: number[] = [];
   for (let k = 0; k < run.end; k++) {
-    if (run.skipped.has(k)) continue;
+    if (run.skipped.has(k) || run.downloads.get(run.key(k))?.receiving) continue;
     if (!(await cache.has(run.key(k)).catch(ignore('looking up the audio cache')))) missing.push(k);
   }
   return missing;
@@ -40,7 +41,8 @@ export async function saveEstimate(run: ReadingRun, cache: AudioCache): Promise<
 /** Fetches the missing parts one at a time; parts the service refuses are passed over; a stopping error ends it. */
 export async function fetchMissing(run: ReadingRun, keeper: Keeper): Promise<PageOutcome> {
   const cache = keeper.cache;
-  for (const k of await missingParts(run, cache)) {
+  for (let k = 0; k < run.end; k++) {
+    if (run.skipped.has(k)) continue;
     for (let tries = 0; ; tries++) {
       // A stopping error (402, a refused key) met by the reading or by an earlier part: nothing more is asked for.
       if (run.pendingError) return { ok: false, code: run.pendingError.code };

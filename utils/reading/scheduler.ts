@@ -113,9 +113,7 @@ export function markNeeded(run: ReadingRun, target: number, settling: boolean): 
     else if (download.wantedBySave) download.setPriority(PRIORITY.save);
     // Audio the cache refused is held in memory only while it may still be played.
     else if (download.uncached) run.downloads.delete(key);
-    // Not sent yet: cancelled, it costs nothing. Under way: it may finish into the cache, or give way.
-    else if (!download.sent) download.cancel();
-    else download.setPriority(PRIORITY.spare);
+    else download.letGo();
   }
 }
 

@@ -194,6 +194,34 @@ describe('a reading', () => {
     expect(w.log).toHaveLength(before);
   });
 
+  it('a stop while a part is arriving lets it finish into the cache: Save as MP3 counts it paid and never asks for it again', async () => {
+    const w = makeWorld({ answer: (_b, n) => (n === 0 ? { kind: 'stall' } : { kind: 'ok' }) });
+    void w.start();
+    await w.until(() => w.log.length === 2 && w.reader.view.state === 'playing', 'playing, the part ahead asked for');
+    await w.until(() => w.inFlight === 1, 'the part ahead received');
+    await w.reader.stop();
+    expect(w.reader.view.state).toBe('stopped');
+    const parts = w.store.plan!.parts;
+    // Part 0 is arriving (paid for), part 1 is in the cache: neither is counted missing.
+    expect((await w.reader.saveEstimate()).missing).toBe(parts.length - 2);
+    w.release();
+    await w.until(() => w.inFlight === 0, 'the stopped part to finish');
+    expect(w.log[0]!.aborted).toBe(false);
+    expect(w.log).toHaveLength(2);
+    expect(await w.reader.fetchMissing()).toEqual({ ok: true });
+    // Every part once: the one stopped while arriving came from the cache.
+    expect(w.okTexts()).toEqual(parts.map((p) => p.text));
+  });
+
+  it('a stop on removing the key ends a part under way too (its audio is being deleted)', async () => {
+    const w = makeWorld({ answer: (_b, n) => (n === 0 ? { kind: 'stall' } : { kind: 'ok' }) });
+    void w.start();
+    await w.until(() => w.log.length === 2 && w.reader.view.state === 'playing', 'playing, the part ahead asked for');
+    await w.reader.stop({ drop: true });
+    await w.until(() => w.inFlight === 0, 'the part under way ended');
+    expect(w.log[0]!.aborted).toBe(true);
+  });
+
   it('a cache that refuses writes does not stop the reading', async () => {
     const w = makeWorld({ autoplay: true, brokenCache: true });
     await w.start();

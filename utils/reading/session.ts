@@ -208,8 +208,13 @@ export class Reader {
     if (this.view.state === 'confirm') this.run?.confirm();
   }
 
-  async stop(): Promise<void> {
+  /**
+   * Ends the reading; a part under way still finishes into the cache (it is paid for). `drop`: nothing of the
+   * reading runs on, not even Save as MP3 (the key was removed and its audio is being deleted).
+   */
+  async stop({ drop = false } = {}): Promise<void> {
     await this.ready;
+    if (drop) this.run?.dispose();
     if (!this.active) return;
     // Where the listener stopped is kept to the second.
     if (this.run && (this.view.state === 'playing' || this.view.state === 'paused')) keepPlace(this.run, this.view, this.deps, true);
