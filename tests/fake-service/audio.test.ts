@@ -4,7 +4,9 @@ import {
   SAMPLE_RATE,
   decodeWav,
   encodeMp3,
+  encodeToneMp3,
   espeakVoice,
+  MP3_KBPS,
   hasMp3InfoHeader,
   mp3DurationMs,
   parseMp3Frames,
@@ -44,6 +46,20 @@ describe('tone', () => {
     const a = toneMp3(300);
     const b = toneMp3(1000);
     expect(mp3DurationMs(Buffer.concat([a, b]))).toBeCloseTo(mp3DurationMs(a) + mp3DurationMs(b), 6);
+  });
+
+  it.each([
+    [112, 'mp3'],
+    [113, 'mp3_low'],
+    [161, 'mp3'],
+    [162, 'mp3_high'],
+    [377, 'mp3'],
+    [1_000, 'mp3_low'],
+  ] as const)('a long tone put together from a short one is the same bytes as its encoding (%i frames, %s)', (frames, format) => {
+    const kbps = MP3_KBPS[format];
+    const composed = toneMp3((frames - 0.5) * FRAME_MS, kbps);
+    expect(parseMp3Frames(composed)).toHaveLength(frames);
+    expect(Buffer.from(composed).equals(Buffer.from(encodeToneMp3(frames, kbps)))).toBe(true);
   });
 
   it('is cached by length', () => {

@@ -35,7 +35,11 @@ export interface ToneOptions {
   minMs: number;
 }
 
-const TONE_HZ = 440;
+/**
+ * 11 whole cycles in each 576-sample frame (≈ 421 Hz): past its first frames the tone's frames repeat,
+ * so a long tone is put together from a short one's frames instead of encoded (see `toneMp3`).
+ */
+const TONE_HZ = (11 * SAMPLE_RATE) / SAMPLES_PER_FRAME;
 const TONE_AMPLITUDE = 0.3 * 32767;
 const FADE_SAMPLES = Math.round(SAMPLE_RATE * 0.01);
 // lamejs delays its output by ≈ 1105 samples (encoder + MDCT delay); ending the tone
@@ -149,14 +153,42 @@ function toneFrameCount(durationMs: number): number {
   return Math.max(1, Math.ceil(durationMs / FRAME_MS));
 }
 
-/** A tone MP3 of exactly ceil(durationMs / FRAME_MS) frames; cached by frame count and bitrate. */
+/** The tone MP3 of `frames` frames, encoded whole. */
+export function encodeToneMp3(frames: number, kbps: number): Uint8Array {
+  const total = frames * SAMPLES_PER_FRAME;
+  const encoded = encodeMp3(tonePcm(total, Math.max(0, total - ENCODER_LAG_SAMPLES)), kbps);
+  const last = parseMp3Frames(encoded).slice(0, frames).at(-1);
+  return last ? encoded.slice(0, last.offset + last.length) : encoded;
+}
+
+/**
+ * Frames of a tone past which the encoder's output repeats (the fade-in and the encoder's start are
+ * behind), and the period it repeats with: every bitrate here makes frames of n + k/49 bytes, so the
+ * padding byte comes back in the same places every 49 frames.
+ */
+const TONE_HEAD_FRAMES = 8;
+const PADDING_PERIOD = 49;
+/** The shortest tone put together (below it, encoded whole): a head, a whole period, and the ending's frames. */
+const COMPOSED_FROM = 64;
+
+/**
+ * A tone MP3 of exactly ceil(durationMs / FRAME_MS) frames; cached by frame count and bitrate. A long
+ * one is the same bytes as its encoding (tested), put together from a short tone of the same padding
+ * phase: its head, whole periods of its steady frames, then its ending. Encoding a 10 s tone took
+ * ~0.4 s of the local service's CPU in every end-to-end test that asked for a new length.
+ */
 export function toneMp3(durationMs: number, kbps: number = MP3_KBPS.mp3): Uint8Array {
   const frames = toneFrameCount(durationMs);
   return toneCache.get(`mp3:${kbps}:${frames}`, () => {
-    const total = frames * SAMPLES_PER_FRAME;
-    const encoded = encodeMp3(tonePcm(total, Math.max(0, total - ENCODER_LAG_SAMPLES)), kbps);
-    const last = parseMp3Frames(encoded).slice(0, frames).at(-1);
-    return last ? encoded.slice(0, last.offset + last.length) : encoded;
+    if (frames < COMPOSED_FROM + PADDING_PERIOD) return encodeToneMp3(frames, kbps);
+    const short = COMPOSED_FROM + ((frames - COMPOSED_FROM) % PADDING_PERIOD);
+    const base = toneMp3((short - 0.5) * FRAME_MS, kbps);
+    const at = parseMp3Frames(base).map((f) => f.offset);
+    const head = base.subarray(0, at[TONE_HEAD_FRAMES]);
+    const period = base.subarray(at[TONE_HEAD_FRAMES], at[TONE_HEAD_FRAMES + PADDING_PERIOD]);
+    const rest = base.subarray(at[TONE_HEAD_FRAMES]);
+    const repeats = (frames - short) / PADDING_PERIOD;
+    return concatBytes([head, ...Array.from({ length: repeats }, () => period), rest]);
   });
 }
 
