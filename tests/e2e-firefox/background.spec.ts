@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
+import { newProfileDir } from '../fixtures/profile-dir.ts';
 import type { Page } from 'puppeteer-core';
 import { makeArticleHtml } from '../fixtures/make-article.ts';
 import { settled } from '../fixtures/settled.ts';
@@ -26,7 +25,7 @@ const ALL_THERE = { readSelection: true, readFromHere: true, other: false };
 test('after Firefox restarts, the menu items are back and the saved key still reads', async ({ service, pages }) => {
   // Installed into the profile (not as a temporary add-on, which a restart removes). At the second start
   // there is no onInstalled: Firefox never keeps a persistent page's menus, so they must be made again.
-  const profileDir = mkdtempSync(join(tmpdir(), 'tts-firefox-restart-'));
+  const profileDir = newProfileDir('tts-firefox-restart-');
   const uuid = randomUUID();
   try {
     const first = await launchFirefoxWithExtension({ permanent: true, profileDir, uuid });

@@ -1,11 +1,11 @@
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import JSZip from 'jszip';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { GECKO_ID } from '../../wxt.config.ts';
+import { newProfileDir } from '../fixtures/profile-dir.ts';
 
 /**
  * The Firefox test build (`wxt build -b firefox --mode test`): the production code plus the background
@@ -105,7 +105,7 @@ let template: Promise<string> | null = null;
  */
 function profileTemplate(): Promise<string> {
   template ??= (async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'tts-firefox-template-'));
+    const dir = newProfileDir('tts-firefox-template-');
     process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
     const browser = await puppeteer.launch({ browser: 'firefox', executablePath: firefoxPath(), headless: true, userDataDir: dir, extraPrefsFirefox: PREFS });
     await browser.close();
@@ -115,7 +115,7 @@ function profileTemplate(): Promise<string> {
 }
 
 async function freshProfile(): Promise<string> {
-  const dir = mkdtempSync(join(tmpdir(), 'tts-firefox-'));
+  const dir = newProfileDir('tts-firefox-');
   // The lock files of the run that made the template are left out.
   cpSync(await profileTemplate(), dir, { recursive: true, filter: (src) => !/(^|\/)(\.parentlock|lock)$/.test(src) });
   return dir;

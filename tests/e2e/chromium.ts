@@ -1,7 +1,7 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { chromium, type BrowserContext } from 'playwright-core';
+import { newProfileDir } from '../fixtures/profile-dir.ts';
 
 /** What ships (`npm run build`): no test hooks, no player counters. The demo runs this one. */
 export const PRODUCTION_EXTENSION_DIR = resolve(import.meta.dirname, '../../.output/chrome-mv3');
@@ -38,7 +38,7 @@ export async function launchWithExtension(
     throw new Error(`No built extension at ${ext}: run ${ext === EXTENSION_DIR ? 'npx wxt build --mode test' : 'npm run build'}`);
   }
   const dirs = [ext, ...(opts.alsoLoad ?? [])].join(',');
-  const profileDir = mkdtempSync(join(tmpdir(), 'tts-profile-'));
+  const profileDir = newProfileDir('tts-profile-');
   const context = await chromium.launchPersistentContext(profileDir, {
     executablePath: chromiumPath(),
     headless: opts.headless ?? true,
