@@ -49,11 +49,13 @@ export function SaveMp3({ locale, enabled }: { locale: string; enabled: boolean 
   async function start() {
     setError('');
     const e = await sendMessage('saveEstimate');
-    if (e.missing === 0) await save();
-    else setEstimate(e);
+    if (e.missing > 0) setEstimate(e);
+    // Parts paid for and still arriving are waited for (nothing is bought); then the file is made.
+    else if (e.arriving > 0) await fetchThenSave();
+    else await save();
   }
 
-  async function confirm() {
+  async function fetchThenSave() {
     setBusy(true);
     const result = await sendMessage('fetchForSave');
     setBusy(false);
@@ -73,7 +75,7 @@ export function SaveMp3({ locale, enabled }: { locale: string; enabled: boolean 
       {estimate && (
         <p class="save-confirm">
           {i18n.t('saveMissing')} {estimate.missing} / {estimate.parts} · <Money value={estimate.missingRub} locale={locale} />{' '}
-          <button type="button" data-testid="confirm-save" disabled={busy} onClick={() => void confirm()}>
+          <button type="button" data-testid="confirm-save" disabled={busy} onClick={() => void fetchThenSave()}>
             {i18n.t('saveConfirm')}
           </button>
           <button type="button" onClick={() => setEstimate(null)}>

@@ -78,6 +78,41 @@ describe('Download', () => {
     expect(open).not.toHaveBeenCalled();
   });
 
+  it('let go while it waits for a slot again (after a 429 of our own doing): nothing more is sent', async () => {
+    const slots = new RequestSlots(2);
+    const other = await slots.acquire(PRIORITY.now, never);
+    const open = vi.fn(async () => Promise.reject(new ServiceError(429, 'concurrency_limit', 'busy')));
+    const d = download({ slots, open, sleep: async () => undefined, billed: () => undefined }, PRIORITY.ahead);
+    await tick();
+    expect(open).toHaveBeenCalledTimes(1);
+    // Refused beside our other request: it waits for that one's slot; the listener stops meanwhile.
+    d.letGo();
+    other.release();
+    expect(await d.outcome).toEqual({ kind: 'aborted' });
+    expect(open).toHaveBeenCalledTimes(1);
+  });
+
+  it('let go while its audio arrives: it finishes (it is paid for)', async () => {
+    const slots = new RequestSlots(1);
+    let more = () => undefined as void;
+    const open = vi.fn(async (): Promise<SpeechStream> => ({
+      receipt: { requestId: 'r', charsBilled: 17, cost: 1n, balance: null },
+      chunks: (async function* () {
+        yield mp3(2);
+        await new Promise<void>((ok) => (more = ok));
+        yield mp3(2);
+      })(),
+    }));
+    const d = download({ slots, open, sleep: async () => undefined, billed: () => undefined });
+    await tick();
+    expect(d.receiving).toBe(true);
+    d.letGo();
+    more();
+    expect(await d.outcome).toEqual({ kind: 'ok', whole: true });
+    expect(d.bytes().byteLength).toBe(mp3(4).byteLength);
+    expect(open).toHaveBeenCalledTimes(1);
+  });
+
   it("the audio comes through while the bill's view is still being written; the part ends once it is", async () => {
     const slots = new RequestSlots(1);
     let written = () => undefined as void;

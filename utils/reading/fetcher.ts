@@ -72,8 +72,10 @@ export class Download {
   private readonly ticket: { priority: Priority };
   /** A request has been sent (it may be billed): until then the download can be cancelled for free. */
   sent = false;
-  /** The service has answered a request of it (billed) and its audio is arriving now. */
+  /** The service has answered its request for the whole part (billed) and the audio is arriving now: it will be cacheable. */
   receiving = false;
+  /** A request of it is out now (sent, not ended): it may be billed. */
+  private requesting = false;
   private readonly controller = new AbortController();
 
   constructor(
@@ -123,11 +125,12 @@ export class Download {
   }
 
   /**
-   * Nobody needs the part any more. Not sent yet: cancelled, it costs nothing. Under way: it is paid for, so it
-   * may finish (into the cache) unless a needed request takes its slot; nothing more is sent for it.
+   * Nobody needs the part any more. No request out (not sent yet, or waiting to retry): cancelled, it costs
+   * nothing. A request out: it may be paid for, so it may finish (into the cache) unless a needed request
+   * takes its slot; nothing more is sent for it.
    */
   letGo(): void {
-    if (this.sent) this.setPriority(PRIORITY.spare);
+    if (this.requesting) this.setPriority(PRIORITY.spare);
     else this.cancel();
   }
 
@@ -156,11 +159,14 @@ export class Download {
       const start = this.pieces.length;
       try {
         this.lease = await this.deps.slots.acquire(this.ticket, signal, () => this.cancel());
+        // Let go while it waited for the slot: nothing is sent.
+        if (attempt > 0 && this.ticket.priority === PRIORITY.spare) return { kind: 'aborted' };
         this.sent = true;
+        this.requesting = true;
         const request = body(from);
         mark('request');
         const stream = await this.deps.open(request, signal);
-        this.receiving = true;
+        this.receiving = whole;
         mark('response');
         // The bill is counted at the call (in memory); what it shows is written while the audio comes in,
         // not before its first bytes (2–4 ms of storage on the way to the first audio).
@@ -204,6 +210,7 @@ export class Download {
         return { kind: 'stop', error: err };
       } finally {
         this.receiving = false;
+        this.requesting = false;
         const lease = this.lease;
         this.lease = null;
         if (lease && signal.aborted && this.sent) setTimeout(() => lease.release(), ABORT_GRACE_MS);

@@ -18,24 +18,34 @@ import { type Keeper, obtain } from './scheduler';
 export interface SaveEstimate {
   parts: number;
   missing: number;
+  /** Parts paid for and still arriving: waited for (`fetchMissing`, at no cost) before the file is made. */
+  arriving: number;
   missingChars: number;
   missingRub: string;
 }
 
-/** Parts neither in the cache nor arriving now (a part under way is paid for: it is joined, not bought again). */
-async function missingParts(run: ReadingRun, cache: AudioCache): Promise<number[]> {
+/** Parts not in the cache: to buy, or arriving now (paid for: joined, not bought again). */
+async function partsToGet(run: ReadingRun, cache: AudioCache): Promise<{ missing: number[]; arriving: number[] }> {
   const missing: number[] = [];
+  const arriving: number[] = [];
   for (let k = 0; k < run.end; k++) {
-    if (run.skipped.has(k) || run.downloads.get(run.key(k))?.receiving) continue;
-    if (!(await cache.has(run.key(k)).catch(ignore('looking up the audio cache')))) missing.push(k);
+    if (run.skipped.has(k) || (await cache.has(run.key(k)).catch(ignore('looking up the audio cache')))) continue;
+    if (run.downloads.get(run.key(k))?.receiving) arriving.push(k);
+    else missing.push(k);
   }
-  return missing;
+  return { missing, arriving };
 }
 
 export async function saveEstimate(run: ReadingRun, cache: AudioCache): Promise<SaveEstimate> {
-  const missing = await missingParts(run, cache);
+  const { missing, arriving } = await partsToGet(run, cache);
   const missingChars = missing.reduce((n, k) => n + run.parts[k]!.chars, 0);
-  return { parts: run.parts.length, missing: missing.length, missingChars, missingRub: formatRubPlain(costOf(missingChars, run.ledger.price)) };
+  return {
+    parts: run.parts.length,
+    missing: missing.length,
+    arriving: arriving.length,
+    missingChars,
+    missingRub: formatRubPlain(costOf(missingChars, run.ledger.price)),
+  };
 }
 
 /** Fetches the missing parts one at a time; parts the service refuses are passed over; a stopping error ends it. */

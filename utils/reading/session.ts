@@ -303,7 +303,7 @@ export class Reader {
   async saveEstimate(): Promise<SaveEstimate> {
     await this.ready;
     const run = this.run;
-    return run?.plan ? saveEstimate(run, this.deps.cache) : { parts: 0, missing: 0, missingChars: 0, missingRub: formatRubPlain(0n) };
+    return run?.plan ? saveEstimate(run, this.deps.cache) : { parts: 0, missing: 0, arriving: 0, missingChars: 0, missingRub: formatRubPlain(0n) };
   }
 
   /** Fetches the parts not received yet into the cache (Save as MP3), after the listener confirmed the cost. */
