@@ -87,3 +87,25 @@ test('save as MP3: parts not fetched yet are fetched only after their cost is sh
   expect((await readFile((await again.path())!)).length).toBe(bytes.length);
   expect(service.speechLog()).toHaveLength(parts);
 });
+
+test('save as MP3 right after a stop on the last part, still arriving: nothing to buy, the file waits for it and holds every part', async ({ ext, service, pages }) => {
+  await ext.configure({ threshold: '1000' });
+  // The second and last part pauses mid-body for 3 s: the stop and the save land while it arrives.
+  service.addFault({ match: { nth: 2 }, kind: 'stall', afterBytes: 2_000, stallMs: 3_000 });
+  pages.put('/two.html', makeArticleHtml(1_500));
+  const { tabId } = await ext.openTab('two.html');
+  const popup = await ext.openPopup(tabId);
+  const p = player(popup);
+  await expect(p).toHaveAttribute('data-parts', '2');
+  await expect.poll(() => service.speechLog().length === 2 && service.inFlight('vk_live_test_key') === 1).toBe(true);
+  await popup.getByTestId('stop').click();
+  await expect(p).toHaveAttribute('data-state', 'stopped');
+
+  // Nothing to pay for, so no cost to confirm: the file is made once the arriving part is in.
+  const [download] = await Promise.all([popup.waitForEvent('download', { timeout: 20_000 }), popup.getByTestId('save-mp3').click()]);
+  const bytes = new Uint8Array(await readFile((await download.path())!));
+  expect(service.speechLog()).toHaveLength(2);
+  expect(service.speechLog().filter((e) => e.aborted)).toEqual([]);
+  const chars = service.speechLog().reduce((n, e) => n + e.billedChars, 0);
+  expect(mp3Duration(bytes)).toBeGreaterThan((chars * 1.5) / 1000 - 0.5);
+});
