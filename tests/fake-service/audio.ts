@@ -178,11 +178,14 @@ const COMPOSED_FROM = 64;
  * ~0.4 s of the local service's CPU in every end-to-end test that asked for a new length.
  */
 export function toneMp3(durationMs: number, kbps: number = MP3_KBPS.mp3): Uint8Array {
-  const frames = toneFrameCount(durationMs);
+  return toneMp3Frames(toneFrameCount(durationMs), kbps);
+}
+
+function toneMp3Frames(frames: number, kbps: number): Uint8Array {
   return toneCache.get(`mp3:${kbps}:${frames}`, () => {
     if (frames < COMPOSED_FROM + PADDING_PERIOD) return encodeToneMp3(frames, kbps);
     const short = COMPOSED_FROM + ((frames - COMPOSED_FROM) % PADDING_PERIOD);
-    const base = toneMp3((short - 0.5) * FRAME_MS, kbps);
+    const base = toneMp3Frames(short, kbps);
     const at = parseMp3Frames(base).map((f) => f.offset);
     const head = base.subarray(0, at[TONE_HEAD_FRAMES]);
     const period = base.subarray(at[TONE_HEAD_FRAMES], at[TONE_HEAD_FRAMES + PADDING_PERIOD]);

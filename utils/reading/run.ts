@@ -237,7 +237,7 @@ export class ReadingRun {
     for (const download of this.downloads.values()) {
       // Save as MP3 still waits for it.
       if (download.wantedBySave) continue;
-      // A part under way finishes into the cache, so "continue from" or Save as MP3 never pays for it again.
+      // A part under way finishes into the cache (it is paid for); the next reading's start ends it (`dispose`).
       download.letGo();
     }
   }
