@@ -16,6 +16,7 @@ import {
   firstAudioPage,
   firstRequestAfter,
   serviceFirstByteAfter,
+  serviceIdle,
   collectSteps,
   letSettle,
   KEY,
@@ -116,6 +117,7 @@ class FirefoxRig {
   async stop(popup: Page) {
     await popup.click('[data-testid="stop"]');
     await this.waitState(popup, ['stopped']);
+    await serviceIdle(this.service.url);
   }
 
   /**
@@ -161,6 +163,7 @@ class FirefoxRig {
       const bg = (await browser.runtime.getBackgroundPage()) as unknown as { commandHandler(name: string): Promise<void> };
       await bg.commandHandler('stop');
     });
+    await serviceIdle(this.service.url);
   }
 
   /** The player in the background page (MV2: reached through getBackgroundPage). */

@@ -106,6 +106,25 @@ export async function firstRequestAfter(serviceUrl: string, since: number): Prom
 }
 
 /**
+ * Ends what a stopped reading still downloads, and waits until the service has no speech request in
+ * flight. A stop lets a part already requested finish into the cache (it is paid for): the next measure
+ * must not share the service with it, nor meet the account's concurrency limit (the naive run's request
+ * was answered 429, and the bench waited for ever for its error body to play).
+ */
+export async function serviceIdle(serviceUrl: string): Promise<void> {
+  // A part under way streams for as long as its audio lasts at the service's speed (30 s on the first-audio
+  // service): it is cut, as it does not belong to the measure.
+  await fetch(`${serviceUrl}/__fake/cut`, { method: 'POST' });
+  const until = Date.now() + 10_000;
+  for (;;) {
+    const accounts = (await (await fetch(`${serviceUrl}/__fake/accounts`)).json()) as Array<{ inFlight: number }>;
+    if (accounts.every((a) => a.inFlight === 0)) return;
+    if (Date.now() > until) throw new Error('the service still has requests in flight 30 s after a stop and a cut');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/**
  * The service's own time to the first byte of the first speech request at or after `since` (epoch ms):
  * the configured delay plus the stand-in's encoding of that text, which is not the extension's.
  */

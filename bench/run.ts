@@ -28,6 +28,7 @@ import {
   firstAudioPage,
   firstRequestAfter,
   serviceFirstByteAfter,
+  serviceIdle,
   collectSteps,
   letSettle,
   KEY,
@@ -184,6 +185,7 @@ class Rig {
     await this.sw.evaluate(async () => {
       await (globalThis as unknown as { commandHandler(name: string): Promise<void> }).commandHandler('stop');
     });
+    await serviceIdle(this.service.url);
   }
 
   /** Sets the confirmation threshold on the options page. */
@@ -200,6 +202,7 @@ class Rig {
   async stopReading(popup: Page) {
     await popup.getByTestId('stop').click();
     await popup.waitForFunction(() => document.querySelector('[data-testid="player"]')?.getAttribute('data-state') === 'stopped');
+    await serviceIdle(this.service.url);
   }
 
   offscreen<T>(expression: string) {
@@ -278,6 +281,7 @@ async function firstAudio() {
             headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
             body: JSON.stringify({ text, stream: true }),
           });
+          if (!res.ok) throw new Error(`the naive request was answered ${res.status}`);
           const blob = await res.blob();
           const audio = new Audio(URL.createObjectURL(blob));
           await new Promise<void>((ok) => {

@@ -367,6 +367,17 @@ describe('concurrency', () => {
     expect((await speak({ text: 'four' })).status).toBe(200);
   });
 
+  it('POST /__fake/cut drops every speech request in flight and frees its slot', async () => {
+    service.addFault(stallForever);
+    const open = [await speak({ text: 'one' }), await speak({ text: 'two' })];
+    expect(service.inFlight(KEY)).toBe(2);
+    expect(await (await control('cut', 'POST')).json()).toEqual({ cut: 2 });
+    await Promise.all(open.map((r) => expect(r.arrayBuffer()).rejects.toThrow()));
+    await vi.waitFor(() => expect(service.inFlight(KEY)).toBe(0));
+    expect(service.speechLog().map((e) => e.aborted)).toEqual([true, true]);
+    expect(await (await control('cut', 'POST')).json()).toEqual({ cut: 0 });
+  });
+
   it('a finished answer frees its slot before the client can send the next request', async () => {
     service.configure({ accounts: [account({ maxConcurrency: 1 })] });
     for (let i = 0; i < 10; i++) {

@@ -226,6 +226,8 @@ class FakeSpeechService implements FakeService {
   private opts: ServiceOptions = defaultOptions();
   private accounts = new Map<string, Account>();
   private readonly flights = new Map<string, Flight>();
+  /** Speech requests counted in flight, for `POST /__fake/cut`. */
+  private readonly open = new Set<Exchange>();
   private readonly faults = new FaultList();
   private readonly sockets = new Set<Socket>();
   private speechCount = 0;
@@ -397,6 +399,7 @@ class FakeSpeechService implements FakeService {
     const flight = this.flights.get(account.options.key) ?? { open: 0, admitted: 0 };
     this.flights.set(account.options.key, flight);
     flight.open += 1;
+    this.open.add(ex);
     this.maxSeen = Math.max(this.maxSeen, flight.open);
     ex.admitted = flight.admitted < account.options.maxConcurrency;
     if (ex.admitted) flight.admitted += 1;
@@ -405,6 +408,7 @@ class FakeSpeechService implements FakeService {
   private land(ex: Exchange): void {
     const flight = ex.entry.nth !== null && ex.account ? this.flights.get(ex.account.options.key) : undefined;
     if (!flight) return;
+    this.open.delete(ex);
     flight.open -= 1;
     if (ex.admitted) flight.admitted -= 1;
   }
@@ -681,6 +685,12 @@ class FakeSpeechService implements FakeService {
       case 'POST /__fake/configure':
         this.configure(checkOptions(input));
         return this.options;
+      case 'POST /__fake/cut': {
+        // Drops every speech request in flight (the benches end a stopped reading's part still arriving).
+        const cut = [...this.open];
+        for (const ex of cut) ex.res.destroy();
+        return { cut: cut.length };
+      }
       case 'GET /__fake/accounts':
         return this.opts.accounts.map((a) => this.account(a.key));
       case 'POST /__fake/balance': {
