@@ -1,7 +1,7 @@
 import { parseHTML } from 'linkedom';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Readability } from '@mozilla/readability';
-import { blocksOf, type CleanupChoices, isJunkLine, quickReadability } from './extract';
+import { blocksOf, type CleanupChoices, extractFromPage, isJunkLine, quickReadability } from './extract';
 
 /** The blocks of an article body as the reader would send them ("kind: text" lines). */
 function read(html: string, opts: CleanupChoices = {}) {
@@ -194,5 +194,40 @@ describe("Readability's byline test, measured last", () => {
     ['no byline', '', null],
   ])('%s', (_, html, byline) => {
     expect(bylineOf(html)).toBe(byline);
+  });
+});
+
+describe("Readability's article HTML, built for a debug message nobody reads", () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('is not made: the article is never serialized, the page reads the same, and the HTML accessor is put back', () => {
+    // What a browser page has and Node lacks (linkedom gives the rest).
+    vi.stubGlobal('NodeFilter', { SHOW_ELEMENT: 1, SHOW_TEXT: 4 });
+    const paragraph = '<p>Длинный абзац статьи, в котором довольно много слов, запятых, и смысла, чтобы его взяли.</p>';
+    const { document, Node } = parseHTML(`<html><head><title>Статья</title></head><body><nav><a href="/">Меню</a></nav><article><h1>Статья</h1>${paragraph.repeat(8)}</article></body></html>`);
+    vi.stubGlobal('Node', Node);
+    let proto = Object.getPrototypeOf(document.createElement('div')) as object;
+    while (!Object.prototype.hasOwnProperty.call(proto, 'innerHTML')) proto = Object.getPrototypeOf(proto) as object;
+    const original = Object.getOwnPropertyDescriptor(proto, 'innerHTML')!;
+    const detachedDivsRead: string[] = [];
+    const counting: PropertyDescriptor = {
+      ...original,
+      get(this: Element) {
+        if (this.tagName === 'DIV' && !this.parentNode) detachedDivsRead.push(this.tagName);
+        return original.get!.call(this) as string;
+      },
+    };
+    Object.defineProperty(proto, 'innerHTML', counting);
+    try {
+      const { text } = extractFromPage(document as unknown as Document, { articleOnly: true });
+      expect(text.blocks.map((b) => b.kind)).toEqual(['title', ...Array(8).fill('paragraph')]);
+      expect(detachedDivsRead).toEqual([]);
+      expect(Object.getOwnPropertyDescriptor(proto, 'innerHTML')!.get).toBe(counting.get);
+      const div = document.createElement('div');
+      div.innerHTML = '<b>x</b>';
+      expect(div.innerHTML).toBe('<b>x</b>');
+    } finally {
+      Object.defineProperty(proto, 'innerHTML', original);
+    }
   });
 });

@@ -185,9 +185,11 @@ interface Sight {
 
 /** An element of the live page the reader cannot see (CSS of the live page decides; Readability's copy has none). */
 function hiddenOnPage(el: Element | null, sight: Sight): boolean {
-  if (!el || el === el.ownerDocument.body || el === el.ownerDocument.documentElement) return false;
+  if (!el) return false;
+  // Asked for every text node: the answer already found comes first (the body's and the root's are false).
   let hidden = sight.seen.get(el);
   if (hidden === undefined) {
+    if (el === el.ownerDocument.body || el === el.ownerDocument.documentElement) return false;
     // No layout (unit tests, or a page fetched for the listening queue and parsed, never shown): nothing is hidden.
     const view = el.ownerDocument.defaultView;
     if (typeof el.checkVisibility !== 'function' || !view) return false;
@@ -414,6 +416,33 @@ export function quickReadability(): boolean {
 }
 quickReadability();
 
+/**
+ * Readability 0.6 writes the article's whole HTML into four debug messages (`this.log("Grabbed: " +
+ * articleContent.innerHTML)`), and builds them with debugging off too: the article serialized four
+ * times for nothing. While `parse` runs, the HTML of a `<div>` of `doc` that is not in its tree reads
+ * as '' — the article it builds is the only such element whose HTML it reads (the page's own HTML,
+ * kept for a second attempt, is the body's, which is in the tree). Writing HTML is left as it is.
+ */
+function withoutArticleHtml<T>(doc: Document, parse: () => T): T {
+  // Where the accessor is (Element.prototype in browsers), found from one of the document's own elements: any DOM, any world.
+  let proto: object | null = Object.getPrototypeOf(doc.createElement('div')) as object | null;
+  while (proto && !Object.prototype.hasOwnProperty.call(proto, 'innerHTML')) proto = Object.getPrototypeOf(proto) as object | null;
+  const own = proto && Object.getOwnPropertyDescriptor(proto, 'innerHTML');
+  const read = own?.get;
+  if (!proto || !own || !read || !own.configurable) return parse();
+  Object.defineProperty(proto, 'innerHTML', {
+    ...own,
+    get(this: Element): string {
+      return this.ownerDocument === doc && this.tagName === 'DIV' && !this.parentNode ? '' : (read.call(this) as string);
+    },
+  });
+  try {
+    return parse();
+  } finally {
+    Object.defineProperty(proto, 'innerHTML', own);
+  }
+}
+
 function extract(doc: Document, opts: ExtractOptions): Extraction {
   const selected = opts.articleOnly ? '' : (doc.getSelection()?.toString() ?? '');
   if (selected.trim()) {
@@ -431,7 +460,7 @@ function extract(doc: Document, opts: ExtractOptions): Extraction {
   for (let a = liveWalker.nextNode(), b = copyWalker.nextNode(); a && b; a = liveWalker.nextNode(), b = copyWalker.nextNode()) {
     pairs.set(b as Text, a as Text);
   }
-  const article = new Readability(copy, { keepClasses: true, serializer: (el: Node) => el as unknown as string }).parse();
+  const article = withoutArticleHtml(copy, () => new Readability(copy, { keepClasses: true, serializer: (el: Node) => el as unknown as string }).parse());
   const content = article?.content as unknown as Element | null | undefined;
   if (!content) return { text: { title: clean(doc.title), source: 'article', blocks: [] }, segments: [] };
   const seen: Sight = { seen: new Map() };
