@@ -358,6 +358,58 @@ async function firstAudio() {
     await measure('article', -1);
     await naive(-1);
     for (const how of ['toolbar', 'shortcut', 'menu'] as const) await viaHook(how, -1);
+    /**
+     * The popup's own button: the popup is open over a page not read before (as the toolbar leaves it, so it
+     * starts nothing itself) and settled; its play button is pressed. Timed from the press (the popup's clock
+     * on the wall) to the player's `playing`, minus the service's own first byte for that request.
+     */
+    const viaPopupButton = async (run: number) => {
+      const { path, html } = firstAudioPage('article', run + 6000);
+      rig.pages.put(path, html);
+      const { page, tabId } = await rig.openTab(path);
+      const popup = await rig.context.newPage();
+      await popup.goto(rig.url(`popup.html?tabId=${tabId}&from=toolbar`));
+      await popup.getByTestId('play-pause').waitFor();
+      await letSettle(popup);
+      const startedAt = await popup.evaluate(() => {
+        const at = performance.timeOrigin + performance.now();
+        (document.querySelector('[data-testid="play-pause"]') as HTMLButtonElement).click();
+        return at;
+      });
+      const deadline = Date.now() + 60_000;
+      let ms = 0;
+      for (;;) {
+        const at = await rig.offscreen<number>(waitInPage('player.stats.firstPlayingAt ? performance.timeOrigin + player.stats.firstPlayingAt : 0', startedAt));
+        if (at && at > startedAt) {
+          ms = at - startedAt;
+          break;
+        }
+        if (typeof at !== 'number') await new Promise((r) => setTimeout(r, 20));
+        if (Date.now() > deadline) throw new Error('no playback from the popup button');
+      }
+      const serviceFirstByte = await serviceFirstByteAfter(rig.service.url, startedAt);
+      if (serviceFirstByte !== null && run >= 0) (overOwn.button ??= []).push(ms - serviceFirstByte);
+      const { trace } = await rig.sw.evaluate(() => {
+        const t = (globalThis as unknown as { readingTrace?: [string, number][] }).readingTrace ?? [];
+        (globalThis as unknown as { readingTrace?: [string, number][] }).readingTrace = [];
+        return { trace: t };
+      });
+      if (run >= 0) collectSteps(trace, 'button', steps);
+      // On the same clock (ms after the handler's call): the press, the first bytes reaching the player and its `playing`.
+      const handlerAt = trace.findLast(([label]) => label === 'start')?.[1] ?? NaN;
+      const bytesAt = await rig.offscreen<number>('player.stats.firstBytesAt ? performance.timeOrigin + player.stats.firstBytesAt : 0');
+      if (run >= 0 && Number.isFinite(handlerAt)) {
+        (steps['button press'] ??= []).push(startedAt - handlerAt);
+        if (bytesAt) (steps['button player:bytes'] ??= []).push(bytesAt - handlerAt);
+        (steps['button playing'] ??= []).push(startedAt + ms - handlerAt);
+      }
+      await rig.stopReading(popup);
+      await popup.close();
+      await page.close();
+      await new Promise((r) => setTimeout(r, 500));
+      return ms - FIRST_BYTE;
+    };
+    await viaPopupButton(-1);
     /** The popup path with the worker stopped first: the popup's message starts it cold. */
     const cold = async (run: number) => {
       const { path, html } = firstAudioPage('article', run + 4000);
@@ -371,13 +423,14 @@ async function firstAudio() {
       await page.close();
       return ms - FIRST_BYTE;
     };
-    const out: Record<string, number[]> = { selection: [], article: [], naive: [], toolbar: [], shortcut: [], menu: [], resident: [], cold: [] };
+    const out: Record<string, number[]> = { selection: [], article: [], naive: [], toolbar: [], shortcut: [], menu: [], resident: [], button: [], cold: [] };
     for (let i = 0; i < RUNS; i++) {
       out.selection!.push(await measure('selection', i));
       out.article!.push(await measure('article', i));
       out.naive!.push(await naive(i));
       for (const how of ['toolbar', 'shortcut', 'menu'] as const) out[how]!.push(await viaHook(how, i));
       out.resident!.push(await viaHook('toolbar', i, true));
+      out.button!.push(await viaPopupButton(i));
       if (i < 5) out.cold!.push(await cold(i));
     }
     const stat = (xs: number[]) => ({ median: r1(median(xs)), p95: r1(quantile(xs, 0.95)), runs: xs.map(r1) });
@@ -390,6 +443,7 @@ async function firstAudio() {
       shortcut: stat(out.shortcut!),
       menu: stat(out.menu!),
       resident: stat(out.resident!),
+      popupButton: stat(out.button!),
       overOwnFirstByte: Object.fromEntries(Object.entries(overOwn).map(([k, xs]) => [k, stat(xs)])),
       coldWorkerArticle: stat(out.cold!),
       naive: stat(out.naive!),
@@ -404,6 +458,7 @@ async function firstAudio() {
       ['shortcut', 'shortcut (Alt+R), 15,000-character article'],
       ['menu', 'context menu, selection'],
       ['resident', 'toolbar button, same article, its page read before (extract script resident)'],
+      ['button', "the popup's play button (popup open and settled), same article"],
     ] as const) {
       const m = median(overOwn[how] ?? []);
       rows.push({
