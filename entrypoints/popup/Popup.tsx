@@ -15,6 +15,7 @@ import { IDLE_VIEW, isActive, readingViewStorage, type ReadingView } from '@/uti
 import { accountStorage, type AccountInfo, DEFAULT_PLAYBACK, type Playback, playbackStorage } from '@/utils/storage/settings';
 import { followStored } from '@/utils/storage/stored-value';
 import { loadPlan } from '@/utils/reading/plan-store';
+import { HOLD_MS, mayWait } from '@/utils/pages/view-pace';
 
 const locale = uiLocale();
 document.documentElement.lang = locale.slice(0, 2);
@@ -36,7 +37,26 @@ async function targetTabId(): Promise<number | null> {
 function useReadingView(): ReadingView | null {
   const [view, setView] = useState<ReadingView | null>(null);
   useEffect(() => {
-    return followStored(readingViewStorage, IDLE_VIEW, setView);
+    // The view last drawn, and the newest one waiting to be (each view is whole: the newest is all of them).
+    let shown: ReadingView | null = null;
+    let waiting: ReadingView | null = null;
+    let held: ReturnType<typeof setTimeout> | undefined;
+    const show = (next: ReadingView) => {
+      clearTimeout(held);
+      held = undefined;
+      waiting = null;
+      shown = next;
+      setView(next);
+    };
+    const stop = followStored(readingViewStorage, IDLE_VIEW, (next) => {
+      if (!mayWait(shown, next)) return show(next);
+      waiting = next;
+      held ??= setTimeout(() => waiting && show(waiting), HOLD_MS);
+    });
+    return () => {
+      clearTimeout(held);
+      stop();
+    };
   }, []);
   return view;
 }
