@@ -145,17 +145,32 @@ class Rig {
       },
       { tabId, how, selectionText },
     );
+    return { ms: await this.playingAfter(startedAt, `the ${how} path`), startedAt };
+  }
+
+  /** ms from `startedAt` (epoch ms) to the player's first `playing` after it (the offscreen document's mark). */
+  async playingAfter(startedAt: number, what: string): Promise<number> {
     const deadline = Date.now() + 60_000;
     for (;;) {
       const at = await this.offscreen<number>(waitInPage('player.stats.firstPlayingAt ? performance.timeOrigin + player.stats.firstPlayingAt : 0', startedAt));
-      if (at && at > startedAt) return { ms: at - startedAt, startedAt };
+      if (at && at > startedAt) return at - startedAt;
       // No offscreen document yet (it is opening): looked for again shortly.
       if (typeof at !== 'number') await new Promise((r) => setTimeout(r, 20));
       if (Date.now() > deadline) {
         const view = await this.sw.evaluate(async () => JSON.stringify((await chrome.storage.session.get('reading-view'))['reading-view'])).catch((e: unknown) => String(e));
-        throw new Error(`no playback from the ${how} path: ${view.slice(0, 300)}`);
+        throw new Error(`no playback from ${what}: ${view.slice(0, 300)}`);
       }
     }
+  }
+
+  /** The worker's first-step marks (`utils/trace.ts`, test build) so far, emptied for the next start. */
+  takeTrace(): Promise<[string, number][]> {
+    return this.sw.evaluate(() => {
+      const g = globalThis as unknown as { readingTrace?: [string, number][] };
+      const trace = g.readingTrace ?? [];
+      g.readingTrace = [];
+      return trace;
+    });
   }
 
   /** Stops the extension's service worker (as Chrome does after 30 s idle); the next event starts it cold. */
@@ -322,11 +337,7 @@ async function firstAudio() {
       const key = resident ? 'resident' : how;
       if (serviceFirstByte !== null && run >= 0) (overOwn[key] ??= []).push(ms - serviceFirstByte);
       // Where the time went: the worker's marks (test build), from the handler's call.
-      const trace = await rig.sw.evaluate(() => {
-        const t = (globalThis as unknown as { readingTrace?: [string, number][] }).readingTrace ?? [];
-        (globalThis as unknown as { readingTrace?: [string, number][] }).readingTrace = [];
-        return t;
-      });
+      const trace = await rig.takeTrace();
       if (run >= 0) collectSteps(trace, key, steps);
       // And, on the same clock (ms after the handler's call), the first bytes reaching the player and its `playing`.
       const bytesAt = await rig.offscreen<number>('player.stats.firstBytesAt ? performance.timeOrigin + player.stats.firstBytesAt : 0');
@@ -376,24 +387,10 @@ async function firstAudio() {
         (document.querySelector('[data-testid="play-pause"]') as HTMLButtonElement).click();
         return at;
       });
-      const deadline = Date.now() + 60_000;
-      let ms = 0;
-      for (;;) {
-        const at = await rig.offscreen<number>(waitInPage('player.stats.firstPlayingAt ? performance.timeOrigin + player.stats.firstPlayingAt : 0', startedAt));
-        if (at && at > startedAt) {
-          ms = at - startedAt;
-          break;
-        }
-        if (typeof at !== 'number') await new Promise((r) => setTimeout(r, 20));
-        if (Date.now() > deadline) throw new Error('no playback from the popup button');
-      }
+      const ms = await rig.playingAfter(startedAt, 'the popup button');
       const serviceFirstByte = await serviceFirstByteAfter(rig.service.url, startedAt);
       if (serviceFirstByte !== null && run >= 0) (overOwn.button ??= []).push(ms - serviceFirstByte);
-      const { trace } = await rig.sw.evaluate(() => {
-        const t = (globalThis as unknown as { readingTrace?: [string, number][] }).readingTrace ?? [];
-        (globalThis as unknown as { readingTrace?: [string, number][] }).readingTrace = [];
-        return { trace: t };
-      });
+      const trace = await rig.takeTrace();
       if (run >= 0) collectSteps(trace, 'button', steps);
       // On the same clock (ms after the handler's call): the press, the first bytes reaching the player and its `playing`.
       const handlerAt = trace.findLast(([label]) => label === 'start')?.[1] ?? NaN;

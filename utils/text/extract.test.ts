@@ -1,7 +1,8 @@
 import { parseHTML } from 'linkedom';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Readability } from '@mozilla/readability';
-import { blocksOf, type CleanupChoices, extractFromPage, isJunkLine, quickReadability } from './extract';
+import { blocksOf, type CleanupChoices, extractFromPage, isJunkLine } from './extract';
+import { quickReadability } from './quick-readability';
 
 /** The blocks of an article body as the reader would send them ("kind: text" lines). */
 function read(html: string, opts: CleanupChoices = {}) {

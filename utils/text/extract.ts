@@ -6,6 +6,7 @@
  * highlighted where it really is, never elsewhere on the page. Runs in the content script.
  */
 import { Readability } from '@mozilla/readability';
+import { quickReadability } from './quick-readability';
 import { looseForm, type TextSlice, tokens } from './highlight';
 import { boundTitle } from './title';
 import { countChars, squeezeSpaces } from './chars';
@@ -360,88 +361,7 @@ export function extractFromPage(doc: Document = document, opts: ExtractOptions =
   return result;
 }
 
-/**
- * Some of Readability 0.6's steps, made cheaper and answering the same (tests check that they do):
- * - a byline: it measured an element's whole text before asking whether the element could be a byline
- *   at all, for every element it walked until it found one (`<html>`, `<body>` and the article's
- *   containers each built the article's whole text: 22 ms on a 900,000-character page); now the
- *   measure comes last;
- * - visibility: it read `node.style` (an object made for each element) of every element; an element
- *   with no `style` attribute has no inline display or visibility, and skips that;
- * - style clean-up: it removed a dozen presentational attributes from every element of the article
- *   one by one; an element with no attributes has none to remove, and only its children are visited;
- * - commas: it counted them by splitting the element's text into an array (for the article's container,
- *   the whole article cut at every comma); now they are counted where they are;
- * - link density: it built an element's whole text before looking for its links; an element with no
- *   link has a density of 0 whatever its text (the article's container and `<body>`, candidates for
- *   the article: 7–10 ms each on a 900,000-character page).
- */
-export function quickReadability(): boolean {
-  type Proto = { _isValidByline?: unknown; _isProbablyVisible?: unknown; _cleanStyles?: unknown; _getCharCount?: unknown; _getLinkDensity?: unknown; REGEXPS?: { byline?: unknown } };
-  const proto = Readability.prototype as unknown as Proto;
-  const byline = proto.REGEXPS?.byline;
-  const visible = proto._isProbablyVisible;
-  const cleanStyles = proto._cleanStyles;
-  const linkDensity = proto._getLinkDensity;
-  if (typeof proto._isValidByline !== 'function' || typeof visible !== 'function' || typeof cleanStyles !== 'function' || typeof proto._getCharCount !== 'function' || typeof linkDensity !== 'function' || !(byline instanceof RegExp) || byline.global) return false;
-  if ((visible as { quick?: true }).quick) return true;
-  proto._isValidByline = function (this: { REGEXPS: { byline: RegExp } }, node: Element, matchString: string): boolean {
-    const rel = node.getAttribute('rel');
-    const itemprop = node.getAttribute('itemprop');
-    if (!(rel === 'author' || (itemprop && itemprop.includes('author')) || this.REGEXPS.byline.test(matchString))) return false;
-    const length = (node.textContent ?? '').trim().length;
-    return length > 0 && length < 100;
-  };
-  const quickVisible = function (this: unknown, node: Element): boolean {
-    if (node.hasAttribute('style')) return (visible as (node: Element) => boolean).call(this, node);
-    return !node.hasAttribute('hidden') && (node.getAttribute('aria-hidden') !== 'true' || (typeof node.className === 'string' && node.className.includes('fallback-image')));
-  };
-  proto._isProbablyVisible = Object.assign(quickVisible, { quick: true as const });
-  proto._cleanStyles = function (this: { _cleanStyles(e: Element): void }, e: Element | null): void {
-    // A form's named controls shadow its methods (`<input name="hasAttributes">`): a form takes the original way.
-    if (!e || e.tagName === 'FORM' || e.hasAttributes() || e.tagName.toLowerCase() === 'svg') return void (cleanStyles as (e: Element | null) => void).call(this, e);
-    for (let child = e.firstElementChild; child; child = child.nextElementSibling) this._cleanStyles(child);
-  };
-  proto._getCharCount = function (this: { _getInnerText(e: Element): string }, e: Element, s?: string): number {
-    const sep = s || ',';
-    const text = this._getInnerText(e);
-    let count = 0;
-    for (let at = text.indexOf(sep); at >= 0; at = text.indexOf(sep, at + sep.length)) count++;
-    return count;
-  };
-  proto._getLinkDensity = function (this: unknown, element: Element): number {
-    return element.getElementsByTagName('a').length === 0 ? 0 : (linkDensity as (e: Element) => number).call(this, element);
-  };
-  return true;
-}
 quickReadability();
-
-/**
- * Readability 0.6 writes the article's whole HTML into four debug messages (`this.log("Grabbed: " +
- * articleContent.innerHTML)`), and builds them with debugging off too: the article serialized four
- * times for nothing. While `parse` runs, the HTML of a `<div>` of `doc` that is not in its tree reads
- * as '' — the article it builds is the only such element whose HTML it reads (the page's own HTML,
- * kept for a second attempt, is the body's, which is in the tree). Writing HTML is left as it is.
- */
-function withoutArticleHtml<T>(doc: Document, parse: () => T): T {
-  // Where the accessor is (Element.prototype in browsers), found from one of the document's own elements: any DOM, any world.
-  let proto: object | null = Object.getPrototypeOf(doc.createElement('div')) as object | null;
-  while (proto && !Object.prototype.hasOwnProperty.call(proto, 'innerHTML')) proto = Object.getPrototypeOf(proto) as object | null;
-  const own = proto && Object.getOwnPropertyDescriptor(proto, 'innerHTML');
-  const read = own?.get;
-  if (!proto || !own || !read || !own.configurable) return parse();
-  Object.defineProperty(proto, 'innerHTML', {
-    ...own,
-    get(this: Element): string {
-      return this.ownerDocument === doc && this.tagName === 'DIV' && !this.parentNode ? '' : (read.call(this) as string);
-    },
-  });
-  try {
-    return parse();
-  } finally {
-    Object.defineProperty(proto, 'innerHTML', own);
-  }
-}
 
 function extract(doc: Document, opts: ExtractOptions): Extraction {
   const selected = opts.articleOnly ? '' : (doc.getSelection()?.toString() ?? '');
@@ -460,7 +380,7 @@ function extract(doc: Document, opts: ExtractOptions): Extraction {
   for (let a = liveWalker.nextNode(), b = copyWalker.nextNode(); a && b; a = liveWalker.nextNode(), b = copyWalker.nextNode()) {
     pairs.set(b as Text, a as Text);
   }
-  const article = withoutArticleHtml(copy, () => new Readability(copy, { keepClasses: true, serializer: (el: Node) => el as unknown as string }).parse());
+  const article = new Readability(copy, { keepClasses: true, serializer: (el: Node) => el as unknown as string }).parse();
   const content = article?.content as unknown as Element | null | undefined;
   if (!content) return { text: { title: clean(doc.title), source: 'article', blocks: [] }, segments: [] };
   const seen: Sight = { seen: new Map() };
