@@ -56,11 +56,11 @@ export default defineConfig({
   }),
   hooks: {
     'vite:build:extendConfig': (entrypoints, config) => {
-      // The content scripts take the browser's own API object, not the webextension-polyfill: they call no
-      // extension API through it (messaging calls `chrome` itself), and WXT's content-script context only
-      // reads `runtime.id`. The polyfill was 10 KB of the 64 KB extract script, compiled at every first
+      // The content scripts (and the extract script, an unlisted script injected into pages) take the
+      // browser's own API object, not the webextension-polyfill: they call no extension API through it
+      // (messaging calls `chrome` itself), and WXT's content-script context only reads `runtime.id`. The polyfill was 10 KB of the 64 KB extract script, compiled at every first
       // injection. The pages and the background keep it.
-      if (!entrypoints.every((e) => e.type === 'content-script')) return;
+      if (!entrypoints.every((e) => e.type === 'content-script' || e.type === 'unlisted-script')) return;
       const alias = config.resolve?.alias;
       // The polyfill module sets its alias as an object key; a list would need another merge.
       if (Array.isArray(alias)) throw new Error('wxt.config.ts: Vite aliases came as a list; the content scripts\' `wxt/browser` needs mending');
@@ -72,7 +72,7 @@ export default defineConfig({
       // before, or click-to-read), the extraction at the reading's start no longer compiles Readability and
       // ours: 29.4 → 22.6 ms on the 15,000-character article (bench/ab.ts --fresh resident). Minifying drops
       // comments, so it is put in after.
-      const file = join(wxt.config.outDir, 'content-scripts', 'extract.js');
+      const file = join(wxt.config.outDir, 'extract.js');
       const code = await readFile(file, 'utf8').catch(() => null);
       if (code !== null && !code.startsWith(COMPILE_ALL)) await writeFile(file, `${COMPILE_ALL}\n${code}`);
     },

@@ -36,7 +36,8 @@ async function freshTurn(w: Worker, url: string, mode: string): Promise<{ ms: nu
   // Written out as text: the function handed to the page must not carry the bundler's helpers.
   return (await w.evaluate(`(async () => {
     const tabId = (await chrome.tabs.query({})).find((t) => t.url === ${JSON.stringify(url)}).id;
-    const file = { target: { tabId }, files: ['/content-scripts/extract.js'] };
+    // Builds before 2026-11-26 kept the extract script as a content script.
+    const file = { target: { tabId }, files: [(await fetch('/extract.js').catch(() => null))?.ok ? '/extract.js' : '/content-scripts/extract.js'] };
     if (${JSON.stringify(mode)} === 'resident') {
       await chrome.scripting.executeScript(file);
       const t = performance.now();
@@ -107,7 +108,8 @@ try {
       const tabId = await order[0]!.evaluate(async (url) => (await chrome.tabs.query({})).find((t) => t.url === url)!.id!, page.url());
       for (const w of order) {
         await w!.evaluate(async (tabId) => {
-          await chrome.scripting.executeScript({ target: { tabId }, files: ['/content-scripts/extract.js'] });
+          const path = (await fetch('/extract.js').catch(() => null))?.ok ? '/extract.js' : '/content-scripts/extract.js';
+          await chrome.scripting.executeScript({ target: { tabId }, files: [path] });
         }, tabId);
       }
       const ask = (w: Worker) =>

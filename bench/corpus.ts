@@ -31,7 +31,7 @@ async function main() {
       await page.goto(`${server.url}/${name}/source.html`, { waitUntil: 'domcontentloaded', timeout: 20_000 }).catch(() => undefined);
       const text = (await sw.evaluate(async (url) => {
         const tab = (await chrome.tabs.query({})).find((t) => t.url === url)!;
-        await chrome.scripting.executeScript({ target: { tabId: tab.id! }, files: ['/content-scripts/extract.js'] });
+        await chrome.scripting.executeScript({ target: { tabId: tab.id! }, files: ['/extract.js'] });
         const answer = await chrome.tabs.sendMessage(tab.id!, { id: 1, type: 'extract', data: { mode: 'normal' }, timestamp: Date.now() });
         return (answer as { res?: unknown; err?: unknown }).res ?? (answer as { res?: unknown }).res;
       }, page.url())) as ExtractedText | undefined;

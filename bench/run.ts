@@ -326,7 +326,7 @@ async function firstAudio() {
       if (resident) {
         // A page whose extract script is already there (read before, or click-to-read on): as the reader leaves it.
         await rig.sw.evaluate(async (tabId) => {
-          await chrome.scripting.executeScript({ target: { tabId }, files: ['/content-scripts/extract.js'] });
+          await chrome.scripting.executeScript({ target: { tabId }, files: ['/extract.js'] });
           const { url } = await chrome.tabs.get(tabId);
           await chrome.storage.session.set({ 'extract-injected': { [tabId]: url } });
         }, tabId);
@@ -537,7 +537,7 @@ async function extraction() {
       let blocks: Array<{ text: string; kind: 'title' | 'heading' | 'paragraph' }> = [];
       // The script is injected once and stays resident; each run asks it as a reading does (its `extract` message).
       await rig.sw.evaluate(async (tabId) => {
-        await chrome.scripting.executeScript({ target: { tabId }, files: ['/content-scripts/extract.js'] });
+        await chrome.scripting.executeScript({ target: { tabId }, files: ['/extract.js'] });
       }, tabId);
       for (let i = 0; i < 9; i++) {
         const result = await rig.sw.evaluate(async (tabId) => {
@@ -738,7 +738,7 @@ function bundle() {
   };
   const sizes: Record<string, number> = {};
   for (const [name, entry] of [
-    ['content script', 'content-scripts/extract.js'],
+    ['content script', 'extract.js'],
     ['popup', 'popup.html'],
     ['options', 'options.html'],
     ['offscreen', 'offscreen.html'],

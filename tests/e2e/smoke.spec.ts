@@ -11,7 +11,7 @@ test('the extension loads, its service worker runs and the options page opens', 
   expect(manifest.externally_connectable).toBeUndefined();
   // The extract script carries V8's compile-all hint (put in after minifying, which drops comments):
   // a page that has the script compiles it as it is injected, not at the reading's start.
-  const extractScript = await sw.evaluate(async () => (await fetch(chrome.runtime.getURL('/content-scripts/extract.js'))).text());
+  const extractScript = await sw.evaluate(async () => (await fetch(chrome.runtime.getURL('/extract.js'))).text());
   expect(extractScript.startsWith('//# allFunctionsCalledOnLoad\n')).toBe(true);
   // The context menu items are made.
   await expect.poll(() => menuItemExists(sw, 'read-selection')).toBe(true);

@@ -42,7 +42,7 @@ describe('extractFromTab on a page read for the first time', () => {
     const extracting = tabText.extractFromTab(tab.id!, { clicked: tab });
     // Before anything is awaited: the request handed over and the script on its way.
     expect(executeScript).toHaveBeenCalledTimes(2);
-    expect(executeScript.mock.calls[1]![0]).toMatchObject({ files: ['/content-scripts/extract.js'] });
+    expect(executeScript.mock.calls[1]![0]).toMatchObject({ files: ['/extract.js'] });
     await expect(extracting).resolves.toEqual(TEXT);
     expect(get).not.toHaveBeenCalled();
   });

@@ -102,7 +102,7 @@ async function askPage(tabId: number, mode: ExtractMode, settings: Settings, url
   const pending: PendingExtract = { id, request };
   const handed = browser.scripting.executeScript({ target: { tabId }, func: setPendingExtract, args: [pending] });
   handed.then(() => mark('extract:handed'), () => undefined);
-  const [injected] = await browser.scripting.executeScript({ target: { tabId }, files: ['/content-scripts/extract.js'] });
+  const [injected] = await browser.scripting.executeScript({ target: { tabId }, files: ['/extract.js'] });
   mark('extract:injected');
   rememberInjected(tabId, url);
   const answer = injected?.result as (ExtractedText & { requestId?: string }) | null | undefined;

@@ -8,6 +8,8 @@ interface PageReader {
   lastContextTarget: Node | null;
   /** Where the last extraction's blocks are on the page: the highlight looks only there. */
   last: Extraction | null;
+  /** Whether the background's messages are handled yet (`listen`). */
+  listening: boolean;
   /** The answer to the background's `extract`. */
   extract(request: ExtractRequest): ExtractedText;
 }
@@ -19,32 +21,40 @@ declare global {
 
 /**
  * The injection's result: the answer to the request handed over before it (with its id), or null when
- * there is none (the background then asks by message). Taken once.
+ * there is none (the background then asks by message). Taken once. The reader's message handlers are
+ * installed at once when there is no answer (the background's message follows the result), else in the
+ * task after the answer: the extension API the handlers need is built on its first touch (13–19 ms in
+ * Firefox), and the background asks nothing more until the audio plays.
  */
-export function answerPendingExtract(reader: PageReader): (ExtractedText & { requestId: string }) | null {
+export function answerPendingExtract(reader: PageReader, later: (f: () => void) => void = (f) => setTimeout(f)): (ExtractedText & { requestId: string }) | null {
   const pending = globalThis.__trysashaPendingExtract;
   globalThis.__trysashaPendingExtract = undefined;
-  if (!pending || typeof pending.id !== 'string') return null;
-  try {
-    return { ...reader.extract(pending.request), requestId: pending.id };
-  } catch {
-    // Asked again by message, whose answer carries the error.
-    return null;
+  let answer: (ExtractedText & { requestId: string }) | null = null;
+  if (pending && typeof pending.id === 'string') {
+    try {
+      answer = { ...reader.extract(pending.request), requestId: pending.id };
+    } catch {
+      // Asked again by message, whose answer carries the error.
+    }
   }
+  if (answer) later(() => listen(reader));
+  else listen(reader);
+  return answer;
 }
 
 /**
- * Installs once per page, however often the extract script is injected (it stays resident after the
- * first): the highlighter, the right-click target for "Read from here", and the handlers of the
- * background's messages (@webext-core allows one handler per type in a context).
+ * The page's reader, made once per page however often the extract script is injected (it stays
+ * resident after the first): the highlighter and the right-click target for "Read from here". Its
+ * handlers of the background's messages are installed by `listen`.
  */
-export function installPageReader(doc: Document = document): PageReader {
+export function pageReader(doc: Document = document): PageReader {
   const existing = globalThis.__trysashaPageReader;
   if (existing) return existing;
   const reader: PageReader = {
     highlighter: new PageHighlighter(doc),
     lastContextTarget: null,
     last: null,
+    listening: false,
     extract(data) {
       // The browser's PDF viewer: its page holds no text of the PDF (the background reads it on the extension's PDF page).
       if (doc.contentType === 'application/pdf') return { title: doc.title, source: 'article' as const, blocks: [] };
@@ -55,13 +65,26 @@ export function installPageReader(doc: Document = document): PageReader {
     },
   };
   doc.addEventListener('contextmenu', (e) => (reader.lastContextTarget = e.target instanceof Element ? e.target : null), true);
+  globalThis.__trysashaPageReader = reader;
+  return reader;
+}
+
+/** The handlers of the background's messages, once per page (@webext-core allows one handler per type in a context). */
+function listen(reader: PageReader): void {
+  if (reader.listening) return;
+  reader.listening = true;
   onPageRequest('extract', ({ data }) => reader.extract(data));
   onPageRequest('highlight', ({ data }) => {
     const slices = reader.last?.segments[data.block];
     return slices?.length ? reader.highlighter.show(slices, data.text) : false;
   });
   onPageRequest('clearHighlight', () => reader.highlighter.clear());
-  globalThis.__trysashaPageReader = reader;
+}
+
+/** The reader with its message handlers (as the resident script has them); for tests and other callers. */
+export function installPageReader(doc: Document = document): PageReader {
+  const reader = pageReader(doc);
+  listen(reader);
   return reader;
 }
 

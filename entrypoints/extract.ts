@@ -1,0 +1,13 @@
+import { defineUnlistedScript } from 'wxt/utils/define-unlisted-script';
+import { answerPendingExtract, pageReader } from '@/utils/text/page-reader';
+
+// Injected on demand (activeTab + scripting) and resident from then on: it only installs the page
+// reader, which answers the background's `extract` / `highlight` / `clearHighlight` messages
+// (utils/messaging/content.ts). A second injection finds the first's reader and adds nothing. An
+// extraction handed over with the injection is answered as its result (utils/reading/tab-text.ts).
+//
+// An unlisted script, not a WXT content script: WXT's content-script context reads `runtime.id` as it
+// loads, and a content script's first touch of the extension API builds that API in the page (Firefox:
+// 13–19 ms of each first injection). Here nothing touches it before the answer: the message handlers
+// are installed in the task after it.
+export default defineUnlistedScript(() => answerPendingExtract(pageReader()));
