@@ -61,6 +61,47 @@ describe('a reading', () => {
     expect(order.slice(0, 2)).toEqual(['account', 'view extracting']);
   });
 
+  it('with its first writes held until the page answers (Firefox), writes nothing before, then in order: the cleared plan, extracting, the new plan, loading', async () => {
+    const w = makeWorld({ autoplay: true });
+    const order: string[] = [];
+    const { saveView, savePlan } = w.deps.store;
+    w.deps.store.saveView = (view) => (order.push(`view ${view.state}`), saveView(view));
+    w.deps.store.savePlan = (plan) => (order.push(plan ? 'plan' : 'plan cleared'), savePlan(plan));
+    let answer!: () => void;
+    const answered = new Promise<void>((r) => (answer = r));
+    const held: Promise<unknown>[] = [];
+    w.deps.startWritesAfter = (extraction) => (held.push(extraction), answered);
+    const text = { title: 'T', source: 'article' as const, blocks: [{ text: sentences(3), kind: 'paragraph' as const }] };
+    const started = w.reader.start({ tabId: 1, source: 'article', extract: async () => text });
+    await w.until(() => held.length > 0, 'the start to hold its writes');
+    await Promise.resolve();
+    expect(w.reader.view.state).toBe('extracting');
+    expect(order).toEqual([]);
+    expect(w.log).toHaveLength(0);
+    answer();
+    await started;
+    await finished(w);
+    expect(w.reader.view.state).toBe('finished');
+    expect(order.slice(0, 5)).toEqual(['plan cleared', 'view extracting', 'plan', 'view extracting', 'view loading']);
+  });
+
+  it('a stop before the held first writes are made is not written over by the first view', async () => {
+    const w = makeWorld({ autoplay: true });
+    let answer!: () => void;
+    const answered = new Promise<void>((r) => (answer = r));
+    w.deps.startWritesAfter = () => answered;
+    let gone!: (err: Error) => void;
+    const started = w.reader.start({ tabId: 1, source: 'article', extract: () => new Promise((_, reject) => (gone = reject)) });
+    await w.until(() => w.reader.view.state === 'extracting', 'the start');
+    await w.reader.stop();
+    expect(w.store.view?.state).toBe('stopped');
+    answer();
+    gone(new Error('the tab was closed'));
+    await started;
+    await Promise.resolve();
+    expect(w.store.view?.state).toBe('stopped');
+  });
+
   it('retries a 5xx with backoff and bills the part once', async () => {
     const w = makeWorld({ autoplay: true, answer: (_b, n) => (n < 2 ? { kind: 'error', status: 503, code: 'synthesis_failed' } : { kind: 'ok' }) });
     await w.start();

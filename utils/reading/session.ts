@@ -83,22 +83,28 @@ export class Reader {
     this.deps.player.warm?.();
     const run = new ReadingRun(req.id ?? this.deps.newId());
     let sleepAt = 0;
+    let firstWrites: Promise<unknown> = Promise.resolve();
     try {
       await this.ready;
       await this.end(true);
       this.run = run;
-      await Promise.all([this.deps.store.savePlan(null), this.deps.store.saveProgress(null)]);
       // The sleep timer outlives a reading.
       sleepAt = this.view.sleepAt > this.deps.now() ? this.view.sleepAt : 0;
       // "To the end of the article" goes with the reading it was set in, or the one replacing it.
       const sleepAtEnd = this.active && this.view.sleepAtEnd === true;
-      await this.update({ ...IDLE_VIEW, id: run.id, state: 'extracting', tabId: req.tabId, source: req.source, costRub: formatRubPlain(0n), sleepAt, sleepAtEnd });
+      // The view in memory is this reading's at once; it is written with the last plan's clearing.
+      this.view = { ...IDLE_VIEW, id: run.id, state: 'extracting', tabId: req.tabId, source: req.source, costRub: formatRubPlain(0n), sleepAt, sleepAtEnd, updatedAt: this.deps.now() };
+      firstWrites = this.writeFirst(run, this.view, extraction);
     } finally {
       this.starting--;
     }
     if (sleepAt && !this.sleep.armed) this.sleep.arm();
     try {
-      const { text, settings, account, stalePrice } = await prepared;
+      // Written in the order asked: this reading's writes below come after the first ones.
+      const { text, settings, account, stalePrice } = await Promise.all([prepared, firstWrites]).then(([p]) => p, async (err) => {
+        await firstWrites.catch(() => undefined);
+        throw err;
+      });
       run.signal.throwIfAborted();
       mark('prepared');
       // The place kept on this page is looked up while the reading is planned.
@@ -511,6 +517,25 @@ export class Reader {
     const error = errorViewOf(err);
     await this.end(false);
     await this.update({ state: 'error', error });
+  }
+
+  /**
+   * A start's first writes: the last reading's plan and progress cleared, the first view (`extracting`)
+   * and the badge cleared. Made when `deps.startWritesAfter` says (at once when not given); the promise
+   * resolves once they are asked for, not written. A view that has moved on by then (a stop, a newer
+   * start) has written itself: the first one is not written over it.
+   */
+  private writeFirst(run: ReadingRun, first: ReadingView, extraction: Promise<unknown>): Promise<void> {
+    const write = () => {
+      if (this.run !== run) return;
+      void this.deps.store.savePlan(null).catch(ignore('clearing the last plan'));
+      void this.deps.store.saveProgress(null).catch(ignore('clearing the last progress'));
+      if (this.view !== first) return;
+      this.deps.badge(null);
+      void this.deps.store.saveView(first).catch(ignore('writing the first view'));
+    };
+    if (!this.deps.startWritesAfter) return Promise.resolve(write());
+    return this.deps.startWritesAfter(extraction).then(write, write);
   }
 
   private async update(patch: Partial<ReadingView>): Promise<void> {
