@@ -1,5 +1,6 @@
 import { MediaSessionLink } from './media-session';
 import type { PlayerCommand, PlayerEvent } from '../messaging/player';
+import { mark } from '../trace';
 
 /** Turns one part's streamed bytes into what the SourceBuffer takes (Firefox: MP3 inside fragmented MP4). */
 export interface StreamWrapper {
@@ -103,6 +104,7 @@ export class MsePlayer {
     audio.addEventListener('play', () => this.controls?.state('playing'));
     audio.addEventListener('pause', () => this.controls?.state(this.readingId ? 'paused' : 'none'));
     audio.addEventListener('playing', () => {
+      mark('player:playing-event');
       this.stats?.playing(this.audio.currentTime);
       this.emit({ type: 'playing', readingId: this.readingId, load: this.loadId });
     });
@@ -136,6 +138,7 @@ export class MsePlayer {
     switch (cmd.type) {
       case 'append': {
         const { part, bytes, resumed } = cmd;
+        if (!this.started) mark('player:bytes');
         this.stats?.bytes();
         this.partBytes.set(part, (this.partBytes.get(part) ?? 0) + bytes.byteLength);
         if (this.format.wrap) {
@@ -215,6 +218,7 @@ export class MsePlayer {
     this.afterFeed(async () => {
       const out = await op(this.wrapperOf(part));
       if (!out || generation !== this.generation) return;
+      if (!this.started) mark('player:wrapped');
       this.queue.push({ part, bytes: out as Uint8Array<ArrayBuffer> });
       this.pump();
     });
@@ -269,6 +273,7 @@ export class MsePlayer {
         if (this.media !== media) return;
         const buffer = media.addSourceBuffer(this.format.mime);
         buffer.mode = 'sequence';
+        mark('player:sourceopen');
         buffer.addEventListener('updateend', () => this.onUpdateEnd());
         this.buffer = buffer;
         this.pump();
@@ -314,6 +319,7 @@ export class MsePlayer {
     if (next) {
       if (!this.partStarts.has(next.part)) this.partStarts.set(next.part, this.bufferedEnd());
       try {
+        if (!this.started) mark('player:appendBuffer');
         buffer.appendBuffer(next.bytes);
         this.queue.shift();
       } catch (err) {
@@ -331,6 +337,7 @@ export class MsePlayer {
   }
 
   private onUpdateEnd(): void {
+    if (!this.started) mark('player:updateend');
     if (!this.started) void this.startPlayback();
     this.pump();
   }
@@ -357,7 +364,9 @@ export class MsePlayer {
   private async play(): Promise<void> {
     const id = this.readingId;
     try {
+      mark('player:play');
       await this.audio.play();
+      mark('player:play-resolved');
     } catch (err) {
       if (id !== this.readingId || (err instanceof DOMException && err.name === 'AbortError')) return;
       this.emit({ type: 'error', readingId: id, message: 'Playback was refused by the browser.' });
