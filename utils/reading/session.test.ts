@@ -73,9 +73,8 @@ describe('a reading', () => {
     w.deps.startWritesAfter = (extraction) => (held.push(extraction), answered);
     const text = { title: 'T', source: 'article' as const, blocks: [{ text: sentences(3), kind: 'paragraph' as const }] };
     const started = w.reader.start({ tabId: 1, source: 'article', extract: async () => text });
-    await w.until(() => held.length > 0, 'the start to hold its writes');
-    await Promise.resolve();
-    expect(w.reader.view.state).toBe('extracting');
+    expect(held).toHaveLength(1);
+    await w.until(() => w.reader.view.state === 'extracting', 'the start');
     expect(order).toEqual([]);
     expect(w.log).toHaveLength(0);
     answer();

@@ -78,6 +78,8 @@ export class Reader {
     extraction.catch(() => undefined);
     // And so are the key check and the account (its price): not after the last reading is ended and this
     // one's first view written (~10 ms, on the way wherever the service's round trip outlasts the extraction).
+    // Firefox holds the start's writes until the page has answered (`writeFirst`): asked before the account is.
+    const writesAfter = this.deps.startWritesAfter?.(extraction) ?? null;
     const prepared = prepare(this.deps, () => extraction);
     prepared.catch(() => undefined);
     this.deps.player.warm?.();
@@ -94,7 +96,7 @@ export class Reader {
       const sleepAtEnd = this.active && this.view.sleepAtEnd === true;
       // The view in memory is this reading's at once; it is written with the last plan's clearing.
       this.view = { ...IDLE_VIEW, id: run.id, state: 'extracting', tabId: req.tabId, source: req.source, costRub: formatRubPlain(0n), sleepAt, sleepAtEnd, updatedAt: this.deps.now() };
-      firstWrites = this.writeFirst(run, this.view, extraction);
+      firstWrites = this.writeFirst(run, this.view, writesAfter);
     } finally {
       this.starting--;
     }
@@ -521,11 +523,11 @@ export class Reader {
 
   /**
    * A start's first writes: the last reading's plan and progress cleared, the first view (`extracting`)
-   * and the badge cleared. Made when `deps.startWritesAfter` says (at once when not given); the promise
+   * and the badge cleared. Made once `after` settles (`deps.startWritesAfter`; at once when null); the promise
    * resolves once they are asked for, not written. A view that has moved on by then (a stop, a newer
    * start) has written itself: the first one is not written over it.
    */
-  private writeFirst(run: ReadingRun, first: ReadingView, extraction: Promise<unknown>): Promise<void> {
+  private writeFirst(run: ReadingRun, first: ReadingView, after: Promise<void> | null): Promise<void> {
     const write = () => {
       if (this.run !== run) return;
       void this.deps.store.savePlan(null).catch(ignore('clearing the last plan'));
@@ -534,8 +536,8 @@ export class Reader {
       this.deps.badge(null);
       void this.deps.store.saveView(first).catch(ignore('writing the first view'));
     };
-    if (!this.deps.startWritesAfter) return Promise.resolve(write());
-    return this.deps.startWritesAfter(extraction).then(write, write);
+    if (!after) return Promise.resolve(write());
+    return after.then(write, write);
   }
 
   private async update(patch: Partial<ReadingView>): Promise<void> {
