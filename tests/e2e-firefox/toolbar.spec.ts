@@ -1,4 +1,5 @@
 /** The toolbar button in Firefox: the reading starts in the background at the click; the popup then shows it, started once. */
+import { makeArticleHtml } from '../fixtures/make-article.ts';
 import { evaluate } from './firefox.ts';
 import { type Ext, expect, state, test } from './fixtures.ts';
 
@@ -68,4 +69,41 @@ test("a page's first reading gets its text with the script's injection (no messa
   expect(second.view.id).not.toBe(first.view.id);
   expect([second.view.estimateChars, second.view.parts]).toEqual([first.view.estimateChars, first.view.parts]);
   expect(first.view.estimateChars).toBeGreaterThan(1000);
+});
+
+test("a reading after another has the last one's init segment in its player before its first bytes come, and plays to the end", async ({ ext, service, pages }) => {
+  test.setTimeout(60_000);
+  await ext.configure({ threshold: '100000' });
+  const helper = await ext.extensionPage();
+  /** Reads the page from the shortcut to the end; the background's marks (test builds) of that reading. */
+  const readToTheEnd = async (path: string) => {
+    const { tabId } = await ext.openTab(path);
+    const before = (await ext.readingView()).id;
+    await evaluate(
+      helper,
+      async (tabId: number) => {
+        const { browser } = globalThis as unknown as Ext;
+        const bg = (await browser.runtime.getBackgroundPage()) as unknown as { readingTrace?: [string, number][]; commandHandler: (c: string, t: object) => Promise<void> };
+        bg.readingTrace = [];
+        await bg.commandHandler('read', await browser.tabs.get(tabId));
+      },
+      tabId,
+    );
+    await expect.poll(async () => { const v = await ext.readingView(); return v.id !== before && v.state; }, { timeout: 30_000 }).toBe('finished');
+    return evaluate(helper, async () => {
+      const { browser } = globalThis as unknown as Ext;
+      const bg = (await browser.runtime.getBackgroundPage()) as unknown as { readingTrace?: [string, number][] };
+      return (bg.readingTrace ?? []).map(([label]) => label);
+    });
+  };
+  pages.put('/first.html', makeArticleHtml(700, 'Первая статья'));
+  pages.put('/second.html', makeArticleHtml(700, 'Вторая статья'));
+  await readToTheEnd('first.html');
+  const requested = service.speechLog().length;
+  const second = await readToTheEnd('second.html');
+  // Its first part went to the service (a new title), and the player had the init segment in first.
+  expect(service.speechLog().length).toBeGreaterThan(requested);
+  expect(second).toContain('player:primed');
+  expect(second.indexOf('player:primed')).toBeLessThan(second.indexOf('player:bytes'));
+  expect(second).toContain('player:playing-event');
 });

@@ -2,7 +2,7 @@ import { ALL_FORMATS, BufferSource, EncodedPacketSink, Input } from 'mediabunny'
 import { describe, expect, it } from 'vitest';
 import { toneMp3 } from '../../tests/fake-service/audio';
 import { mp3Duration, scanMp3Frames } from './mp3-frames';
-import { Mp3ToFmp4 } from './mp3-fmp4';
+import { initSegmentOf, Mp3ToFmp4, sameBytes } from './mp3-fmp4';
 
 /** Top-level ISO BMFF box types in order. */
 function boxTypes(bytes: Uint8Array): string[] {
@@ -130,3 +130,22 @@ function concatAll(pieces: Array<Uint8Array | null>): Uint8Array {
   }
   return all;
 }
+
+describe('the init segment a wrapped part begins with', () => {
+  it('is its ftyp and moov, the same bytes for every part of one format, so the player can append it ahead once', async () => {
+    const a = (await wrapInChunks(toneMp3(1500), 2048)).pieces[0]!;
+    const b = (await wrapInChunks(toneMp3(900), 1 << 30)).pieces[0]!;
+    const initA = initSegmentOf(a)!;
+    expect(boxTypes(initA)).toEqual(['ftyp', 'moov']);
+    expect(boxTypes(a.subarray(initA.length))[0]).toBe('moof');
+    expect(sameBytes(initA, initSegmentOf(b)!)).toBe(true);
+  });
+
+  it.each([
+    ['a fragment alone', (p: Uint8Array) => p.subarray(initSegmentOf(p)!.length)],
+    ['a cut box', (p: Uint8Array) => p.subarray(0, 12)],
+  ])('is not found in %s', async (_name, cut) => {
+    const first = (await wrapInChunks(toneMp3(900), 2048)).pieces[0]!;
+    expect(initSegmentOf(cut(first))).toBeNull();
+  });
+});

@@ -115,6 +115,28 @@ export class Mp3ToFmp4 {
   }
 }
 
+/**
+ * The initialization segment (the boxes before the first `moof`: ftyp and moov) that a wrapped part's
+ * first bytes begin with; null when they hold no fragment yet. The same stream format gives the same
+ * bytes: parts of one voice have one init segment.
+ */
+export function initSegmentOf(bytes: Uint8Array): Uint8Array | null {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  for (let at = 0; at + 8 <= bytes.length; ) {
+    const size = view.getUint32(at);
+    if (bytes[at + 4] === 0x6d && bytes[at + 5] === 0x6f && bytes[at + 6] === 0x6f && bytes[at + 7] === 0x66) return at > 0 ? bytes.subarray(0, at) : null; // 'moof'
+    if (size < 8) return null;
+    at += size;
+  }
+  return null;
+}
+
+export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 function concat(...parts: Uint8Array[]): Uint8Array {
   const all = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let at = 0;

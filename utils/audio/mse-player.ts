@@ -1,6 +1,7 @@
 import { MediaSessionLink } from './media-session';
 import type { PlayerCommand, PlayerEvent } from '../messaging/player';
 import { mark } from '../trace';
+import { initSegmentOf, sameBytes } from './mp3-fmp4';
 
 /** Turns one part's streamed bytes into what the SourceBuffer takes (Firefox: MP3 inside fragmented MP4). */
 export interface StreamWrapper {
@@ -219,7 +220,16 @@ export class MsePlayer {
       const out = await op(this.wrapperOf(part));
       if (!out || generation !== this.generation) return;
       if (!this.started) mark('player:wrapped');
-      this.queue.push({ part, bytes: out as Uint8Array<ArrayBuffer> });
+      let bytes = out;
+      if (!this.initSeen.has(part)) {
+        this.initSeen.add(part);
+        const init = initSegmentOf(out);
+        // The SourceBuffer has this very init segment already (appended ahead at the load): not again.
+        if (init && this.primed && sameBytes(init, this.primed)) bytes = out.subarray(init.length);
+        this.primed = null;
+        if (init) this.lastInit = init.slice() as Uint8Array<ArrayBuffer>;
+      }
+      this.queue.push({ part, bytes: bytes as Uint8Array<ArrayBuffer> });
       this.pump();
     });
   }
@@ -248,6 +258,12 @@ export class MsePlayer {
     return this.positionBase + Math.max(0, this.audio.currentTime - first - this.seekBase);
   }
 
+  /** Wrapped streams: the init segment of the last part that began, kept across loads. */
+  private lastInit: Uint8Array<ArrayBuffer> | null = null;
+  /** The init segment appended ahead in this load, until the first part's own has come. */
+  private primed: Uint8Array | null = null;
+  /** The parts of this load whose first bytes (with their init segment) have been wrapped. */
+  private readonly initSeen = new Set<number>();
   private firstPart = 0;
   private seekBase = 0;
 
@@ -276,6 +292,14 @@ export class MsePlayer {
         mark('player:sourceopen');
         buffer.addEventListener('updateend', () => this.onUpdateEnd());
         this.buffer = buffer;
+        // Wrapped streams: the last part's init segment goes in while the first bytes are awaited (Firefox
+        // takes ~12 ms over an append that holds one); the part's own is then left out when it is the same.
+        if (this.lastInit && this.queue.length === 0 && this.initSeen.size === 0) {
+          mark('player:primed');
+          this.primed = this.lastInit;
+          buffer.appendBuffer(this.lastInit);
+          return;
+        }
         this.pump();
       },
       { once: true },
@@ -304,6 +328,8 @@ export class MsePlayer {
     this.readingId = '';
     this.generation++;
     this.wrappers.clear();
+    this.initSeen.clear();
+    this.primed = null;
     this.feed = Promise.resolve();
   }
 
