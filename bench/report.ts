@@ -147,6 +147,26 @@ export async function letSettle(page: { evaluate<T>(f: () => Promise<T>): Promis
 }
 
 /**
+ * Presses the popup's play-pause button from inside the page (its click handler runs in the same task)
+ * and times it to the player's `playing`: the press on the wall clock, ms from it to `playing`, and those
+ * ms minus the service's own first byte for that request (null when the service logged none).
+ */
+export async function pressPlayUntilPlaying(
+  popup: { evaluate<T>(f: () => T): Promise<T> },
+  serviceUrl: string,
+  playingAfter: (startedAt: number, what: string) => Promise<number>,
+): Promise<{ startedAt: number; ms: number; overFirstByte: number | null }> {
+  const startedAt = await popup.evaluate(() => {
+    const at = performance.timeOrigin + performance.now();
+    (document.querySelector('[data-testid="play-pause"]') as HTMLButtonElement).click();
+    return at;
+  });
+  const ms = await playingAfter(startedAt, 'the popup button');
+  const serviceFirstByte = await serviceFirstByteAfter(serviceUrl, startedAt);
+  return { startedAt, ms, overFirstByte: serviceFirstByte === null ? null : ms - serviceFirstByte };
+}
+
+/**
  * Adds a reading's first-step marks (`utils/trace.ts`), as ms after its `start`, to `steps` under `how`:
  * the last start's, as the trace may still hold the marks of runs before it (a popup run's).
  */

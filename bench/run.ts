@@ -31,6 +31,7 @@ import {
   serviceIdle,
   collectSteps,
   letSettle,
+  pressPlayUntilPlaying,
   KEY,
   median,
   quantile,
@@ -382,14 +383,8 @@ async function firstAudio() {
       await popup.goto(rig.url(`popup.html?tabId=${tabId}&from=toolbar`));
       await popup.getByTestId('play-pause').waitFor();
       await letSettle(popup);
-      const startedAt = await popup.evaluate(() => {
-        const at = performance.timeOrigin + performance.now();
-        (document.querySelector('[data-testid="play-pause"]') as HTMLButtonElement).click();
-        return at;
-      });
-      const ms = await rig.playingAfter(startedAt, 'the popup button');
-      const serviceFirstByte = await serviceFirstByteAfter(rig.service.url, startedAt);
-      if (serviceFirstByte !== null && run >= 0) (overOwn.button ??= []).push(ms - serviceFirstByte);
+      const { startedAt, ms, overFirstByte } = await pressPlayUntilPlaying(popup, rig.service.url, (at, what) => rig.playingAfter(at, what));
+      if (overFirstByte !== null && run >= 0) (overOwn.button ??= []).push(overFirstByte);
       const trace = await rig.takeTrace();
       if (run >= 0) collectSteps(trace, 'button', steps);
       // On the same clock (ms after the handler's call): the press, the first bytes reaching the player and its `playing`.

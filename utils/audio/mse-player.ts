@@ -363,8 +363,10 @@ export class MsePlayer {
   }
 
   private onUpdateEnd(): void {
-    if (!this.started) mark('player:updateend');
-    if (!this.started) void this.startPlayback();
+    if (!this.started) {
+      mark('player:updateend');
+      void this.startPlayback();
+    }
     this.pump();
   }
 

@@ -102,11 +102,9 @@ export class Reader {
     }
     if (sleepAt && !this.sleep.armed) this.sleep.arm();
     try {
-      // Written in the order asked: this reading's writes below come after the first ones.
-      const { text, settings, account, stalePrice } = await Promise.all([prepared, firstWrites]).then(([p]) => p, async (err) => {
-        await firstWrites.catch(() => undefined);
-        throw err;
-      });
+      // Written in the order asked: this reading's writes below (an error's view too) come after the first ones.
+      await firstWrites;
+      const { text, settings, account, stalePrice } = await prepared;
       run.signal.throwIfAborted();
       mark('prepared');
       // The place kept on this page is looked up while the reading is planned.

@@ -81,7 +81,7 @@ function listen(reader: PageReader): void {
   onPageRequest('clearHighlight', () => reader.highlighter.clear());
 }
 
-/** The reader with its message handlers (as the resident script has them); for tests and other callers. */
+/** The reader with its message handlers at once (click-to-read's script, which answers no injection). */
 export function installPageReader(doc: Document = document): PageReader {
   const reader = pageReader(doc);
   listen(reader);
