@@ -9,7 +9,7 @@ import { onPageMessage, type ReadingCommand, type SaveSettingsInput } from '@/ut
 import { offscreenPlayerSink } from '@/utils/audio/offscreen-sink';
 import { audioCache, checkAccount, createReader, forgetAuth, hasOriginPermission, usageHistory, warmAuth } from '@/utils/reading/wiring';
 import { clearApiKey } from '@/utils/storage/key-store';
-import { extractFromTab, loadTabTextState } from '@/utils/reading/tab-text';
+import { extractFromTab, loadTabTextState, readyTab } from '@/utils/reading/tab-text';
 import type { ReadingView } from '@/utils/reading/state';
 import { accountStorage } from '@/utils/storage/settings';
 import { isNoReceiver, sendToPage } from '@/utils/messaging/content';
@@ -196,6 +196,8 @@ function main() {
         .catch(ignore('opening the popup'))
         .finally(() => void action.setPopup({ tabId, popup: '' }).catch(ignore('setting the popup')));
     const openWhenUnderWay = (starts: boolean) => {
+      // Another reading is under way: the popup offers to stop it, and its play button then reads this page.
+      if (!starts) void readyTab(tabId, tab);
       if (import.meta.env.FIREFOX) return;
       if (!starts) return open();
       // Called before the reading's first view: the views after it are this reading's.
@@ -251,7 +253,7 @@ function main() {
   });
   onPageMessage('startReading', ({ data }) => {
     const req = { tabId: data.tabId, source: '' as const, extract: () => extractFromTab(data.tabId) };
-    void (data.force ? reader.start(req) : reader.startUnlessActive(req));
+    void (data.force ? reader.start(req) : reader.startUnlessActive(req, (starts) => void (starts || readyTab(data.tabId))));
   });
   onPageMessage('command', ({ data }) => runCommand(data.command));
   onPageMessage('jumpTo', ({ data }) => {

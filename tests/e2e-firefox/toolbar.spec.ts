@@ -107,3 +107,63 @@ test("a reading after another has the last one's init segment in its player befo
   expect(second.indexOf('player:primed')).toBeLessThan(second.indexOf('player:bytes'));
   expect(second).toContain('player:playing-event');
 });
+
+test("a toolbar click turned down (another reading under way) readies its page: once that reading is stopped, the popup's play button reads the page by asking the script already in it", async ({ ext, service, pages }) => {
+  test.setTimeout(90_000);
+  await ext.configure({ threshold: '100000' });
+  const helper = await ext.extensionPage();
+  const click = (tabId: number) =>
+    evaluate(
+      helper,
+      async (tabId: number) => {
+        const { browser } = globalThis as unknown as Ext;
+        const bg = (await browser.runtime.getBackgroundPage()) as unknown as { toolbarClick: (tab: object) => void };
+        bg.toolbarClick(await browser.tabs.get(tabId));
+      },
+      tabId,
+    );
+  const readingId = async () => (await ext.readingView()).id ?? '';
+  pages.put('/first.html', makeArticleHtml(6_000, 'Первая статья'));
+  const first = await ext.openTab('first.html');
+  await click(first.tabId);
+  await expect.poll(async () => (await ext.readingView()).state, { timeout: 30_000 }).toBe('playing');
+  const id = await readingId();
+  pages.put('/second.html', makeArticleHtml(700, 'Вторая статья'));
+  const second = await ext.openTab('second.html');
+  await click(second.tabId);
+  // Nothing new starts; the script is put in the clicked page (the background remembers it there).
+  const injected = () =>
+    evaluate(helper, async () => {
+      const saved = await (globalThis as unknown as Ext).browser.storage.session.get('extract-injected');
+      return (saved['extract-injected'] ?? {}) as Record<string, string>;
+    });
+  await expect.poll(async () => (await injected())[second.tabId]).toBe(`${pages.url}/second.html`);
+  expect(await readingId()).toBe(id);
+  const popup = await ext.openPopup(second.tabId);
+  await popup.waitForSelector('[data-testid="stop"]');
+  await popup.click('[data-testid="stop"]');
+  await expect.poll(() => state(popup)).toMatch(/stopped|idle/);
+  const trace = (clear: boolean) =>
+    evaluate(
+      helper,
+      async (clear: boolean) => {
+        const { browser } = globalThis as unknown as Ext;
+        const bg = (await browser.runtime.getBackgroundPage()) as unknown as { readingTrace?: [string, number][] };
+        const labels = (bg.readingTrace ?? []).map(([label]) => label);
+        if (clear) bg.readingTrace = [];
+        return labels;
+      },
+      clear,
+    );
+  await trace(true);
+  const sent = service.speechLog().length;
+  await popup.click('[data-testid="play-pause"]');
+  await expect.poll(() => state(popup), { timeout: 30_000 }).toMatch(/playing|finished/);
+  const labels = await trace(false);
+  // Asked at once (the tab looked up meanwhile), not injected again.
+  expect(labels).toContain('extract:ask-early');
+  expect(labels).not.toContain('extract:inject');
+  // And it is that page that is read.
+  expect(await readingId()).not.toBe(id);
+  expect(service.speechLog()[sent]?.text).toContain('Вторая статья');
+});

@@ -3,6 +3,7 @@
  * the way to the first audio); the popup it opens shows that reading and does not start another.
  */
 import type { Worker } from '@playwright/test';
+import { makeArticleHtml } from '../fixtures/make-article.ts';
 import { expect, type ExtensionHelpers, player, test } from './fixtures.ts';
 
 test('the toolbar click starts reading at once (the page hears nothing of the scripts put in it); the popup then shows that reading, started once', async ({ ext, sw, service }) => {
@@ -52,6 +53,39 @@ test('a toolbar click while a reading is active opens its popup and starts nothi
   await expect.poll(() => sw.evaluate((tabId) => chrome.action.getPopup({ tabId }), tabId)).toBe('');
   expect(await readingId()).toBe(id);
   await expect(player(popup)).toHaveAttribute('data-state', /playing|finished/);
+});
+
+test("a toolbar click turned down (another reading under way) readies its page: once that reading is stopped, the popup's play button reads the page by asking the script already in it", async ({ ext, sw, service, pages }) => {
+  test.setTimeout(90_000);
+  await ext.configure({ threshold: '100000' });
+  const click = (tabId: number) => sw.evaluate(async (tabId) => (globalThis as unknown as { toolbarClick: (tab: object) => void }).toolbarClick(await chrome.tabs.get(tabId)), tabId);
+  const readingId = async () => (await ext.readingView()).id ?? '';
+  pages.put('/first.html', makeArticleHtml(6_000, 'Первая статья'));
+  const first = await ext.openTab('first.html');
+  await click(first.tabId);
+  await expect.poll(async () => (await ext.readingView()).state, { timeout: 30_000 }).toBe('playing');
+  const id = await readingId();
+  pages.put('/second.html', makeArticleHtml(700, 'Вторая статья'));
+  const second = await ext.openTab('second.html');
+  await click(second.tabId);
+  // Nothing new starts; the script is put in the clicked page (the worker remembers it there).
+  const injected = () => sw.evaluate(async () => (await chrome.storage.session.get('extract-injected'))['extract-injected'] as Record<string, string> | undefined);
+  await expect.poll(async () => (await injected())?.[second.tabId]).toBe(second.page.url());
+  expect(await readingId()).toBe(id);
+  const popup = await ext.openPopup(second.tabId);
+  await popup.getByTestId('stop').click();
+  await expect(player(popup)).toHaveAttribute('data-state', /stopped|idle/);
+  await sw.evaluate(() => void ((globalThis as { readingTrace?: unknown[] }).readingTrace = []));
+  const sent = service.speechLog().length;
+  await popup.getByTestId('play-pause').click();
+  await expect(player(popup)).toHaveAttribute('data-state', /playing|finished/, { timeout: 30_000 });
+  const labels = await sw.evaluate(() => ((globalThis as { readingTrace?: [string, number][] }).readingTrace ?? []).map(([label]) => label));
+  // Asked at once (the tab looked up meanwhile), not injected again.
+  expect(labels).toContain('extract:ask-early');
+  expect(labels).not.toContain('extract:inject');
+  // And it is that page that is read.
+  expect(await readingId()).not.toBe(id);
+  expect(service.speechLog()[sent]?.text).toContain('Вторая статья');
 });
 
 test("the toolbar's popup, opened once a short reading has ended, shows it and reads nothing again", async ({ ext, sw, service, context }) => {

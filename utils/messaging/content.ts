@@ -11,7 +11,14 @@ import type { FloatingPlace } from '../storage/page-options';
 export type ExtractMode = 'normal' | 'from-here';
 
 /** What the background asks the page for: its selection or article, and how it is cleaned up. */
-export type ExtractRequest = { mode: ExtractMode } & CleanupChoices;
+export type ExtractRequest = {
+  mode: ExtractMode;
+  /** Answered only by the page at this address (a start that asks before it has looked the tab up); others refuse. */
+  at?: string;
+} & CleanupChoices;
+
+/** What a page not at the request's `at` answers with (the background then goes the usual way). */
+export const NOT_AT = 'not-at-that-address';
 
 /** An `extract` request handed to the page just before the script is injected, and its id. */
 export interface PendingExtract {

@@ -3,7 +3,7 @@
  * background at once (its requests wait for the document), then opens the file the background
  * fetched for it, or the URL itself when that copy is gone (a reload, a loopback file).
  */
-import { onPageRequest } from '../messaging/content';
+import { NOT_AT, onPageRequest } from '../messaging/content';
 import { takePdf } from './file-store';
 import { PdfReader } from './pdf-reader';
 import { PdfText } from './pdf-text';
@@ -49,7 +49,8 @@ export function startPdfPage(container: HTMLDivElement, viewerEl: HTMLDivElement
       throw err instanceof PdfOpenError ? new Error(err.code) : err;
     }
   };
-  onPageRequest('extract', () => withReader((r) => r.extract()));
+  // An early ask names the page it was meant for (`at`): never this one (the PDF page is never asked early).
+  onPageRequest('extract', ({ data }) => (data.at !== undefined ? Promise.reject(new Error(NOT_AT)) : withReader((r) => r.extract())));
   onPageRequest('extractMore', ({ data }) => withReader((r) => r.more(data.after)));
   onPageRequest('highlight', ({ data }) => withReader((r) => r.highlight(data.block, data.text)));
   onPageRequest('clearHighlight', () => withReader((r) => r.clear()));

@@ -2,6 +2,10 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import type { Browser } from 'wxt/browser';
 
+// The page's answers by message (a page with the resident script): set by each test that needs them.
+const sendToPage = vi.hoisted(() => vi.fn());
+vi.mock('../messaging/content', async (actual) => ({ ...(await actual<typeof import('../messaging/content')>()), sendToPage }));
+
 // The module keeps state for the worker's life (and watches the storage, which `fakeBrowser.reset` forgets): loaded afresh for each test.
 let settings: typeof import('../storage/settings');
 let tabText: typeof import('./tab-text');
@@ -60,5 +64,112 @@ describe('extractFromTab on a page read for the first time', () => {
     const get = vi.spyOn(fakeBrowser.tabs, 'get');
     await expect(tabText.extractFromTab(tab.id!, { clicked: { ...tab, url: undefined } })).resolves.toEqual(TEXT);
     expect(get).toHaveBeenCalledWith(tab.id);
+  });
+});
+
+describe('readyTab (a start turned down: another reading is under way)', () => {
+  let tab: Browser.tabs.Tab;
+  beforeEach(async () => {
+    tab = (await fakeBrowser.tabs.create({ url: URL_READ })) as Browser.tabs.Tab;
+    sendToPage.mockReset();
+    sendToPage.mockImplementation(async (type: string) => (type === 'extract' ? TEXT : undefined));
+  });
+
+  it('puts the script alone in a page not read before; the next start asks the page instead of injecting', async () => {
+    const executeScript = scriptedPage();
+    await tabText.readyTab(tab.id!, tab);
+    expect(executeScript).toHaveBeenCalledTimes(1);
+    expect(executeScript.mock.calls[0]![0]).toEqual({ target: { tabId: tab.id }, files: ['/extract.js'] });
+    await expect(tabText.extractFromTab(tab.id!, { clicked: tab })).resolves.toEqual(TEXT);
+    expect(executeScript).toHaveBeenCalledTimes(1);
+    expect(sendToPage).toHaveBeenCalledWith('extract', expect.objectContaining({ mode: 'normal' }), tab.id);
+  });
+
+  it.each([
+    ['a browser page', 'chrome://settings/'],
+    ['an extension store', 'https://chromewebstore.google.com/detail/x'],
+    ['a PDF (read on the PDF page, never scripted)', 'https://example.com/paper.pdf'],
+  ])('injects nothing into %s', async (_, url) => {
+    const executeScript = scriptedPage();
+    const other = (await fakeBrowser.tabs.create({ url })) as Browser.tabs.Tab;
+    await tabText.readyTab(other.id!, other);
+    expect(executeScript).not.toHaveBeenCalled();
+  });
+
+  it('injects nothing into a page that has the script already', async () => {
+    const executeScript = scriptedPage();
+    await tabText.extractFromTab(tab.id!, { clicked: tab });
+    executeScript.mockClear();
+    await tabText.readyTab(tab.id!, tab);
+    expect(executeScript).not.toHaveBeenCalled();
+  });
+
+  it('a start while the script is on its way waits for it, then asks the page (one injection)', async () => {
+    let arrive = () => {};
+    const executeScript = vi.fn(() => new Promise((resolve) => (arrive = () => resolve([{ frameId: 0, result: null }]))));
+    Object.assign(fakeBrowser.scripting, { executeScript, insertCSS: vi.fn(async () => undefined) });
+    const readying = tabText.readyTab(tab.id!, tab);
+    await vi.waitFor(() => expect(executeScript).toHaveBeenCalledTimes(1));
+    const extracting = tabText.extractFromTab(tab.id!, { clicked: tab });
+    await Promise.resolve();
+    expect(sendToPage).not.toHaveBeenCalled();
+    arrive();
+    await expect(extracting).resolves.toEqual(TEXT);
+    await readying;
+    expect(executeScript).toHaveBeenCalledTimes(1);
+  });
+
+  it('never fails: a tab that is gone is left alone', async () => {
+    const executeScript = scriptedPage();
+    await expect(tabText.readyTab(987654)).resolves.toBeUndefined();
+    expect(executeScript).not.toHaveBeenCalled();
+  });
+});
+
+describe('a start with no tab from its event (the popup) on a page known to have the script', () => {
+  let tab: Browser.tabs.Tab;
+  beforeEach(async () => {
+    tab = (await fakeBrowser.tabs.create({ url: URL_READ })) as Browser.tabs.Tab;
+    sendToPage.mockReset();
+    // The page answers a request meant for it; one naming another address is refused, as the page reader does.
+    sendToPage.mockImplementation(async (_type: string, data: { at?: string }) => {
+      if (data.at !== undefined && data.at !== URL_READ) throw new Error('not-at-that-address');
+      return TEXT;
+    });
+    scriptedPage();
+    await Promise.all([settings.readSettings(), tabText.loadTabTextState()]);
+    await tabText.extractFromTab(tab.id!, { clicked: tab });
+    sendToPage.mockClear();
+  });
+
+  it('asks the page, naming its address, before the tab is looked up, and takes its answer', async () => {
+    let lookedUp = false;
+    const get = vi.spyOn(fakeBrowser.tabs, 'get').mockImplementation(async () => {
+      lookedUp = true;
+      return tab;
+    });
+    let askedBeforeLookup: boolean | null = null;
+    sendToPage.mockImplementation(async () => {
+      askedBeforeLookup ??= !lookedUp;
+      return TEXT;
+    });
+    await expect(tabText.extractFromTab(tab.id!)).resolves.toEqual(TEXT);
+    expect(get).toHaveBeenCalled();
+    expect(askedBeforeLookup).toBe(true);
+    expect(sendToPage).toHaveBeenCalledTimes(1);
+    expect(sendToPage).toHaveBeenCalledWith('extract', expect.objectContaining({ at: URL_READ }), tab.id);
+  });
+
+  it('a tab that has moved on since: its early answer is not taken; the new page gets the script and answers', async () => {
+    const executeScript = scriptedPage();
+    const moved = { ...TEXT, title: 'Другая страница' };
+    executeScript.mockImplementation(async (injection: { func?: unknown; args?: Array<{ id: string }>; files?: string[] }) =>
+      injection.func ? [{ frameId: 0, result: null }] : [{ frameId: 0, result: { ...moved, requestId: (executeScript.mock.calls[0]![0] as { args: Array<{ id: string }> }).args[0]!.id } }],
+    );
+    vi.spyOn(fakeBrowser.tabs, 'get').mockImplementation(async () => ({ ...tab, url: 'https://example.com/other' }));
+    // Whatever the page at the old address would have said (it still answers in this fake) is not read.
+    sendToPage.mockImplementation(async () => TEXT);
+    await expect(tabText.extractFromTab(tab.id!)).resolves.toEqual(moved);
+    expect(executeScript).toHaveBeenCalledTimes(2);
   });
 });

@@ -1,5 +1,5 @@
 import { browser, type Browser } from 'wxt/browser';
-import { isNoReceiver, type PendingExtract, sendToPage, setPendingExtract, type ExtractMode } from '../messaging/content';
+import { type ExtractRequest, isNoReceiver, type PendingExtract, sendToPage, setPendingExtract, type ExtractMode } from '../messaging/content';
 import { ignore } from '../log';
 import { blocksFromPlainText, type ExtractedText } from '../text/extract';
 import { HIGHLIGHT_NAME } from '../text/highlight';
@@ -81,11 +81,27 @@ function rememberInjected(tabId: number, url: string | undefined): void {
     .catch(ignore('remembering the injected script'));
 }
 
+/** Injections of the script under way, by tab: a start meanwhile waits for one, then asks; `readyTab` adds none. */
+const injecting = new Map<number, Promise<unknown>>();
+
+function tracked<T>(tabId: number, injection: Promise<T>): Promise<T> {
+  injecting.set(tabId, injection);
+  const done = () => void (injecting.get(tabId) === injection && injecting.delete(tabId));
+  injection.then(done, done);
+  return injection;
+}
+
+function extractRequest(mode: ExtractMode, settings: Settings): ExtractRequest {
+  const { readCode, leaveOutCaptions, leaveOutTables } = cleanupOf(settings);
+  return { mode, keepReferences: settings.readReferences === true, readCode, leaveOutCaptions, leaveOutTables };
+}
+
 /** Asks the page's resident extract script; injects it first when the page has none yet (first reading of this page). */
 async function askPage(tabId: number, mode: ExtractMode, settings: Settings, url: string | undefined): Promise<ExtractedText> {
-  const { readCode, leaveOutCaptions, leaveOutTables } = cleanupOf(settings);
-  const request = { mode, keepReferences: settings.readReferences === true, readCode, leaveOutCaptions, leaveOutTables };
-  if (!surelyWithoutScript(tabId, url)) {
+  const request = extractRequest(mode, settings);
+  const under = injecting.get(tabId);
+  if (under) await under.catch(() => undefined);
+  if (under || !surelyWithoutScript(tabId, url)) {
     try {
       mark('extract:ask');
       return await sendToPage('extract', request, tabId);
@@ -102,7 +118,7 @@ async function askPage(tabId: number, mode: ExtractMode, settings: Settings, url
   const pending: PendingExtract = { id, request };
   const handed = browser.scripting.executeScript({ target: { tabId }, func: setPendingExtract, args: [pending] });
   handed.then(() => mark('extract:handed'), () => undefined);
-  const [injected] = await browser.scripting.executeScript({ target: { tabId }, files: ['/extract.js'] });
+  const [injected] = await tracked(tabId, browser.scripting.executeScript({ target: { tabId }, files: ['/extract.js'] }));
   mark('extract:injected');
   rememberInjected(tabId, url);
   const answer = injected?.result as (ExtractedText & { requestId?: string }) | null | undefined;
@@ -113,6 +129,44 @@ async function askPage(tabId: number, mode: ExtractMode, settings: Settings, url
   }
   mark('extract:ask-after');
   return sendToPage('extract', request, tabId);
+}
+
+/**
+ * Puts the extract script in the tab's page ahead of a reading the listener is likely to start there:
+ * a start from the toolbar or the popup was turned down because another reading is under way (the
+ * popup then offers to stop it and read this page). The script only installs its reader and waits;
+ * the next start asks it instead of injecting it (`npm run bench`: the popup's play button on a page
+ * not read before). Nothing is injected where a start would not inject either: a page that has the
+ * script, a restricted page, a PDF. Never fails.
+ */
+export async function readyTab(tabId: number, clicked?: Browser.tabs.Tab): Promise<void> {
+  try {
+    await loadTabTextState();
+    const tab = clicked?.id === tabId && clicked.url ? clicked : await browser.tabs.get(tabId);
+    const url = tab.url;
+    if (!url || injecting.has(tabId) || isRestrictedUrl(url) || isPdfPage(url) || looksLikePdf(url) || !surelyWithoutScript(tabId, url)) return;
+    mark('extract:ready');
+    await tracked(tabId, browser.scripting.executeScript({ target: { tabId }, files: ['/extract.js'] }));
+    rememberInjected(tabId, url);
+  } catch {
+    // A tab that is gone, or a page the browser protects: a start there finds out and says so.
+  }
+}
+
+/**
+ * A start with no tab from its event (the popup's play button) on a page known to have the script:
+ * the page is asked at once, while the tab is looked up (4–6 ms). Only a page still at the address the
+ * script was put in answers (`at`: any other, the extension's PDF page too, refuses and does nothing),
+ * and the answer is taken only if the tab is there too (`answerAt`); else the start goes the usual way.
+ * Null when the page is not known to have the script, or the settings are not in memory.
+ */
+function askEarly(tabId: number, mode: ExtractMode): { answerAt(url: string | undefined): Promise<ExtractedText | null> } | null {
+  const settings = settingsNow();
+  const known = scripts.loaded && !injecting.has(tabId) ? scripts.injected[tabId] : undefined;
+  if (!settings || !known || isRestrictedUrl(known) || isPdfPage(known) || looksLikePdf(known)) return null;
+  mark('extract:ask-early');
+  const asked: Promise<ExtractedText | null> = sendToPage('extract', { ...extractRequest(mode, settings), at: known }, tabId).catch(() => null);
+  return { answerAt: async (url) => (url === known ? asked : null) };
 }
 
 export interface ExtractHow {
@@ -140,6 +194,7 @@ export async function extractFromTab(tabId: number, how: ExtractHow = {}): Promi
   settingsRead.catch(() => undefined);
   const stateRead = loadTabTextState();
   stateRead.catch(() => undefined);
+  const early = menuSelection === undefined && !(clicked?.id === tabId && clicked.url) ? askEarly(tabId, mode) : null;
   // The event's tab has its address (the activeTab grant the event gave): not looked up again.
   const tab = clicked?.id === tabId && clicked.url ? clicked : await browser.tabs.get(tabId).catch(() => null);
   const fromMenu = (): ExtractedText => {
@@ -172,7 +227,7 @@ export async function extractFromTab(tabId: number, how: ExtractHow = {}): Promi
   try {
     // Unknown whether the page has the script (the state unread, or failing to read): it is asked first.
     if (!scripts.loaded) await stateRead.catch(() => undefined);
-    extracted = await askPage(tabId, mode, settingsNow() ?? (await settingsRead), tab.url);
+    extracted = (early && (await early.answerAt(tab.url))) || (await askPage(tabId, mode, settingsNow() ?? (await settingsRead), tab.url));
     mark('extract:answered');
     // A user style sheet for the highlight (the page's own DOM is left alone); not waited for: the first
     // sentence is marked only once its audio plays.

@@ -1,9 +1,9 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 
 const handlers = vi.hoisted(() => [] as string[]);
-vi.mock('../messaging/content', () => ({ onPageRequest: (type: string) => void handlers.push(type) }));
+vi.mock('../messaging/content', () => ({ NOT_AT: 'not-at-that-address', onPageRequest: (type: string) => void handlers.push(type) }));
 
-import { answerPendingExtract } from './page-reader';
+import { answerPendingExtract, pageReader } from './page-reader';
 import type { ExtractedText } from './extract';
 
 const ANSWER: ExtractedText = { title: 'Заголовок', source: 'article', blocks: [{ text: 'Текст.', kind: 'paragraph' }] };
@@ -50,5 +50,23 @@ describe('the extract script answering the request handed over with its injectio
     expect(answerPendingExtract(reader(fails), later)).toBeNull();
     expect(later).not.toHaveBeenCalled();
     expect(handlers).toEqual(['extract', 'highlight', 'clearHighlight']);
+  });
+});
+
+describe("a request naming the page's address (a start that asks before looking the tab up)", () => {
+  // The browser's PDF viewer as the page (its reader answers without running Readability).
+  const page = { addEventListener() {}, contentType: 'application/pdf', title: 'Документ', location: { href: 'https://example.com/a', hostname: 'example.com' } };
+  beforeEach(() => (globalThis.__trysashaPageReader = undefined));
+
+  it.each([
+    ['this page', 'https://example.com/a', true],
+    ['no address (the usual ask)', undefined, true],
+    ['another address (the tab has moved on)', 'https://example.com/b', false],
+    ['this page with another fragment', 'https://example.com/a#part-2', false],
+  ])('named %s: answered: %s', (_name, at, answered) => {
+    const r = pageReader(page as unknown as Document);
+    const ask = () => r.extract({ mode: 'normal', ...(at === undefined ? {} : { at }) });
+    if (answered) expect(ask()).toMatchObject({ title: 'Документ', blocks: [] });
+    else expect(ask).toThrow('not-at-that-address');
   });
 });

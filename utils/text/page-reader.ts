@@ -1,4 +1,4 @@
-import { type ExtractRequest, onPageRequest } from '../messaging/content';
+import { type ExtractRequest, NOT_AT, onPageRequest } from '../messaging/content';
 import { type Extraction, type ExtractedText, extractFromPage } from './extract';
 import { PageHighlighter, startBlockText, tokens } from './highlight';
 
@@ -56,6 +56,7 @@ export function pageReader(doc: Document = document): PageReader {
     last: null,
     listening: false,
     extract(data) {
+      if (data.at !== undefined && data.at !== doc.location?.href) throw new Error(NOT_AT);
       // The browser's PDF viewer: its page holds no text of the PDF (the background reads it on the extension's PDF page).
       if (doc.contentType === 'application/pdf') return { title: doc.title, source: 'article' as const, blocks: [] };
       const extraction = extractFromPage(doc, { ...data, articleOnly: data.mode === 'from-here' });
