@@ -78,7 +78,7 @@ export class Reader {
     extraction.catch(() => undefined);
     // And so are the key check and the account (its price): not after the last reading is ended and this
     // one's first view written (~10 ms, on the way wherever the service's round trip outlasts the extraction).
-    // Firefox holds the start's writes until the page has answered (`writeFirst`): asked before the account is.
+    // The start's writes wait until the page has answered (`writeFirst`): asked for before the account is.
     const writesAfter = this.deps.startWritesAfter?.(extraction) ?? null;
     const prepared = prepare(this.deps, () => extraction);
     prepared.catch(() => undefined);
