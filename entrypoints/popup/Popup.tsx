@@ -97,17 +97,12 @@ export function startReadingOnOpen(): void {
  */
 function usePartTexts(view: ReadingView): string[] {
   const [loaded, setLoaded] = useState<{ id: string; texts: string[] }>({ id: '', texts: [] });
-  // Read once the first audio plays (or the reading asks first), not while it is on its way: the popup
-  // shares its renderer's main thread with Chrome's player, and reading and drawing the list there put
-  // ~5 ms between the first bytes and `playing` of a reading started from the popup (`npm run bench`).
-  const firstAudioComing = view.state === 'extracting' || (view.state === 'loading' && view.position === 0);
-  const have = loaded.id === view.id && loaded.texts.length === view.parts;
   useEffect(() => {
-    if (!view.id || view.parts === 0 || firstAudioComing || have) return;
+    if (!view.id || view.parts === 0) return;
     let live = true;
     void loadPlan().then((plan) => live && plan?.id === view.id && setLoaded({ id: plan.id, texts: plan.parts.map((p) => p.text) }));
     return () => void (live = false);
-  }, [view.id, view.parts, firstAudioComing, have]);
+  }, [view.id, view.parts]);
   // A part halved: the list shows the texts before until the new ones are read.
   return view.id && view.parts > 0 && loaded.id === view.id ? loaded.texts : [];
 }
