@@ -1,5 +1,5 @@
 import { ALL_FORMATS, BufferSource, EncodedPacketSink, Input } from 'mediabunny';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { toneMp3 } from '../../tests/fake-service/audio';
 import { mp3Duration, scanMp3Frames } from './mp3-frames';
 import { initSegmentOf, Mp3ToFmp4, sameBytes } from './mp3-fmp4';
@@ -139,6 +139,19 @@ describe('the init segment a wrapped part begins with', () => {
     expect(boxTypes(initA)).toEqual(['ftyp', 'moov']);
     expect(boxTypes(a.subarray(initA.length))[0]).toBe('moof');
     expect(sameBytes(initA, initSegmentOf(b)!)).toBe(true);
+  });
+
+  it('is the same bytes whatever second the part was wrapped in (its times are 0)', async () => {
+    const now = vi.spyOn(Date, 'now');
+    try {
+      now.mockReturnValue(Date.UTC(2026, 10, 26, 9, 0, 0));
+      const a = (await wrapInChunks(toneMp3(900), 2048)).pieces[0]!;
+      now.mockReturnValue(Date.UTC(2026, 10, 26, 9, 5, 7));
+      const b = (await wrapInChunks(toneMp3(900), 2048)).pieces[0]!;
+      expect(sameBytes(initSegmentOf(a)!, initSegmentOf(b)!)).toBe(true);
+    } finally {
+      now.mockRestore();
+    }
   });
 
   it.each([

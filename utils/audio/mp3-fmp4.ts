@@ -95,7 +95,10 @@ export class Mp3ToFmp4 {
         fastStart: 'fragmented',
         minimumFragmentDuration: this.fragmentSeconds,
         onFtyp: keep,
-        onMoov: keep,
+        // The movie's creation and modification times (the second the part's wrapper started) are
+        // written as 0: every part of one format then begins with the same init segment, which the
+        // player appends ahead once (`initSegmentOf`); parts wrapped in different seconds differed.
+        onMoov: (data) => keep(withoutTimes(data)),
         onMoof: keep,
         onMdat: keep,
       }),
@@ -113,6 +116,29 @@ export class Mp3ToFmp4 {
     this.out = [];
     return all;
   }
+}
+
+/** Boxes inside `moov` that hold others on the way to the ones with times. */
+const TIME_PATHS = new Set(['moov', 'trak', 'mdia']);
+/** Full boxes that begin with a creation and a modification time (32 bits each in version 0, 64 in 1). */
+const TIMED = new Set(['mvhd', 'tkhd', 'mdhd']);
+
+/** A copy of the `moov` box `moov` with the creation and modification times of its movie, tracks and media set to 0. */
+export function withoutTimes(moov: Uint8Array): Uint8Array {
+  const out = moov.slice();
+  const view = new DataView(out.buffer, out.byteOffset, out.byteLength);
+  const walk = (from: number, to: number) => {
+    for (let at = from; at + 8 <= to; ) {
+      const size = view.getUint32(at);
+      if (size < 8 || at + size > to) return;
+      const type = String.fromCharCode(out[at + 4]!, out[at + 5]!, out[at + 6]!, out[at + 7]!);
+      if (TIME_PATHS.has(type)) walk(at + 8, at + size);
+      else if (TIMED.has(type) && size >= 28) out.fill(0, at + 12, at + 12 + (out[at + 8] === 1 ? 16 : 8));
+      at += size;
+    }
+  };
+  walk(0, out.length);
+  return out;
 }
 
 /**
