@@ -225,7 +225,10 @@ export class MsePlayer {
         this.initSeen.add(part);
         const init = initSegmentOf(out);
         // The SourceBuffer has this very init segment already (appended ahead at the load): not again.
-        if (init && this.primed && sameBytes(init, this.primed)) bytes = out.subarray(init.length);
+        if (init && this.primed && sameBytes(init, this.primed)) {
+          bytes = out.subarray(init.length);
+          mark('player:init-left-out');
+        }
         this.primed = null;
         if (init) this.lastInit = init.slice() as Uint8Array<ArrayBuffer>;
       }
