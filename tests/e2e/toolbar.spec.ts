@@ -82,6 +82,7 @@ test("a toolbar click turned down (another reading under way) readies its page: 
   const labels = await sw.evaluate(() => ((globalThis as { readingTrace?: [string, number][] }).readingTrace ?? []).map(([label]) => label));
   // Asked at once (the tab looked up meanwhile), not injected again.
   expect(labels).toContain('extract:ask-early');
+  expect(labels).toContain('extract:early-taken');
   expect(labels).not.toContain('extract:inject');
   // And it is that page that is read.
   expect(await readingId()).not.toBe(id);

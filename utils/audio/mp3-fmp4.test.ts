@@ -2,7 +2,7 @@ import { ALL_FORMATS, BufferSource, EncodedPacketSink, Input } from 'mediabunny'
 import { describe, expect, it, vi } from 'vitest';
 import { toneMp3 } from '../../tests/fake-service/audio';
 import { mp3Duration, scanMp3Frames } from './mp3-frames';
-import { initSegmentOf, Mp3ToFmp4, sameBytes } from './mp3-fmp4';
+import { initSegmentOf, Mp3ToFmp4, sameBytes, withoutTimes } from './mp3-fmp4';
 
 /** Top-level ISO BMFF box types in order. */
 function boxTypes(bytes: Uint8Array): string[] {
@@ -139,6 +139,24 @@ describe('the init segment a wrapped part begins with', () => {
     expect(boxTypes(initA)).toEqual(['ftyp', 'moov']);
     expect(boxTypes(a.subarray(initA.length))[0]).toBe('moof');
     expect(sameBytes(initA, initSegmentOf(b)!)).toBe(true);
+  });
+
+  it('has its times written as 0 in version 1 boxes too (64-bit times), the rest untouched', () => {
+    const box = (type: string, body: Uint8Array) => {
+      const out = new Uint8Array(8 + body.length);
+      new DataView(out.buffer).setUint32(0, out.length);
+      out.set([...type].map((c) => c.charCodeAt(0)), 4);
+      out.set(body, 8);
+      return out;
+    };
+    const cat = (...parts: Uint8Array[]) => Uint8Array.from(parts.flatMap((p) => [...p]));
+    // version 1, flags, creation (8), modification (8), timescale (4), duration (8), then more
+    const v1 = (fill: number) => cat(Uint8Array.of(1, 0, 0, 0), new Uint8Array(16).fill(fill), Uint8Array.of(0, 0, 0x03, 0xe8), new Uint8Array(8).fill(7));
+    const v0 = (fill: number) => cat(Uint8Array.of(0, 0, 0, 0), new Uint8Array(8).fill(fill), Uint8Array.of(0, 0, 0x03, 0xe8), new Uint8Array(4).fill(7));
+    const moov = box('moov', cat(box('mvhd', v1(9)), box('trak', cat(box('tkhd', v0(9)), box('mdia', box('mdhd', v1(9)))))));
+    const zeroed = box('moov', cat(box('mvhd', v1(0)), box('trak', cat(box('tkhd', v0(0)), box('mdia', box('mdhd', v1(0)))))));
+    expect([...withoutTimes(moov)]).toEqual([...zeroed]);
+    expect(moov).not.toEqual(zeroed);
   });
 
   it('is the same bytes whatever second the part was wrapped in (its times are 0)', async () => {

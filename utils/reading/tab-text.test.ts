@@ -160,6 +160,29 @@ describe('a start with no tab from its event (the popup) on a page known to have
     expect(sendToPage).toHaveBeenCalledWith('extract', expect.objectContaining({ at: URL_READ }), tab.id);
   });
 
+  it('a page that refuses the early ask (another document at that address now) is asked the usual way', async () => {
+    sendToPage.mockImplementation(async (_type: string, data: { at?: string }) => {
+      if (data.at !== undefined) throw new Error('not-at-that-address');
+      return TEXT;
+    });
+    await expect(tabText.extractFromTab(tab.id!)).resolves.toEqual(TEXT);
+    expect(sendToPage).toHaveBeenCalledTimes(2);
+    expect(sendToPage.mock.calls[1]![1]).not.toHaveProperty('at');
+  });
+
+  it("the page's own failure is the start's: it is not extracted a second time", async () => {
+    vi.stubGlobal('fetch', vi.fn(async () => new Response(null, { headers: { 'content-type': 'text/html' } })));
+    try {
+      sendToPage.mockImplementation(async () => {
+        throw new Error('broken page');
+      });
+      await expect(tabText.extractFromTab(tab.id!)).rejects.toMatchObject({ code: 'restricted-page' });
+      expect(sendToPage).toHaveBeenCalledTimes(1);
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
   it('a tab that has moved on since: its early answer is not taken; the new page gets the script and answers', async () => {
     const executeScript = scriptedPage();
     const moved = { ...TEXT, title: 'Другая страница' };

@@ -1,5 +1,5 @@
 import { browser, type Browser } from 'wxt/browser';
-import { type ExtractRequest, isNoReceiver, type PendingExtract, sendToPage, setPendingExtract, type ExtractMode } from '../messaging/content';
+import { type ExtractRequest, isNoReceiver, NOT_AT, type PendingExtract, sendToPage, setPendingExtract, type ExtractMode } from '../messaging/content';
 import { ignore } from '../log';
 import { blocksFromPlainText, type ExtractedText } from '../text/extract';
 import { HIGHLIGHT_NAME } from '../text/highlight';
@@ -109,6 +109,12 @@ async function askPage(tabId: number, mode: ExtractMode, settings: Settings, url
       // Expected on a page not read before: nothing answers until the script is injected.
       if (!isNoReceiver(err)) throw err;
     }
+    // A `readyTab` injection began meanwhile: its script is asked, not injected again.
+    const late = injecting.get(tabId);
+    if (late) {
+      await late.catch(() => undefined);
+      return sendToPage('extract', request, tabId);
+    }
   }
   mark('extract:inject');
   // The request is handed to the page just before the script, which answers it as the injection's
@@ -165,8 +171,20 @@ function askEarly(tabId: number, mode: ExtractMode): { answerAt(url: string | un
   const known = scripts.loaded && !injecting.has(tabId) ? scripts.injected[tabId] : undefined;
   if (!settings || !known || isRestrictedUrl(known) || isPdfPage(known) || looksLikePdf(known)) return null;
   mark('extract:ask-early');
-  const asked: Promise<ExtractedText | null> = sendToPage('extract', { ...extractRequest(mode, settings), at: known }, tabId).catch(() => null);
-  return { answerAt: async (url) => (url === known ? asked : null) };
+  const asked = sendToPage('extract', { ...extractRequest(mode, settings), at: known }, tabId).then(
+    (text) => ({ text }),
+    (error: unknown) => ({ error }),
+  );
+  return {
+    async answerAt(url) {
+      if (url !== known) return null;
+      const answer = await asked;
+      if ('text' in answer) return (mark('extract:early-taken'), answer.text);
+      // Not there (the page refused, or has no script): the usual way. The page's own failure is the start's.
+      if (isNoReceiver(answer.error) || (answer.error instanceof Error && answer.error.message.includes(NOT_AT))) return null;
+      throw answer.error;
+    },
+  };
 }
 
 export interface ExtractHow {
