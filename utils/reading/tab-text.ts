@@ -81,6 +81,16 @@ function rememberInjected(tabId: number, url: string | undefined): void {
     .catch(ignore('remembering the injected script'));
 }
 
+/** The event's tab when it has its address (the activeTab grant the event gave): not looked up again. */
+function eventTab(tabId: number, clicked: Browser.tabs.Tab | undefined): Browser.tabs.Tab | null {
+  return clicked?.id === tabId && clicked.url ? clicked : null;
+}
+
+/** A page the extract script may be put in: not one the browser protects, not the PDF page, not a PDF. */
+function scriptable(url: string): boolean {
+  return !isRestrictedUrl(url) && !isPdfPage(url) && !looksLikePdf(url);
+}
+
 /** Injections of the script under way, by tab: a start meanwhile waits for one, then asks; `readyTab` adds none. */
 const injecting = new Map<number, Promise<unknown>>();
 
@@ -148,9 +158,8 @@ async function askPage(tabId: number, mode: ExtractMode, settings: Settings, url
 export async function readyTab(tabId: number, clicked?: Browser.tabs.Tab): Promise<void> {
   try {
     await loadTabTextState();
-    const tab = clicked?.id === tabId && clicked.url ? clicked : await browser.tabs.get(tabId);
-    const url = tab.url;
-    if (!url || injecting.has(tabId) || isRestrictedUrl(url) || isPdfPage(url) || looksLikePdf(url) || !surelyWithoutScript(tabId, url)) return;
+    const url = (eventTab(tabId, clicked) ?? (await browser.tabs.get(tabId))).url;
+    if (!url || injecting.has(tabId) || !scriptable(url) || !surelyWithoutScript(tabId, url)) return;
     mark('extract:ready');
     await tracked(tabId, browser.scripting.executeScript({ target: { tabId }, files: ['/extract.js'] }));
     rememberInjected(tabId, url);
@@ -169,7 +178,7 @@ export async function readyTab(tabId: number, clicked?: Browser.tabs.Tab): Promi
 function askEarly(tabId: number, mode: ExtractMode): { answerAt(url: string | undefined): Promise<ExtractedText | null> } | null {
   const settings = settingsNow();
   const known = scripts.loaded && !injecting.has(tabId) ? scripts.injected[tabId] : undefined;
-  if (!settings || !known || isRestrictedUrl(known) || isPdfPage(known) || looksLikePdf(known)) return null;
+  if (!settings || !known || !scriptable(known)) return null;
   mark('extract:ask-early');
   const asked = sendToPage('extract', { ...extractRequest(mode, settings), at: known }, tabId).then(
     (text) => ({ text }),
@@ -212,9 +221,10 @@ export async function extractFromTab(tabId: number, how: ExtractHow = {}): Promi
   settingsRead.catch(() => undefined);
   const stateRead = loadTabTextState();
   stateRead.catch(() => undefined);
-  const early = menuSelection === undefined && !(clicked?.id === tabId && clicked.url) ? askEarly(tabId, mode) : null;
-  // The event's tab has its address (the activeTab grant the event gave): not looked up again.
-  const tab = clicked?.id === tabId && clicked.url ? clicked : await browser.tabs.get(tabId).catch(() => null);
+  const fromEvent = eventTab(tabId, clicked);
+  // No tab from the event (the popup): a page known to have the script is asked while the tab is looked up.
+  const early = menuSelection === undefined && !fromEvent ? askEarly(tabId, mode) : null;
+  const tab = fromEvent ?? (await browser.tabs.get(tabId).catch(() => null));
   const fromMenu = (): ExtractedText => {
     if (!menuSelection?.trim()) throw new ReadingError('no-text');
     return { title: tab?.title ?? '', source: 'selection', blocks: blocksFromPlainText(menuSelection) };
