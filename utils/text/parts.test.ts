@@ -106,7 +106,7 @@ function checkSentences(parts: readonly Part[], offsets: readonly number[], sent
   expect(sentenceStarts.filter((s) => !starts.has(s))).toEqual([]);
 }
 
-function checkLimits(parts: readonly Part[], options: Required<Omit<SplitOptions, 'locale' | 'hardMax' | 'onSilent'>>): void {
+function checkLimits(parts: readonly Part[], options: Required<Omit<SplitOptions, 'locale' | 'hardMax' | 'onSilent' | 'continues'>>): void {
   for (const [i, part] of parts.entries()) {
     expect(part.chars).toBe(countChars(part.text));
     expect(part.chars).toBeLessThanOrEqual(i === 0 ? options.firstPartMax : options.partMax);
@@ -337,3 +337,28 @@ describe('splitIntoParts: nothing lost, nothing repeated', () => {
 function countGlued(parts: readonly Part[], offsets: readonly number[]): number {
   return parts.filter((part, i) => i > 0 && offsets[i] === offsets[i - 1]! + parts[i - 1]!.text.length).length;
 }
+
+describe('splitIntoParts: the rest of an article read title first (`continues`)', () => {
+  const strip = (parts: readonly Part[]) => parts.map(({ text, chars, nextText }) => ({ text, chars, nextText }));
+
+  it.each<[string, number, number]>([
+    ['a 15,000-character article', 15_000, 1],
+    ['a 6,000-character article', 6_000, 7],
+    ['a 100,000-character article', 100_000, 3],
+  ])('%s: the title alone, then the rest cut as when read whole', (_name, size, seed) => {
+    const { blocks } = article(size, seed);
+    const whole = splitIntoParts(blocks);
+    const title = splitIntoParts(blocks.slice(0, 1));
+    const rest = splitIntoParts(blocks.slice(1), { continues: true });
+    expect(title.map((part) => part.text)).toEqual([whole[0]!.text]);
+    expect(strip(rest)).toEqual(strip(whole.slice(1)));
+    // The sentences' blocks are counted within the batch (the plan adds the title's block).
+    expect(rest.flatMap((part) => part.sentences.map((s) => s.block + 1))).toEqual(whole.slice(1).flatMap((part) => part.sentences.map((s) => s.block)));
+  });
+
+  it('a first sentence longer than a first part is not cut short when it continues a reading', () => {
+    const long = p(`${'Очень длинное предложение о городе и реке '.repeat(10).trim()}.`);
+    expect(splitIntoParts([long])).toHaveLength(2);
+    expect(splitIntoParts([long], { continues: true }).map((part) => part.text)).toEqual([long.text]);
+  });
+});

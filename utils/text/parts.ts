@@ -50,9 +50,14 @@ export interface SplitOptions {
   locale?: string;
   /** When given, sentences with no letter or digit the service reads are left out, and told here with their code points. */
   onSilent?: (chars: number) => void;
+  /**
+   * The text goes on from a first part already sent (the rest of an article read title first): no short
+   * first part; its sentences are packed as they would have been after that part in one text.
+   */
+  continues?: boolean;
 }
 
-export const DEFAULT_SPLIT_OPTIONS: Readonly<Required<Omit<SplitOptions, 'onSilent'>>> = {
+export const DEFAULT_SPLIT_OPTIONS: Readonly<Required<Omit<SplitOptions, 'onSilent' | 'continues'>>> = {
   firstPartMax: 200,
   partMax: 2_000,
   hardMax: 10_000,
@@ -66,7 +71,7 @@ export function splitIntoParts(blocks: readonly TextBlock[], options: SplitOptio
   const segmenters = segmentersFor(limits.locale);
   const { whole, sentences } = readingText(blocks, segmenters, options.onSilent);
   if (sentences.length === 0) return [];
-  const ranges = partRanges(whole, sentences, limits, segmenters);
+  const ranges = partRanges(whole, sentences, limits, segmenters, options.continues === true);
   return buildParts(whole, sentences, ranges, limits.contextChars);
 }
 
@@ -235,19 +240,8 @@ interface Range {
   end: number;
 }
 
-function partRanges(whole: string, sentences: readonly Sentence[], limits: Limits, segmenters: Segmenters): Range[] {
+function partRanges(whole: string, sentences: readonly Sentence[], limits: Limits, segmenters: Segmenters, continues: boolean): Range[] {
   const ranges: Range[] = [];
-  const items: Sentence[] = [];
-  const [first, ...rest] = sentences;
-  if (!first) return ranges;
-  if (first.chars <= limits.firstPartMax) {
-    ranges.push({ start: first.start, end: first.end });
-  } else {
-    const cut = cutPoint(whole, first.start, first.end, limits.firstPartMax, segmenters);
-    ranges.push({ start: first.start, end: cut.end });
-    items.push({ ...first, start: cut.next, chars: first.chars - codePointsBetween(whole, first.start, cut.next) });
-  }
-
   let current: (Range & { chars: number }) | null = null;
   const flush = (): void => {
     if (current) ranges.push({ start: current.start, end: current.end });
@@ -273,7 +267,17 @@ function partRanges(whole: string, sentences: readonly Sentence[], limits: Limit
       current = { start: item.start, end: item.end, chars: item.chars };
     }
   };
-  items.forEach(pack);
+  const [first, ...rest] = sentences;
+  if (!first) return ranges;
+  if (continues) {
+    pack(first);
+  } else if (first.chars <= limits.firstPartMax) {
+    ranges.push({ start: first.start, end: first.end });
+  } else {
+    const cut = cutPoint(whole, first.start, first.end, limits.firstPartMax, segmenters);
+    ranges.push({ start: first.start, end: cut.end });
+    pack({ ...first, start: cut.next, chars: first.chars - codePointsBetween(whole, first.start, cut.next) });
+  }
   rest.forEach(pack);
   flush();
   return ranges;
