@@ -247,3 +247,41 @@ test.describe('faults and controls', () => {
     for (const e of service.speechLog().slice(requested)) expect(norm(selected)).toContain(norm(e.text));
   });
 });
+
+test('an article that cannot cost more than the threshold is read title first (its part asked for while the page finds the rest), and the whole is read in the same parts as when counted first', async ({ ext, service, pages }) => {
+  test.setTimeout(60_000);
+  await ext.configure({ threshold: '1000' });
+  pages.put('/title-first.html', makeArticleHtml(6_000, 'Статья о реке и мосте'));
+  const { tabId } = await ext.openTab('title-first.html');
+  const helper = await ext.extensionPage();
+  const trace = (start: boolean) =>
+    evaluate(
+      helper,
+      async ({ tabId, start }: { tabId: number; start: boolean }) => {
+        const bg = (await (globalThis as unknown as Ext).browser.runtime.getBackgroundPage()) as unknown as { readingTrace?: [string, number][]; commandHandler: (c: string, t: object) => Promise<void> };
+        if (start) {
+          bg.readingTrace = [];
+          await bg.commandHandler('read', await (globalThis as unknown as Ext).browser.tabs.get(tabId));
+        }
+        return (bg.readingTrace ?? []).map(([label]) => label);
+      },
+      { tabId, start },
+    );
+  expect(await trace(true)).toContain('extract:title-first');
+  await expect.poll(async () => (await ext.readingView()).state, { timeout: 30_000 }).toBe('finished');
+  const read = paid(service);
+  // The page answered with the title alone (its part asked for at once), then gave the rest.
+  expect(read[0]!.text).toBe('Статья о реке и мосте.');
+  expect(await trace(false)).toContain('extract:rest');
+  const whole = await ext.readingView();
+  expect(whole.estimateChars).toBe(read.reduce((n, e) => n + e.billedChars, 0));
+  // Read again, counted whole first (a threshold it passes: it asks): every part is the same text, so
+  // every one plays from the cache and nothing is sent again.
+  await ext.configure({ threshold: '0.0001' });
+  const popup = await ext.openPopup(tabId);
+  await expect.poll(() => state(popup)).toBe('confirm');
+  expect(await attr(popup, 'estimate', 'data-chars')).toBe(String(whole.estimateChars));
+  await click(popup, '[data-testid="confirm-read"]');
+  await expect.poll(() => state(popup), { timeout: 30_000 }).toBe('finished');
+  expect(paid(service)).toHaveLength(read.length);
+});

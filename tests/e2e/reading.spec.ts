@@ -250,3 +250,36 @@ test("a page's first reading gets its text with the script's injection (no messa
   expect([second.view.estimateChars, second.view.parts]).toEqual([first.view.estimateChars, first.view.parts]);
   expect(first.view.estimateChars).toBeGreaterThan(1000);
 });
+
+test('an article that cannot cost more than the threshold is read title first (its part asked for while the page finds the rest), and the whole is read in the same parts as when counted first', async ({ ext, sw, service, pages }) => {
+  test.setTimeout(60_000);
+  await ext.configure({ threshold: '1000' });
+  pages.put('/title-first.html', makeArticleHtml(6_000, 'Статья о реке и мосте'));
+  const { page, tabId } = await ext.openTab('title-first.html');
+  await page.bringToFront();
+  const view = ext.readingView;
+  const labels = await sw.evaluate(async (tabId) => {
+    const g = globalThis as unknown as { readingTrace?: [string, number][]; commandHandler: (c: string, t: object) => Promise<void> };
+    g.readingTrace = [];
+    await g.commandHandler('read', await chrome.tabs.get(tabId));
+    return g.readingTrace.map(([label]) => label);
+  }, tabId);
+  expect(labels).toContain('extract:title-first');
+  await expect.poll(async () => (await view()).state, { timeout: 30_000 }).toBe('finished');
+  const read = speech(service);
+  // The page answered with the title alone (its part asked for at once), then gave the rest.
+  expect(read[0]!.text).toBe('Статья о реке и мосте.');
+  const trace = await sw.evaluate(() => ((globalThis as unknown as { readingTrace: [string, number][] }).readingTrace).map(([label]) => label));
+  expect(trace).toContain('extract:rest');
+  const whole = await view();
+  expect(whole.estimateChars).toBe(read.reduce((n, e) => n + [...e.text].length, 0));
+  // Read again, counted whole first (a threshold it passes: it asks): every part is the same text, so
+  // every one plays from the cache and nothing is sent again.
+  await ext.configure({ threshold: '0.0001' });
+  const popup = await ext.openPopup(tabId);
+  await expect(player(popup)).toHaveAttribute('data-state', 'confirm');
+  await expect(popup.getByTestId('estimate')).toHaveAttribute('data-chars', String(whole.estimateChars));
+  await popup.getByTestId('confirm-read').click();
+  await expect(player(popup)).toHaveAttribute('data-state', 'finished', { timeout: 30_000 });
+  expect(speech(service)).toHaveLength(read.length);
+});

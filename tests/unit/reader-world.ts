@@ -77,6 +77,8 @@ export interface WorldOptions {
   resumeGate?: Promise<void>;
   /** The page's address given with the text. */
   url?: string;
+  /** An article read title first: the code units of its page's text (`ExtractedText.bound`). */
+  bound?: number;
 }
 
 export function sentences(n: number, words = 12, prefix = 'Предложение'): string {
@@ -345,7 +347,7 @@ export function makeWorld(opts: WorldOptions = {}) {
     resumePoints,
     start(source: 'article' | 'selection' = 'article') {
       const more = batches.length > 0;
-      return reader.start({ tabId: 1, source, extract: async () => ({ title: 'T', source, blocks, ...(opts.url ? { url: opts.url } : {}), ...(more ? { more } : {}) }) });
+      return reader.start({ tabId: 1, source, extract: async () => ({ title: 'T', source, blocks, ...(opts.url ? { url: opts.url } : {}), ...(more ? { more } : {}), ...(opts.bound === undefined ? {} : { bound: opts.bound }) }) });
     },
     /** Resolves when `check` holds (polls the event loop, never the clock). */
     async until(check: () => boolean, what = 'condition'): Promise<void> {

@@ -15,6 +15,11 @@ export type ExtractRequest = {
   mode: ExtractMode;
   /** Answered only by the page at this address (a start that asks before it has looked the tab up); others refuse. */
   at?: string;
+  /**
+   * An article of at most this many code units of page text (its title included) is answered title first:
+   * the title alone, `more` and its `bound`; the rest is extracted meanwhile (`restOfPage`). 0 or absent: whole.
+   */
+  titleFirstMax?: number;
 } & CleanupChoices;
 
 /** What a page not at the request's `at` answers with (the background then goes the usual way). */
@@ -38,6 +43,16 @@ declare global {
  */
 export function setPendingExtract(pending: PendingExtract): void {
   globalThis.__trysashaPendingExtract = pending;
+}
+
+/**
+ * Injected as a function (self-contained) to take the rest of an article the page's reader answered
+ * title first (utils/text/page-reader.ts): its blocks after the first `after` (the title), once extracted.
+ * Null when the page has none (read again since, or reloaded).
+ */
+export function restOfPage(after: number): Promise<TextBatch> | null {
+  const rest = globalThis.__trysashaPageReader?.rest;
+  return after === 1 && rest ? rest : null;
 }
 
 export interface ContentProtocol {

@@ -1,4 +1,7 @@
-import { costOf, type RubUnits } from '../speech/money';
+import { costOf, parseRub, type RubUnits } from '../speech/money';
+import type { Settings } from '../storage/settings';
+import { countChars } from '../text/chars';
+import type { PronunciationRule } from '../text/pronunciation';
 import type { ReadingRun } from './run';
 import type { ReadingView } from './state';
 
@@ -10,6 +13,45 @@ export interface AskFirstTerms {
   threshold: RubUnits;
   /** The listener asked to see what will be read before anything is sent. */
   previewFirst: boolean;
+  /**
+   * Code points the whole reading bills at most, known before it is counted (an article read title first:
+   * `boundOf` its page's text). When that neither passes a cap nor the threshold, nothing is asked.
+   */
+  boundChars?: number;
+}
+
+/** The most a title-first article may bill, counted on its page's text: below it, no reading would ask first. */
+const TITLE_FIRST_LIMIT = 1_000_000;
+
+/**
+ * How many code points a reading can bill for each code unit of the page's text: folding writes up to three
+ * letters for one (ﬃ → ffi), after a pronunciation rule has written its replacement for what it found.
+ */
+export function growthOf(rules: readonly PronunciationRule[]): number {
+  return 3 * rules.reduce((most, r) => Math.max(most, Math.ceil(countChars(r.replace) / Math.max(1, countChars(r.find)))), 1);
+}
+
+/** The most the reading of a page with `bound` code units of text (`ExtractedText.bound`) can bill. */
+export function boundOf(bound: number, rules: readonly PronunciationRule[]): number {
+  return bound * growthOf(rules);
+}
+
+/**
+ * The most page text (code units, title included) an article may have to be read title first: its first
+ * part sent before the rest is extracted, as nothing would be asked first even if all of it were read
+ * (`boundOf`). 0 when it would ask whatever its length (the listener wants a preview), or the price is
+ * not known yet. The spending caps are checked against the bound when the reading starts.
+ */
+export function titleFirstMax(settings: Pick<Settings, 'previewFirst' | 'confirmThresholdRub' | 'pronunciations'>, pricePerMillionRub: string | undefined): number {
+  const price = pricePerMillionRub === undefined ? null : parseRub(pricePerMillionRub);
+  const threshold = parseRub(settings.confirmThresholdRub);
+  if (settings.previewFirst === true || price === null || price < 0n || threshold === null || threshold < 0n) return 0;
+  const growth = growthOf(settings.pronunciations ?? []);
+  if (price === 0n) return Math.floor(TITLE_FIRST_LIMIT / growth);
+  // The most characters whose cost is within the threshold (costOf rounds: checked, one less if need be).
+  let chars = Math.min(TITLE_FIRST_LIMIT, Number((threshold * 1_000_000n) / price));
+  while (chars > 0 && costOf(chars, price) > threshold) chars--;
+  return Math.floor(chars / growth);
 }
 
 /**
@@ -23,6 +65,11 @@ export async function askFirstReason(run: ReadingRun, terms: AskFirstTerms): Pro
     return run.budget?.estimatePasses(estimate) ? 'budget' : estimate > terms.threshold ? 'threshold' : '';
   };
   let found: ReadingView['confirmReason'] = reason();
+  // Not counted yet, but bounded: when all the page's text could be read without asking, nothing is asked.
+  if (!found && run.growing && terms.boundChars !== undefined && !terms.previewFirst) {
+    const most = costOf(terms.boundChars, terms.price);
+    if (!run.budget?.estimatePasses(most) && most <= terms.threshold) return '';
+  }
   // Counted in batches: the whole document's estimate decides, unless what is counted so far already asks first.
   while (!found && run.growing) {
     await run.nextGrowth();

@@ -38,9 +38,9 @@ export async function growReading(
       const batch = await reader.deps.moreText(tabId, run.plan.grows.blocks);
       const plan = run.plan;
       if (run.signal.aborted || !reader.current() || !plan?.grows) return;
-      const planned = planBatch(plan, plan.grows.blocks, batch.blocks, settings);
+      const planned = planBatch(plan, plan.grows.blocks, batch.blocks, settings, plan.grows.continues === true);
       plan.parts.push(...planned.parts);
-      plan.grows = batch.more ? { blocks: plan.grows.blocks + batch.blocks.length } : undefined;
+      plan.grows = batch.more ? { ...plan.grows, blocks: plan.grows.blocks + batch.blocks.length } : undefined;
       if (!batch.more) run.growing = false;
       if (batch.incomplete) run.incomplete = true;
       await reader.deps.store.savePlan(plan);

@@ -33,10 +33,11 @@ export interface ReadingPlan {
   /** The account's limit of requests in flight when the reading started. */
   maxConcurrency: number;
   /**
-   * A document read in batches (a PDF): more text is still being extracted, after `blocks` blocks so
-   * far. Absent once everything is planned.
+   * A document read in batches (a PDF, an article read title first): more text is still being extracted,
+   * after `blocks` blocks so far. Absent once everything is planned. `continues`: the rest is split as if it
+   * had come with the first batch (an article read title first is cut as it would have been read whole).
    */
-  grows?: { blocks: number };
+  grows?: { blocks: number; continues?: true };
 }
 
 export interface Planned {
@@ -52,7 +53,7 @@ export interface Planned {
  * Folds and cuts the extracted blocks into the parts that will be sent. Each sentence keeps the
  * index of its block as extracted, so the page can highlight it in that block.
  */
-export function planParts(blocks: readonly TextBlock[], opts: { rules?: readonly PronunciationRule[]; urls?: UrlReading } = {}): Planned {
+export function planParts(blocks: readonly TextBlock[], opts: { rules?: readonly PronunciationRule[]; urls?: UrlReading; continues?: boolean } = {}): Planned {
   let urlChars = 0;
   const spoken = (text: string) => {
     const reduced = readUrls(text, opts.urls);
@@ -63,7 +64,7 @@ export function planParts(blocks: readonly TextBlock[], opts: { rules?: readonly
   const accepted = all.filter((b) => b.text.trim() !== '');
   let silentChars = urlChars;
   const parts = accepted.length
-    ? splitIntoParts(accepted.map(({ kind, text }) => ({ kind, text })), { onSilent: (n) => (silentChars += n) })
+    ? splitIntoParts(accepted.map(({ kind, text }) => ({ kind, text })), { onSilent: (n) => (silentChars += n), continues: opts.continues === true })
     : [];
   for (const part of parts) for (const s of part.sentences) s.block = accepted[s.block]!.origin;
   return {
@@ -151,14 +152,16 @@ export function planReading(id: string, text: { blocks: readonly TextBlock[]; le
 /**
  * A batch of a document read in batches, planned on the end of `plan`: its parts numbered after the
  * plan's, its sentences' blocks counted from `blockOffset`, its first part told what came before.
+ * `continues`: cut as it would have been after the plan's parts in one text (no short first part).
  */
 export function planBatch(
   plan: Pick<ReadingPlan, 'parts'>,
   blockOffset: number,
   blocks: readonly TextBlock[],
   settings: Pick<Settings, 'pronunciations' | 'urls'>,
+  continues = false,
 ): Planned {
-  const planned = planParts(blocks, { rules: settings.pronunciations ?? [], urls: settings.urls ?? 'domain' });
+  const planned = planParts(blocks, { rules: settings.pronunciations ?? [], urls: settings.urls ?? 'domain', continues });
   const base = plan.parts.length;
   const before = plan.parts[base - 1];
   const parts = planned.parts.map((part, i) => ({

@@ -72,6 +72,8 @@ export class ReadingRun {
   /** Pages of the document could not be read (skipped). */
   incomplete = false;
   private growthWaiters: Array<() => void> = [];
+  /** The growth, held back until something waits for it (`growWhenWanted`). */
+  private heldGrowth: (() => void) | null = null;
   private confirmGate: (() => void) | null = null;
   private spokenChars = 0;
   private spokenSeconds = 0;
@@ -96,7 +98,8 @@ export class ReadingRun {
     this.plan = planned.plan;
     if (batched) {
       this.growing = true;
-      this.plan.grows = { blocks: text.blocks.length };
+      // An article read title first is cut as if read whole.
+      this.plan.grows = text.bound === undefined ? { blocks: text.blocks.length } : { blocks: text.blocks.length, continues: true };
     }
   }
 
@@ -205,8 +208,26 @@ export class ReadingRun {
     this.grew();
   }
 
-  /** Resolves at the next growth (at once when the text is complete or the reading ended). */
+  /**
+   * The rest of an article read title first is fetched from its page only once something waits for it
+   * (`nextGrowth`): the title playing, the title's audio all handed over, a confirmation to decide. Fetched
+   * at once, its planning and writes shared the first audio's few milliseconds (Firefox: the player's
+   * MediaSource opened after the title's first bytes, which it had to take without the init segment primed).
+   */
+  growWhenWanted(grow: () => void): void {
+    this.heldGrowth = grow;
+  }
+
+  /** Resolves at the next growth (at once when the text is complete or the reading ended); starts a held growth. */
   nextGrowth(): Promise<void> {
+    const held = this.heldGrowth;
+    this.heldGrowth = null;
+    held?.();
+    return this.grown();
+  }
+
+  /** Resolves at the next growth, without starting one held back. */
+  grown(): Promise<void> {
     if (!this.growing || this.signal.aborted) return Promise.resolve();
     return new Promise((resolve) => this.growthWaiters.push(resolve));
   }

@@ -226,6 +226,8 @@ export class Delivery {
   /** Starts the next part's request while this one plays, within the lookahead (no further: a stop wastes one part at most). */
   private ahead(k: number): void {
     const run = this.run;
+    // Not planned yet (a text read in batches): asked for once its batch is (not a reason to fetch the batch now).
+    if (k >= run.end && run.growing && !this.signal.aborted) return void run.grown().then(() => this.ahead(k));
     if (k >= run.end || run.skipped.has(k) || this.signal.aborted || !run.withinLookahead(k, this.host.playing())) return;
     const key = run.key(k);
     if (run.downloads.has(key)) return;

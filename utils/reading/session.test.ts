@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { makeWorld, sentences } from '../../tests/unit/reader-world';
+import { planParts } from './plan';
 import { MAX_RETRIES } from '../speech/errors';
 import { formatRubPlain } from '../speech/money';
 import { DEFAULT_PLAYBACK, type Playback } from '../storage/settings';
@@ -522,6 +523,57 @@ describe('a document read in batches (a PDF)', () => {
     expect(w.reader.view.state).toBe('finished');
     expect(w.okTexts().join(' ')).toContain('Вторая');
     expect(w.reader.view.counting).toBe(false);
+  });
+});
+
+describe('an article read title first (its page answered with the title; the rest follows)', () => {
+  const title = { kind: 'title' as const, text: 'Статья о реке' };
+  const rest = [{ kind: 'paragraph' as const, text: sentences(20, 12, 'Дальше') }, { kind: 'paragraph' as const, text: sentences(20, 12, 'Потом') }];
+
+  it('the title is asked for before the rest is counted when the page bounds the reading under the threshold; the whole is read as one text', async () => {
+    let open!: () => void;
+    const gate = new Promise<void>((r) => (open = r));
+    // 10 ₽ at 1,500 ₽ a million characters: 6,666; the page's 2,000 code units bill at most 6,000.
+    const w = makeWorld({ autoplay: true, threshold: '10', price: '1500.0000', bound: 2_000, blocks: [title], batches: [{ blocks: rest, leftOutChars: 0, more: false, gate }] });
+    const started = w.start();
+    await w.until(() => w.log.length > 0, 'the first request');
+    expect(w.log[0]!.text).toBe('Статья о реке.');
+    expect(w.reader.view.counting).toBe(true);
+    // The title's audio plays; the popup says so only with the whole estimate.
+    await w.until(() => w.commands.some((c) => c.type === 'append'), 'the title handed to the player (the player says it plays)');
+    await new Promise((r) => setImmediate(r));
+    expect(w.reader.view.state).toBe('loading');
+    open();
+    await w.until(() => w.reader.view.state !== 'loading', 'playing');
+    expect(w.reader.view.counting).toBe(false);
+    await started;
+    await finished(w);
+    // The parts are the ones of the article read whole, the first one's context aside.
+    const whole = planParts([title, ...rest]).parts;
+    expect(w.okTexts()).toEqual(whole.map((p) => p.text));
+    expect(w.store.plan!.parts.map((p) => p.sentences.map((s) => s.block))).toEqual(whole.map((p) => p.sentences.map((s) => s.block)));
+    expect(w.reader.view.counting).toBe(false);
+  });
+
+  it('a page whose text could bill more than the threshold waits for the whole count, and asks first with nothing sent', async () => {
+    const w = makeWorld({ threshold: '10', price: '1500.0000', bound: 3_000, blocks: [title], batches: [{ blocks: [{ kind: 'paragraph', text: sentences(120, 12, 'Дальше') }], leftOutChars: 0, more: false }] });
+    void w.start();
+    await w.until(() => w.reader.view.state === 'confirm', 'the confirmation');
+    expect(w.log).toHaveLength(0);
+    expect(w.reader.view.counting).toBe(false);
+  });
+
+  it('the part after the title is asked for as soon as it is planned, not once the title has downloaded', async () => {
+    let open!: () => void;
+    const gate = new Promise<void>((r) => (open = r));
+    // The title's audio is still coming in (its stream waits after its first frames).
+    const w = makeWorld({ threshold: '10', price: '1500.0000', bound: 2_000, maxConcurrency: 2, blocks: [title], batches: [{ blocks: rest, leftOutChars: 0, more: false, gate }], answer: (_body, n) => (n === 0 ? { kind: 'stall' } : { kind: 'ok' }) });
+    void w.start();
+    await w.until(() => w.log.length === 1, 'the title requested');
+    open();
+    await w.until(() => w.log.length === 2, 'the next part requested');
+    expect(w.log[0]!.aborted).toBe(false);
+    expect(w.log[1]!.text).toMatch(/^Дальше/);
   });
 });
 

@@ -11,7 +11,7 @@ import type { PlayerEvent } from '../messaging/player';
 import type { Outcome } from '../messaging/protocol';
 import { formatRubPlain, parseRub, type RubUnits } from '../speech/money';
 import { clampPlayback, type Playback, type Settings } from '../storage/settings';
-import { askFirstReason } from './ask-first';
+import { askFirstReason, boundOf } from './ask-first';
 import { Budget, capsOf } from './budget';
 import type { ReaderDeps, ReadingRequest } from './deps';
 import { runHost } from './host';
@@ -122,7 +122,12 @@ export class Reader {
       // keeps writes in the order they are asked for): waited for before the confirmation, or with the first part.
       const written = Promise.all([planSaved, this.update({ title: run.title, source: req.source || text.source, balanceRub: account.balanceRub, stalePrice, counting: batched, ...planned.view })]);
       written.catch(() => undefined);
-      if (batched) void this.grow(run, req.tabId!, settings, planned.price);
+      if (batched) {
+        const grow = () => void this.grow(run, req.tabId!, settings, planned.price);
+        // An article read title first: its rest once something waits for it (ReadingRun.growWhenWanted).
+        if (text.bound !== undefined) run.growWhenWanted(grow);
+        else grow();
+      }
       await this.askFirstIfNeeded(run, { text, settings, account }, planned.price, batched, written);
       this.sleep.hold();
       const load = this.beginLoad();
@@ -153,6 +158,7 @@ export class Reader {
       price,
       threshold: parseRub(settings.confirmThresholdRub) ?? 0n,
       previewFirst: settings.previewFirst === true,
+      boundChars: planning.text.bound === undefined ? undefined : boundOf(planning.text.bound, settings.pronunciations ?? []),
     });
     if (!confirmReason) return;
     // The preview switches blocks off by planning again: only a reading planned whole has one.
@@ -343,7 +349,10 @@ export class Reader {
     switch (event.type) {
       case 'playing':
         run.reloading = false;
-        if (this.view.state === 'loading') await this.update({ state: 'playing' });
+        // An article read title first shows `playing` with its whole estimate: its rest is counted first (it
+        // comes tens of milliseconds after the title was asked for, while the service synthesizes it).
+        while (run.growing && run.plan?.grows?.continues && !run.signal.aborted) await run.nextGrowth();
+        if (this.run === run && this.view.state === 'loading') await this.update({ state: 'playing' });
         break;
       case 'progress': {
         run.reloading = false;

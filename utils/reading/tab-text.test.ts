@@ -196,3 +196,48 @@ describe('a start with no tab from its event (the popup) on a page known to have
     expect(executeScript).toHaveBeenCalledTimes(2);
   });
 });
+
+describe('an article read title first', () => {
+  let tab: Browser.tabs.Tab;
+  beforeEach(async () => {
+    // The tab lookups other tests replaced.
+    vi.restoreAllMocks();
+    tab = (await fakeBrowser.tabs.create({ url: URL_READ })) as Browser.tabs.Tab;
+    sendToPage.mockReset();
+    sendToPage.mockImplementation(async () => TEXT);
+  });
+
+  const account = { name: 'a', provider: 'p', balanceRub: '100.0000', pricePerMillionRub: '1500.0000', maxConcurrency: 2, checkedAt: 0 };
+  /** The request the page was handed with the script's injection. */
+  const handed = (executeScript: ReturnType<typeof scriptedPage>) => (executeScript.mock.calls[0]![0] as unknown as { args: Array<{ request: Record<string, unknown> }> }).args[0]!.request;
+
+  it.each<[string, string, { menuSelection?: string } | object, number | undefined]>([
+    ['the toolbar, at the last price the account had: up to the default threshold (10 ₽ at 1,500 ₽ a million, a third of it)', '10', {}, 2_222],
+    ['from the context menu (a selection): whole', '10', { menuSelection: 'Выделенный текст.' }, undefined],
+    ['no threshold (every reading asks first): whole', '0', {}, undefined],
+  ])('%s', async (_name, threshold, how, most) => {
+    await settings.accountStorage.setValue(account);
+    await settings.settingsStorage.setValue({ ...(await settings.readSettings()), confirmThresholdRub: threshold });
+    const executeScript = scriptedPage();
+    await Promise.all([settings.readSettings(), tabText.loadTabTextState()]);
+    await tabText.extractFromTab(tab.id!, { clicked: tab, ...how });
+    expect(handed(executeScript).titleFirstMax).toBe(most);
+  });
+
+  it('the rest is taken from a web page by a small injected function, from the PDF page by message', async () => {
+    const rest = { blocks: [{ text: 'Остальное.', kind: 'paragraph' }], leftOutChars: 0, more: false };
+    const executeScript = vi.fn(async () => [{ frameId: 0, result: rest }]);
+    Object.assign(fakeBrowser.scripting, { executeScript });
+    await expect(tabText.moreFromTab(tab.id!, 1)).resolves.toEqual(rest);
+    expect(executeScript).toHaveBeenCalledWith({ target: { tabId: tab.id }, func: expect.any(Function), args: [1] });
+    const pdf = (await fakeBrowser.tabs.create({ url: fakeBrowser.runtime.getURL('/pdf.html?file=x') })) as Browser.tabs.Tab;
+    sendToPage.mockImplementation(async () => rest);
+    await expect(tabText.moreFromTab(pdf.id!, 3)).resolves.toEqual(rest);
+    expect(sendToPage).toHaveBeenCalledWith('extractMore', { after: 3 }, pdf.id);
+  });
+
+  it('a page that no longer has the rest (reloaded, read again) says so: the reading ends with what it has', async () => {
+    Object.assign(fakeBrowser.scripting, { executeScript: vi.fn(async () => [{ frameId: 0, result: null }]) });
+    await expect(tabText.moreFromTab(tab.id!, 1)).rejects.toThrow(/no longer has the rest/);
+  });
+});

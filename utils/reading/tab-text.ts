@@ -1,9 +1,10 @@
 import { browser, type Browser } from 'wxt/browser';
-import { type ExtractRequest, isNoReceiver, NOT_AT, type PendingExtract, sendToPage, setPendingExtract, type ExtractMode } from '../messaging/content';
+import { type ExtractRequest, isNoReceiver, NOT_AT, type PendingExtract, restOfPage, sendToPage, setPendingExtract, type ExtractMode } from '../messaging/content';
 import { ignore } from '../log';
-import { blocksFromPlainText, type ExtractedText } from '../text/extract';
+import { blocksFromPlainText, type ExtractedText, type TextBatch } from '../text/extract';
 import { HIGHLIGHT_NAME } from '../text/highlight';
-import { readSettings, settingsNow, cleanupOf, type Settings } from '../storage/settings';
+import { accountStorage, readSettings, settingsNow, cleanupOf, type Settings } from '../storage/settings';
+import { titleFirstMax } from './ask-first';
 import { ReadingError } from './plan';
 import { mark } from '../trace';
 import { storage } from 'wxt/utils/storage';
@@ -35,10 +36,11 @@ const injectedStorage = storage.defineItem<Record<string, string>>('session:extr
 const INJECTED_KEPT = 50;
 
 /**
- * What `surelyWithoutScript` needs, held in memory (two storage reads on the way to the first request
- * cost ~10 ms): loaded once per worker life, as early as `loadTabTextState` is called, and kept current.
+ * What `surelyWithoutScript` needs, and the account's last price (whether an article may be read title
+ * first), held in memory (storage reads on the way to the first request cost ~10 ms): loaded once per
+ * worker life, as early as `loadTabTextState` is called, and kept current.
  */
-const scripts = { injected: {} as Record<string, string>, clickToRead: false, loaded: false };
+const scripts = { injected: {} as Record<string, string>, clickToRead: false, loaded: false, price: undefined as string | undefined };
 let loaded: Promise<void> | null = null;
 let watching = false;
 
@@ -47,11 +49,13 @@ export function loadTabTextState(): Promise<void> {
     watching = true;
     pageOptionsStorage.watch((options) => (scripts.clickToRead = options?.clickToRead === true));
     injectedStorage.watch((injected) => (scripts.injected = injected ?? {}));
+    accountStorage.watch((account) => (scripts.price = account?.pricePerMillionRub));
   }
   if (!loaded) {
-    const loading = Promise.all([injectedStorage.getValue(), pageOptionsStorage.getValue()]).then(([injected, options]) => {
+    const loading = Promise.all([injectedStorage.getValue(), pageOptionsStorage.getValue(), accountStorage.getValue()]).then(([injected, options, account]) => {
       scripts.injected = injected;
       scripts.clickToRead = options.clickToRead === true;
+      scripts.price = account?.pricePerMillionRub;
       scripts.loaded = true;
     });
     loading.catch(() => (loaded = null));
@@ -101,14 +105,20 @@ function tracked<T>(tabId: number, injection: Promise<T>): Promise<T> {
   return injection;
 }
 
-function extractRequest(mode: ExtractMode, settings: Settings): ExtractRequest {
+/**
+ * What the page is asked with. An article (not from the menu) that surely asks nothing first is answered
+ * title first (`titleFirstMax`, at the last price the account had): its first part is sent while the page
+ * extracts the rest.
+ */
+function extractRequest(mode: ExtractMode, settings: Settings, whole = false): ExtractRequest {
   const { readCode, leaveOutCaptions, leaveOutTables } = cleanupOf(settings);
-  return { mode, keepReferences: settings.readReferences === true, readCode, leaveOutCaptions, leaveOutTables };
+  const most = mode === 'normal' && !whole ? titleFirstMax(settings, scripts.price) : 0;
+  return { mode, keepReferences: settings.readReferences === true, readCode, leaveOutCaptions, leaveOutTables, ...(most > 0 ? { titleFirstMax: most } : {}) };
 }
 
 /** Asks the page's resident extract script; injects it first when the page has none yet (first reading of this page). */
-async function askPage(tabId: number, mode: ExtractMode, settings: Settings, url: string | undefined): Promise<ExtractedText> {
-  const request = extractRequest(mode, settings);
+async function askPage(tabId: number, mode: ExtractMode, settings: Settings, url: string | undefined, whole: boolean): Promise<ExtractedText> {
+  const request = extractRequest(mode, settings, whole);
   const under = injecting.get(tabId);
   if (under) await under.catch(() => undefined);
   if (under || !surelyWithoutScript(tabId, url)) {
@@ -196,6 +206,20 @@ function askEarly(tabId: number, mode: ExtractMode): { answerAt(url: string | un
   };
 }
 
+/**
+ * The rest of a document the tab's page is reading in batches: the PDF page's next batch, or the rest of
+ * an article its page answered title first (taken by a small injected function: no message handler needed).
+ */
+export async function moreFromTab(tabId: number, after: number): Promise<TextBatch> {
+  const tab = await browser.tabs.get(tabId);
+  if (isPdfPage(tab.url)) return sendToPage('extractMore', { after }, tabId);
+  const [injected] = await browser.scripting.executeScript({ target: { tabId }, func: restOfPage, args: [after] });
+  const batch = injected?.result as TextBatch | null | undefined;
+  if (!batch || !Array.isArray(batch.blocks)) throw new Error('The page no longer has the rest of the article (reloaded, or read again).');
+  mark('extract:rest');
+  return batch;
+}
+
 export interface ExtractHow {
   /** From the context menu: the menu's `selectionText` (only a selection is read). */
   menuSelection?: string;
@@ -255,8 +279,9 @@ export async function extractFromTab(tabId: number, how: ExtractHow = {}): Promi
   try {
     // Unknown whether the page has the script (the state unread, or failing to read): it is asked first.
     if (!scripts.loaded) await stateRead.catch(() => undefined);
-    extracted = (early && (await early.answerAt(tab.url))) || (await askPage(tabId, mode, settingsNow() ?? (await settingsRead), tab.url));
+    extracted = (early && (await early.answerAt(tab.url))) || (await askPage(tabId, mode, settingsNow() ?? (await settingsRead), tab.url, menuSelection !== undefined));
     mark('extract:answered');
+    if (extracted.bound !== undefined) mark('extract:title-first');
     // A user style sheet for the highlight (the page's own DOM is left alone); not waited for: the first
     // sentence is marked only once its audio plays.
     void browser.scripting.insertCSS({ target: { tabId }, css: HIGHLIGHT_CSS }).catch(ignore('highlight style'));

@@ -20,6 +20,7 @@ import pLimit from 'p-limit';
 /** Resume points are read, changed and written one change at a time. */
 const resumeWrites = pLimit(1);
 import { loadPlan, savePlan } from './plan-store';
+import { moreFromTab } from './tab-text';
 import { Reader } from './session';
 import { readingViewStorage, runProgressStorage, type ReadingView } from './state';
 
@@ -184,7 +185,7 @@ export function createReader(player: PlayerSink, onView: (view: ReadingView, wri
       // Pages that could not be scripted (the PDF viewer) have no receiver: nothing to mark there (logged once).
       void sent.catch(ignore('page highlight'));
     },
-    moreText: (tabId, after) => sendToPage('extractMore', { after }, tabId),
+    moreText: moreFromTab,
     getResume: async (url) => (await resumeStorage.getValue())[pageKey(url)] ?? null,
     saveResume: (url, point) => resumeWrites(async () => resumeStorage.setValue(withPoint(await resumeStorage.getValue(), url, point))),
     newId: () => crypto.randomUUID(),

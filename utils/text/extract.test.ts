@@ -1,7 +1,7 @@
 import { parseHTML } from 'linkedom';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Readability } from '@mozilla/readability';
-import { blocksOf, type CleanupChoices, extractFromPage, isJunkLine } from './extract';
+import { blocksOf, type CleanupChoices, extractFromPage, isJunkLine, titleFirst } from './extract';
 import { quickReadability } from './quick-readability';
 
 /** The blocks of an article body as the reader would send them ("kind: text" lines). */
@@ -230,5 +230,42 @@ describe("Readability's article HTML, built for a debug message nobody reads", (
     } finally {
       Object.defineProperty(proto, 'innerHTML', original);
     }
+  });
+});
+
+describe('an article read title first: its title before Readability runs, then the rest', () => {
+  afterEach(() => vi.unstubAllGlobals());
+  const paragraph = '<p>Длинный абзац статьи, в котором довольно много слов, запятых, и смысла, чтобы его взяли.</p>';
+  const page = (head: string, body: string) => {
+    vi.stubGlobal('NodeFilter', { SHOW_ELEMENT: 1, SHOW_TEXT: 4 });
+    const { document, Node } = parseHTML(`<html><head>${head}</head><body>${body}</body></html>`);
+    vi.stubGlobal('Node', Node);
+    return document as unknown as Document;
+  };
+
+  it.each<[string, string, string, string]>([
+    ['the headline on the page', '<title>Статья о реке и мосте — Газета</title>', `<nav><a href="/">Меню</a></nav><article><h1>Статья о реке и мосте</h1>${paragraph.repeat(8)}</article>`, 'Статья о реке и мосте'],
+    ["the page's metadata (og:title) over its <title>", '<title>Газета</title><meta property="og:title" content="Новый мост через реку">', `<article>${paragraph.repeat(8)}</article>`, 'Новый мост через реку'],
+    ['only <title>', '<title>Заметка о погоде на завтра</title>', `<div>${paragraph.repeat(8)}</div>`, 'Заметка о погоде на завтра'],
+  ])('%s: the title first, then the rest, are the article read whole', (_name, head, body, title) => {
+    const whole = extractFromPage(page(head, body), { articleOnly: true });
+    const doc = page(head, body);
+    const early = titleFirst(doc, 100_000)!;
+    expect(early.text).toMatchObject({ title, blocks: [{ text: title, kind: 'title' }], more: true });
+    const rest = extractFromPage(doc, { articleOnly: true, headline: { text: early.text.title, segments: early.segments[0]! } });
+    expect(whole.text.blocks[0]).toEqual({ text: title, kind: 'title' });
+    expect(rest.text.blocks).toEqual(whole.text.blocks);
+    // The page's text bounds what is read.
+    expect(early.text.bound).toBeGreaterThanOrEqual(whole.text.blocks.reduce((n, b) => n + b.text.length, 0));
+  });
+
+  it.each<[string, string, string, number]>([
+    ['too little text to surely hold an article', '<title>Коротко</title>', '<p>Два слова.</p>', 100_000],
+    ['more text than may be read without asking first', '<title>Статья</title>', `<article>${paragraph.repeat(8)}</article>`, 300],
+    ['a title too long to be the first part alone', `<title>${'Очень длинный заголовок '.repeat(8)}</title>`, `<article>${paragraph.repeat(8)}</article>`, 100_000],
+    ['no title at all', '', `<article>${paragraph.repeat(8)}</article>`, 100_000],
+    ['a title too short to play while the rest is fetched', '<title>Итоги года</title>', `<article>${paragraph.repeat(8)}</article>`, 100_000],
+  ])('not read title first: %s', (_name, head, body, most) => {
+    expect(titleFirst(page(head, body), most)).toBeNull();
   });
 });

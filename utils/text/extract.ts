@@ -28,8 +28,16 @@ export interface ExtractedText {
   site?: string;
   /** The page's address (a PDF's file address): where the listener stopped is kept by it. */
   url?: string;
-  /** A document read in batches (a PDF): more blocks follow, asked for with `extractMore`. */
+  /**
+   * A document read in batches: more blocks follow, asked for with `extractMore` (a PDF) or taken from
+   * the page (`restOfPage`: an article read title first).
+   */
   more?: boolean;
+  /**
+   * An article read title first (`titleFirst`): the code units of the page's whole text and its title, which
+   * the article's words are a part of (the reading's estimate is bounded by it before it is counted).
+   */
+  bound?: number;
   /** Set by the extension's PDF page (a page being replaced by it may still answer for a moment). */
   pdfPage?: true;
 }
@@ -67,6 +75,14 @@ export interface CleanupChoices {
 export interface ExtractOptions extends CleanupChoices {
   /** "Read from here": the article even when text is selected. */
   articleOnly?: boolean;
+  /** The article's headline as `titleFirst` found it (and the reading sent): the one read, whatever Readability finds. */
+  headline?: Headline;
+}
+
+/** The article's title as read, and where its words are on the page. */
+interface Headline {
+  text: string;
+  segments: Segment[];
 }
 
 /** A class that marks code: syntax highlighters' and documentation generators' (Pygments, highlight.js, Prism, GitHub). */
@@ -390,9 +406,7 @@ function extract(doc: Document, opts: ExtractOptions): Extraction {
   // `body { visibility: hidden }` its scripts have not lifted yet, an overlay): then it is all read.
   const shown = found.blocks.reduce((n, b) => n + countChars(b.text), 0);
   if (found.hiddenChars > shown) found = blocksOf(content, live, opts);
-  const headline = visibleHeadline(doc, clean(article?.title ?? doc.title ?? ''), seen);
-  // A title found only in <title> (nowhere on the page) is read and kept to a sane length.
-  if (headline.segments.length === 0) headline.text = boundTitle(headline.text);
+  const headline = opts.headline ?? headlineOf(doc, article?.title ?? doc.title ?? '', seen);
   const blocks = found.blocks;
   const segments = found.segments;
   // Readability often keeps the headline as the first heading: it is read once, as the title.
@@ -407,6 +421,59 @@ function extract(doc: Document, opts: ExtractOptions): Extraction {
   return { text: { title: headline.text, source: 'article', blocks, leftOutChars: found.leftOutChars }, segments };
 }
 
+/** The title read first: the page's headline whose words are `title`'s, else `title` itself, kept to a sane length. */
+function headlineOf(doc: Document, title: string, seen: Sight): Headline {
+  const headline = visibleHeadline(doc, clean(title), seen);
+  // A title found only in <title> (nowhere on the page) is read and kept to a sane length.
+  if (headline.segments.length === 0) headline.text = boundTitle(headline.text);
+  return headline;
+}
+
+/** Less text than this on a page may hold no article at all (Readability's own threshold): it is not read title first. */
+const TITLE_FIRST_MIN_TEXT = 500;
+/** A longer title is not read first: the reading's first part is then not the title alone. */
+const TITLE_FIRST_MAX_TITLE = 150;
+/**
+ * Nor a shorter one: the rest is fetched from the page once the title plays (ReadingRun.growWhenWanted),
+ * and its next part must come before the title's audio ends (20 characters: about 1.4 s of speech).
+ */
+const TITLE_FIRST_MIN_TITLE = 20;
+
+/**
+ * An article's title, found before the article is (Readability's title: the page's metadata, else its
+ * `<title>` trimmed as Readability trims it), as the first batch of a reading: the rest follows from
+ * `extractFromPage` with `headline` (the reading's first part is sent while Readability runs). Null
+ * when the page is not read this way: a selection, a title short or long, a page with too little text,
+ * or more than `maxText` code units of it (the reading could ask first: a preview, an estimate over the
+ * threshold), or a Readability without the steps used.
+ */
+export function titleFirst(doc: Document, maxText: number): Extraction | null {
+  if (doc.getSelection?.()?.toString().trim()) return null;
+  const pageText = doc.body?.textContent?.length ?? 0;
+  if (pageText < TITLE_FIRST_MIN_TEXT) return null;
+  const title = readabilityTitle(doc);
+  if (title === null) return null;
+  const headline = headlineOf(doc, title, { seen: new Map() });
+  const bound = pageText + headline.text.length;
+  if (headline.text.trim().length < TITLE_FIRST_MIN_TITLE || headline.text.length > TITLE_FIRST_MAX_TITLE || bound > maxText) return null;
+  return { text: { title: headline.text, source: 'article', blocks: [{ text: headline.text, kind: 'title' }], more: true, bound }, segments: [headline.segments] };
+}
+
+/**
+ * The title `Readability.parse` finds (its metadata's), read from the live page without parsing it: the
+ * same steps, on the page before Readability's clean-up, which leaves the metadata and `<title>` as they are.
+ */
+function readabilityTitle(doc: Document): string | null {
+  const reader = new Readability(doc) as unknown as { _getJSONLD?(doc: Document): object; _getArticleMetadata?(jsonLd: object): { title?: unknown } };
+  if (typeof reader._getJSONLD !== 'function' || typeof reader._getArticleMetadata !== 'function') return null;
+  try {
+    const title = reader._getArticleMetadata(reader._getJSONLD(doc)).title;
+    return typeof title === 'string' ? title : null;
+  } catch {
+    return null;
+  }
+}
+
 const sameWords = (a: string, b: string) => tokens(a).join(' ') === tokens(b).join(' ');
 
 /**
@@ -414,7 +481,7 @@ const sameWords = (a: string, b: string) => tokens(a).join(' ') === tokens(b).jo
  * hold it (a title with a site suffix: "Headline — Site"); else the title Readability found, with no
  * place on the page to highlight (it may be only in `<title>`).
  */
-function visibleHeadline(doc: Document, title: string, seen: Sight): { text: string; segments: Segment[] } {
+function visibleHeadline(doc: Document, title: string, seen: Sight): Headline {
   const want = tokens(title).join(' ');
   for (const h1 of Array.from(doc.querySelectorAll('h1'))) {
     const text = clean(h1.textContent ?? '');

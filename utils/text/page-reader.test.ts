@@ -1,4 +1,5 @@
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { parseHTML } from 'linkedom';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 const handlers = vi.hoisted(() => [] as string[]);
 vi.mock('../messaging/content', () => ({ NOT_AT: 'not-at-that-address', onPageRequest: (type: string) => void handlers.push(type) }));
@@ -15,6 +16,7 @@ function reader(fails = false) {
     lastContextTarget: null,
     last: null,
     listening: false,
+    rest: null,
     extract: () => {
       if (fails) throw new Error('broken page');
       return ANSWER;
@@ -68,5 +70,34 @@ describe("a request naming the page's address (a start that asks before looking 
     const ask = () => r.extract({ mode: 'normal', ...(at === undefined ? {} : { at }) });
     if (answered) expect(ask()).toMatchObject({ title: 'Документ', blocks: [] });
     else expect(ask).toThrow('not-at-that-address');
+  });
+});
+
+describe('an article answered title first', () => {
+  beforeEach(() => (globalThis.__trysashaPageReader = undefined));
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('answers with the title alone, extracts the rest in the next task, and keeps it for the background to take', async () => {
+    vi.stubGlobal('NodeFilter', { SHOW_ELEMENT: 1, SHOW_TEXT: 4 });
+    const paragraph = '<p>Длинный абзац статьи, в котором довольно много слов, запятых, и смысла, чтобы его взяли.</p>';
+    const { document, Node } = parseHTML(`<html><head><title>Статья о реке и мосте</title></head><body><article><h1>Статья о реке и мосте</h1>${paragraph.repeat(8)}</article></body></html>`);
+    vi.stubGlobal('Node', Node);
+    Object.assign(document, { getSelection: () => null });
+    const later: Array<() => void> = [];
+    const r = pageReader(document as unknown as Document, (f) => later.push(f));
+    const answer = r.extract({ mode: 'normal', titleFirstMax: 100_000 });
+    expect(answer).toMatchObject({ title: 'Статья о реке и мосте', blocks: [{ text: 'Статья о реке и мосте', kind: 'title' }], more: true });
+    expect(r.last?.text.blocks).toHaveLength(1);
+    let rest: unknown = null;
+    void r.rest!.then((batch) => (rest = batch));
+    await Promise.resolve();
+    expect(rest).toBeNull();
+    later.forEach((f) => f());
+    await expect(r.rest).resolves.toMatchObject({ blocks: Array(8).fill({ kind: 'paragraph' }).map((b) => expect.objectContaining(b)), leftOutChars: 0, more: false });
+    // The highlight finds every block of the reading now.
+    expect(r.last?.text.blocks).toHaveLength(9);
+    // Asked whole (the menu, "from here"): answered whole at once, nothing kept for later.
+    expect(r.extract({ mode: 'normal' }).blocks).toHaveLength(9);
+    expect(r.rest).toBeNull();
   });
 });

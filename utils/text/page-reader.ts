@@ -1,5 +1,5 @@
 import { type ExtractRequest, NOT_AT, onPageRequest } from '../messaging/content';
-import { type Extraction, type ExtractedText, extractFromPage } from './extract';
+import { type Extraction, type ExtractedText, extractFromPage, type TextBatch, titleFirst } from './extract';
 import { PageHighlighter, startBlockText, tokens } from './highlight';
 
 interface PageReader {
@@ -10,6 +10,8 @@ interface PageReader {
   last: Extraction | null;
   /** Whether the background's messages are handled yet (`listen`). */
   listening: boolean;
+  /** The rest of an article read title first (its blocks after the title), once extracted; taken by `restOfPage`. */
+  rest: Promise<TextBatch> | null;
   /** The answer to the background's `extract`. */
   extract(request: ExtractRequest): ExtractedText;
 }
@@ -47,7 +49,7 @@ export function answerPendingExtract(reader: PageReader, later: (f: () => void) 
  * resident after the first): the highlighter and the right-click target for "Read from here". Its
  * handlers of the background's messages are installed by `listen`.
  */
-export function pageReader(doc: Document = document): PageReader {
+export function pageReader(doc: Document = document, later: (f: () => void) => void = (f) => setTimeout(f)): PageReader {
   const existing = globalThis.__trysashaPageReader;
   if (existing) return existing;
   const reader: PageReader = {
@@ -55,10 +57,20 @@ export function pageReader(doc: Document = document): PageReader {
     lastContextTarget: null,
     last: null,
     listening: false,
+    rest: null,
     extract(data) {
       if (data.at !== undefined && data.at !== doc.location?.href) throw new Error(NOT_AT);
       // The browser's PDF viewer: its page holds no text of the PDF (the background reads it on the extension's PDF page).
       if (doc.contentType === 'application/pdf') return { title: doc.title, source: 'article' as const, blocks: [] };
+      reader.rest = null;
+      const early = data.mode === 'normal' && data.titleFirstMax ? titleFirst(doc, data.titleFirstMax) : null;
+      if (early) {
+        // The title answers now (its part is sent at once); the article is extracted in the next task.
+        reader.last = early;
+        reader.highlighter.clear();
+        reader.rest = restAfter(early, data, doc, later, (full) => reader.last === early && (reader.last = full));
+        return { ...early.text, site: doc.location?.hostname ?? '', url: doc.location?.href ?? '' };
+      }
       const extraction = extractFromPage(doc, { ...data, articleOnly: data.mode === 'from-here' });
       reader.last = data.mode === 'from-here' ? fromHere(extraction, reader.lastContextTarget, doc) : extraction;
       reader.highlighter.clear();
@@ -68,6 +80,27 @@ export function pageReader(doc: Document = document): PageReader {
   doc.addEventListener('contextmenu', (e) => (reader.lastContextTarget = e.target instanceof Element ? e.target : null), true);
   globalThis.__trysashaPageReader = reader;
   return reader;
+}
+
+/**
+ * The article after its title (read title first), extracted in a task of its own with the title the
+ * reading sent: every block after it, as `extractFromPage` gives them. `took` gets the whole extraction.
+ */
+function restAfter(early: Extraction, data: ExtractRequest, doc: Document, later: (f: () => void) => void, took: (full: Extraction) => void): Promise<TextBatch> {
+  const rest = new Promise<TextBatch>((resolve, reject) =>
+    later(() => {
+      try {
+        const headline = { text: early.text.title, segments: early.segments[0] ?? [] };
+        const full = extractFromPage(doc, { ...data, articleOnly: true, headline });
+        took(full);
+        resolve({ blocks: full.text.blocks.slice(1), leftOutChars: full.text.leftOutChars ?? 0, more: false });
+      } catch (err) {
+        reject(err);
+      }
+    }),
+  );
+  rest.catch(() => undefined);
+  return rest;
 }
 
 /** The handlers of the background's messages, once per page (@webext-core allows one handler per type in a context). */

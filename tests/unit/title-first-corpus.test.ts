@@ -1,0 +1,35 @@
+/**
+ * On saved real pages (Readability's test corpus, as the corpus end-to-end tests use it:
+ * TRYSASHA_CORPUS=<its test-pages folder>): an article read title first reads what it would read whole.
+ * Skipped without the corpus (it is not in this repository).
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseHTML } from 'linkedom';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { extractFromPage, titleFirst } from '../../utils/text/extract';
+
+const dir = process.env.TRYSASHA_CORPUS ?? '';
+const pages = dir && existsSync(dir) ? readdirSync(dir).filter((name) => existsSync(join(dir, name, 'source.html'))) : [];
+
+describe.skipIf(pages.length === 0)('title first on saved real pages', () => {
+  afterEach(() => vi.unstubAllGlobals());
+  const load = (html: string) => {
+    const { document, Node } = parseHTML(html);
+    vi.stubGlobal('NodeFilter', { SHOW_ELEMENT: 1, SHOW_TEXT: 4 });
+    vi.stubGlobal('Node', Node);
+    return document as unknown as Document;
+  };
+
+  it.each(pages)('%s: the title found first and the rest are the article read whole', (name) => {
+    const html = readFileSync(join(dir, name, 'source.html'), 'utf8');
+    const whole = extractFromPage(load(html), { articleOnly: true });
+    const doc = load(html);
+    const early = titleFirst(doc, Number.MAX_SAFE_INTEGER);
+    if (!early) return; // not read title first (short page, short or long title): read whole
+    expect(early.text.title).toBe(whole.text.title);
+    const rest = extractFromPage(doc, { articleOnly: true, headline: { text: early.text.title, segments: early.segments[0]! } });
+    expect(rest.text.blocks).toEqual(whole.text.blocks);
+    expect(early.text.bound).toBeGreaterThanOrEqual(whole.text.blocks.reduce((n, b) => n + b.text.length, 0));
+  });
+});

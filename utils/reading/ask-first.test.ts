@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { askFirstReason, boundOf, growthOf, titleFirstMax } from './ask-first';
+import { Budget } from './budget';
+import { ReadingRun } from './run';
+import { costOf, parseRub } from '../speech/money';
+
+const PRICE = '1500.0000';
+const rule = (find: string, replace: string) => ({ find, replace, wholeWord: true });
+
+describe('titleFirstMax: the most page text an article may have to be read title first', () => {
+  it.each<[string, { confirmThresholdRub: string; previewFirst?: boolean; pronunciations?: ReturnType<typeof rule>[] }, string | undefined, number]>([
+    // 10 ₽ at 1,500 ₽ a million characters: 6,666 characters, a third of them (folding may write three letters for one).
+    ['the default threshold', { confirmThresholdRub: '10' }, PRICE, 2_222],
+    ['a threshold of 100 ₽', { confirmThresholdRub: '100' }, PRICE, 22_222],
+    ['no threshold: every reading asks first', { confirmThresholdRub: '0' }, PRICE, 0],
+    ['a preview asked for', { confirmThresholdRub: '100', previewFirst: true }, PRICE, 0],
+    ['the price not known yet', { confirmThresholdRub: '100' }, undefined, 0],
+    ['a free account', { confirmThresholdRub: '0' }, '0.0000', 333_333],
+    ['a huge threshold is kept to a million characters of reading', { confirmThresholdRub: '100000' }, PRICE, 333_333],
+    ['a pronunciation rule writing twelve letters for one', { confirmThresholdRub: '10', pronunciations: [rule('ИИ', 'искусственный интеллект')] }, PRICE, 185],
+    ['a threshold that is not a sum', { confirmThresholdRub: 'много' }, PRICE, 0],
+  ])('%s', (_name, settings, price, most) => {
+    expect(titleFirstMax(settings, price)).toBe(most);
+  });
+
+  it('a page of that much text never bills more than the threshold, however it is read', () => {
+    const settings = { confirmThresholdRub: '7.3333', pronunciations: [rule('ИИ', 'искусственный интеллект')] };
+    const most = titleFirstMax(settings, PRICE);
+    expect(costOf(boundOf(most, settings.pronunciations), parseRub(PRICE)!)).toBeLessThanOrEqual(parseRub('7.3333')!);
+    expect(costOf(boundOf(most + 1, settings.pronunciations), parseRub(PRICE)!)).toBeGreaterThan(parseRub('7.3333')!);
+  });
+
+  it('growthOf: three letters for one, times the longest rule', () => {
+    expect(growthOf([])).toBe(3);
+    expect(growthOf([rule('т.е.', 'то есть')])).toBe(6);
+  });
+});
+
+describe('askFirstReason for an article read title first (its rest not counted yet)', () => {
+  const price = parseRub(PRICE)!;
+  const growingRun = (budget: Budget | null = null) => {
+    const run = new ReadingRun('r1');
+    run.growing = true;
+    run.budget = budget;
+    return run;
+  };
+
+  it.each<[string, number, string, Budget | null, boolean, string]>([
+    ['the page bounds it under the threshold: nothing asked, nothing waited for', 6_000, '10', null, false, ''],
+    ['the bound passes the threshold: the whole count decides', 7_000, '10', null, false, 'wait'],
+    ['the bound passes a spending cap: the whole count decides', 6_000, '10', new Budget({ day: parseRub('5')!, month: null }, { day: 0n, month: 0n }, price), false, 'wait'],
+    ['a preview asked for: the whole is waited for', 6_000, '10', null, true, 'wait'],
+  ])('%s', async (_name, boundChars, threshold, budget, previewFirst, expected) => {
+    const run = growingRun(budget);
+    let settled = 'wait';
+    const reason = askFirstReason(run, { estimateChars: () => 30, price, threshold: parseRub(threshold)!, previewFirst, boundChars }).then((r) => (settled = r));
+    // Every promise callback queued so far has run (no timer: the next turn of the event loop).
+    await new Promise((r) => setImmediate(r));
+    expect(settled).toBe(expected);
+    // The whole counted (30 characters): the waiting ones go on.
+    run.stopGrowing();
+    await reason;
+    expect(settled).toBe(previewFirst ? 'preview' : '');
+  });
+});
