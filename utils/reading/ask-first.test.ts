@@ -30,9 +30,11 @@ describe('titleFirstMax: the most page text an article may have to be read title
     expect(costOf(boundOf(most + 1, settings.pronunciations), parseRub(PRICE)!)).toBeGreaterThan(parseRub('7.3333')!);
   });
 
-  it('growthOf: three letters for one, times the longest rule', () => {
+  it("growthOf: three letters for one, times every rule's growth", () => {
     expect(growthOf([])).toBe(3);
     expect(growthOf([rule('т.е.', 'то есть')])).toBe(6);
+    // One rule's replacement may be lengthened again by the next.
+    expect(growthOf([rule('т.е.', 'то есть'), rule('ИИ', 'искусственный интеллект')])).toBe(72);
   });
 });
 

@@ -24,11 +24,13 @@ export interface AskFirstTerms {
 const TITLE_FIRST_LIMIT = 1_000_000;
 
 /**
- * How many code points a reading can bill for each code unit of the page's text: folding writes up to three
- * letters for one (ﬃ → ffi), after a pronunciation rule has written its replacement for what it found.
+ * How many code points a reading can bill for each code unit of the page's text (`ExtractedText.bound`, which
+ * counts two more for each element, for the full stops and line breaks reading adds): folding writes up to
+ * three letters for one (ﬃ → ffi), after the pronunciation rules, one after another, wrote their replacements.
  */
 export function growthOf(rules: readonly PronunciationRule[]): number {
-  return 3 * rules.reduce((most, r) => Math.max(most, Math.ceil(countChars(r.replace) / Math.max(1, countChars(r.find)))), 1);
+  // The rules apply one after another: what one wrote, the next may lengthen again.
+  return 3 * rules.reduce((growth, r) => growth * Math.max(1, Math.ceil(countChars(r.replace) / Math.max(1, countChars(r.find)))), 1);
 }
 
 /** The most the reading of a page with `bound` code units of text (`ExtractedText.bound`) can bill. */
@@ -64,12 +66,15 @@ export async function askFirstReason(run: ReadingRun, terms: AskFirstTerms): Pro
     const estimate = costOf(terms.estimateChars(), terms.price);
     return run.budget?.estimatePasses(estimate) ? 'budget' : estimate > terms.threshold ? 'threshold' : '';
   };
-  let found: ReadingView['confirmReason'] = reason();
-  // Not counted yet, but bounded: when all the page's text could be read without asking, nothing is asked.
-  if (!found && run.growing && terms.boundChars !== undefined && !terms.previewFirst) {
+  // An article read title first: when all of its page's text could be read without asking, nothing is
+  // asked; else it is counted whole first, and decided as a reading counted whole (its rest comes at once).
+  if (run.growing && terms.boundChars !== undefined) {
     const most = costOf(terms.boundChars, terms.price);
-    if (!run.budget?.estimatePasses(most) && most <= terms.threshold) return '';
+    if (!terms.previewFirst && !run.budget?.estimatePasses(most) && most <= terms.threshold) return '';
+    while (run.growing && !run.signal.aborted) await run.nextGrowth();
+    run.signal.throwIfAborted();
   }
+  let found: ReadingView['confirmReason'] = reason();
   // Counted in batches: the whole document's estimate decides, unless what is counted so far already asks first.
   while (!found && run.growing) {
     await run.nextGrowth();

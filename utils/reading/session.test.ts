@@ -555,6 +555,17 @@ describe('an article read title first (its page answered with the title; the res
     expect(w.reader.view.counting).toBe(false);
   });
 
+  it('stopped before the title plays: the rest is never fetched, and the popup no longer says it is counting', async () => {
+    const w = makeWorld({ threshold: '10', price: '1500.0000', bound: 2_000, blocks: [title], batches: [{ blocks: rest, leftOutChars: 0, more: false }], answer: () => ({ kind: 'held' }) });
+    void w.start();
+    await w.until(() => w.log.length === 1, 'the title requested');
+    expect(w.reader.view.counting).toBe(true);
+    await w.reader.stop();
+    expect(w.reader.view.state).toBe('stopped');
+    expect(w.reader.view.counting).toBe(false);
+    expect(w.moreAsked).toBe(0);
+  });
+
   it('a page whose text could bill more than the threshold waits for the whole count, and asks first with nothing sent', async () => {
     const w = makeWorld({ threshold: '10', price: '1500.0000', bound: 3_000, blocks: [title], batches: [{ blocks: [{ kind: 'paragraph', text: sentences(120, 12, 'Дальше') }], leftOutChars: 0, more: false }] });
     void w.start();

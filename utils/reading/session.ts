@@ -135,7 +135,9 @@ export class Reader {
       const shown = this.update({ state: 'loading' });
       // The place kept on this page is offered once it is known: the first request does not wait for
       // the lookup (4–5 ms of the worker's time before it, on the toolbar path).
-      void resumeLookup.then((point) => {
+      void resumeLookup.then(async (point) => {
+        // An article read title first: its place is looked for among all its parts, once they are counted.
+        while (run.growing && run.plan?.grows?.continues && !run.signal.aborted) await run.grown();
         const resumeOffer = resumeOfferOf(run, point);
         if (resumeOffer && this.run === run && this.active && this.view.position < resumeOffer.position) return this.update({ resumeOffer });
       }).catch(ignore('offering the place kept on the page'));
@@ -298,7 +300,9 @@ export class Reader {
 
   private async moveTo(k: number, partTime = 0): Promise<void> {
     const run = this.run;
-    if (!run || !['playing', 'paused', 'loading'].includes(this.view.state) || run.parts.length === 0) return;
+    // An article read title first, its rest not counted yet: counted first, so "next" goes past the title.
+    while (run && k >= run.parts.length && run.growing && run.plan?.grows?.continues && !run.signal.aborted) await run.nextGrowth();
+    if (!run || this.run !== run || !['playing', 'paused', 'loading'].includes(this.view.state) || run.parts.length === 0) return;
     const target = Math.min(Math.max(Math.trunc(k), 0), run.parts.length - 1, run.stopAt - 1);
     if (target < 0) return;
     const now = this.deps.now();
@@ -351,7 +355,12 @@ export class Reader {
         run.reloading = false;
         // An article read title first shows `playing` with its whole estimate: its rest is counted first (it
         // comes tens of milliseconds after the title was asked for, while the service synthesizes it).
-        while (run.growing && run.plan?.grows?.continues && !run.signal.aborted) await run.nextGrowth();
+        if (run.growing && run.plan?.grows?.continues) {
+          const load = this.load;
+          while (run.growing && !run.signal.aborted) await run.nextGrowth();
+          // A jump or a reload meanwhile: its own player's `playing` says so.
+          if (this.load !== load) break;
+        }
         if (this.run === run && this.view.state === 'loading') await this.update({ state: 'playing' });
         break;
       case 'progress': {
@@ -517,6 +526,8 @@ export class Reader {
     if (!run) return;
     if (replace) run.dispose();
     else run.close();
+    // Ended before its rest was counted (an article read title first, stopped as its title began): no count goes on.
+    if (this.view.id === run.id && this.view.counting) this.view = { ...this.view, counting: false };
     if (run.highlighted && this.view.tabId !== null) this.deps.highlight(this.view.tabId, null);
     run.highlighted = '';
     if (silence && this.view.id === run.id && this.active) await this.deps.player.post({ type: 'stop', readingId: run.id }).catch(ignore('stopping the player'));

@@ -265,6 +265,8 @@ describe('an article read title first: its title before Readability runs, then t
     ['a title too long to be the first part alone', `<title>${'Очень длинный заголовок '.repeat(8)}</title>`, `<article>${paragraph.repeat(8)}</article>`, 100_000],
     ['no title at all', '', `<article>${paragraph.repeat(8)}</article>`, 100_000],
     ['a title too short to play while the rest is fetched', '<title>Итоги года</title>', `<article>${paragraph.repeat(8)}</article>`, 100_000],
+    ['a title of two sentences (read whole, the second goes with the first words)', '<title>Кто виноват? Разбираемся в деталях</title>', `<article>${paragraph.repeat(8)}</article>`, 100_000],
+    ['a title mostly in a script the service does not read', '<title>Ελληνικός τίτλος του άρθρου</title>', `<article>${paragraph.repeat(8)}</article>`, 100_000],
   ])('not read title first: %s', (_name, head, body, most) => {
     expect(titleFirst(page(head, body), most)).toBeNull();
   });

@@ -454,9 +454,23 @@ export function titleFirst(doc: Document, maxText: number): Extraction | null {
   const title = readabilityTitle(doc);
   if (title === null) return null;
   const headline = headlineOf(doc, title, { seen: new Map() });
-  const bound = pageText + headline.text.length;
-  if (headline.text.trim().length < TITLE_FIRST_MIN_TITLE || headline.text.length > TITLE_FIRST_MAX_TITLE || bound > maxText) return null;
+  // Two more for each element: the full stop a heading gets and the line break between blocks.
+  const bound = pageText + headline.text.length + 2 * (doc.body?.getElementsByTagName('*').length ?? 0);
+  if (!readAlone(headline.text) || bound > maxText) return null;
   return { text: { title: headline.text, source: 'article', blocks: [{ text: headline.text, kind: 'title' }], more: true, bound }, segments: [headline.segments] };
+}
+
+/**
+ * A title that is its reading's first part alone, read whole or first: one sentence (a second would be
+ * packed with the article's first words when read whole), of 20–150 characters, mostly in letters the
+ * service reads (one in another script is left out with the rest of the article's own).
+ */
+function readAlone(title: string): boolean {
+  const text = title.trim();
+  if (text.length < TITLE_FIRST_MIN_TITLE || text.length > TITLE_FIRST_MAX_TITLE || /[.!?…;]\s+\S/u.test(text)) return false;
+  const letters = text.match(/\p{L}/gu)?.length ?? 0;
+  const read = text.match(/[A-Za-zА-Яа-яЁё]/g)?.length ?? 0;
+  return read * 2 > letters;
 }
 
 /**

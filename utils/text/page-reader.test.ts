@@ -100,4 +100,18 @@ describe('an article answered title first', () => {
     expect(r.extract({ mode: 'normal' }).blocks).toHaveLength(9);
     expect(r.rest).toBeNull();
   });
+
+  it('a page that grew past its bound before the rest was extracted gives no rest (what was bounded is not what would be read)', async () => {
+    vi.stubGlobal('NodeFilter', { SHOW_ELEMENT: 1, SHOW_TEXT: 4 });
+    const paragraph = '<p>Длинный абзац статьи, в котором довольно много слов, запятых, и смысла, чтобы его взяли.</p>';
+    const { document, Node } = parseHTML(`<html><head><title>Статья о реке и мосте</title></head><body><article><h1>Статья о реке и мосте</h1>${paragraph.repeat(8)}</article></body></html>`);
+    vi.stubGlobal('Node', Node);
+    const later: Array<() => void> = [];
+    const r = pageReader(document as unknown as Document, (f) => later.push(f));
+    expect(r.extract({ mode: 'normal', titleFirstMax: 100_000 }).more).toBe(true);
+    // The page's scripts add the rest of a long article meanwhile.
+    document.querySelector('article')!.insertAdjacentHTML('beforeend', paragraph.repeat(40));
+    later.forEach((f) => f());
+    await expect(r.rest).rejects.toThrow(/grew past/);
+  });
 });
