@@ -23,24 +23,27 @@ export interface AskFirstTerms {
 /** The most a title-first article may bill, counted on its page's text: below it, no reading would ask first. */
 const TITLE_FIRST_LIMIT = 1_000_000;
 
+/** A character folding may write as up to three (anything but ASCII and Russian letters). */
+const FOLDABLE = /[^\p{ASCII}ЁА-яё]/u;
+
 /**
- * How many code points a reading can bill for each code unit of the page's text (`ExtractedText.bound`, which
- * counts two more for each element, for the full stops and line breaks reading adds): folding writes up to
- * three letters for one (ﬃ → ffi), after the pronunciation rules, one after another, wrote their replacements.
+ * How many times the listener's pronunciation rules can lengthen a page's bound (`ExtractedText.bound`, which
+ * counts the page's own folding): the rules apply one after another, so what one wrote the next may lengthen
+ * again; a replacement with letters folding may write as three counts three times over.
  */
 export function growthOf(rules: readonly PronunciationRule[]): number {
-  // The rules apply one after another: what one wrote, the next may lengthen again.
-  return 3 * rules.reduce((growth, r) => growth * Math.max(1, Math.ceil(countChars(r.replace) / Math.max(1, countChars(r.find)))), 1);
+  const growth = rules.reduce((product, r) => product * Math.max(1, Math.ceil(countChars(r.replace) / Math.max(1, countChars(r.find)))), 1);
+  return rules.some((r) => FOLDABLE.test(r.replace)) ? 3 * growth : growth;
 }
 
-/** The most the reading of a page with `bound` code units of text (`ExtractedText.bound`) can bill. */
+/** The most the reading of a page with this bound (`ExtractedText.bound`: code points before the rules) can bill. */
 export function boundOf(bound: number, rules: readonly PronunciationRule[]): number {
   return bound * growthOf(rules);
 }
 
 /**
- * The most page text (code units, title included) an article may have to be read title first: its first
- * part sent before the rest is extracted, as nothing would be asked first even if all of it were read
+ * The most a page's bound (`billedBound`) may be for its article to be read title first: its first part
+ * sent before the rest is extracted, as nothing would be asked first even if all of it were read
  * (`boundOf`). 0 when it would ask whatever its length (the listener wants a preview), or the price is
  * not known yet. The spending caps are checked against the bound when the reading starts.
  */

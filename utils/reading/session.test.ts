@@ -533,7 +533,7 @@ describe('an article read title first (its page answered with the title; the res
   it('the title is asked for before the rest is counted when the page bounds the reading under the threshold; the whole is read as one text', async () => {
     let open!: () => void;
     const gate = new Promise<void>((r) => (open = r));
-    // 10 ₽ at 1,500 ₽ a million characters: 6,666; the page's 2,000 code units bill at most 6,000.
+    // 10 ₽ at 1,500 ₽ a million characters: 6,666; the page's bound of 2,000 is within it.
     const w = makeWorld({ autoplay: true, threshold: '10', price: '1500.0000', bound: 2_000, blocks: [title], batches: [{ blocks: rest, leftOutChars: 0, more: false, gate }] });
     const started = w.start();
     await w.until(() => w.log.length > 0, 'the first request');
@@ -567,7 +567,7 @@ describe('an article read title first (its page answered with the title; the res
   });
 
   it('a page whose text could bill more than the threshold waits for the whole count, and asks first with nothing sent', async () => {
-    const w = makeWorld({ threshold: '10', price: '1500.0000', bound: 3_000, blocks: [title], batches: [{ blocks: [{ kind: 'paragraph', text: sentences(120, 12, 'Дальше') }], leftOutChars: 0, more: false }] });
+    const w = makeWorld({ threshold: '10', price: '1500.0000', bound: 7_000, blocks: [title], batches: [{ blocks: [{ kind: 'paragraph', text: sentences(120, 12, 'Дальше') }], leftOutChars: 0, more: false }] });
     void w.start();
     await w.until(() => w.reader.view.state === 'confirm', 'the confirmation');
     expect(w.log).toHaveLength(0);

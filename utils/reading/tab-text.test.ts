@@ -212,7 +212,7 @@ describe('an article read title first', () => {
   const handed = (executeScript: ReturnType<typeof scriptedPage>) => (executeScript.mock.calls[0]![0] as unknown as { args: Array<{ request: Record<string, unknown> }> }).args[0]!.request;
 
   it.each<[string, string, { menuSelection?: string } | object, number | undefined]>([
-    ['the toolbar, at the last price the account had: up to the default threshold (10 ₽ at 1,500 ₽ a million, a third of it)', '10', {}, 2_222],
+    ['the toolbar, at the last price the account had: up to the default threshold (10 ₽ at 1,500 ₽ a million)', '10', {}, 6_666],
     ['from the context menu (a selection): whole', '10', { menuSelection: 'Выделенный текст.' }, undefined],
     ['no threshold (every reading asks first): whole', '0', {}, undefined],
   ])('%s', async (_name, threshold, how, most) => {

@@ -1,7 +1,8 @@
 import { parseHTML } from 'linkedom';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Readability } from '@mozilla/readability';
-import { blocksOf, type CleanupChoices, extractFromPage, isJunkLine, titleFirst } from './extract';
+import { billedBound, blocksOf, type CleanupChoices, extractFromPage, isJunkLine, titleFirst } from './extract';
+import { planParts } from '../reading/plan';
 import { quickReadability } from './quick-readability';
 
 /** The blocks of an article body as the reader would send them ("kind: text" lines). */
@@ -269,5 +270,39 @@ describe('an article read title first: its title before Readability runs, then t
     ['a title mostly in a script the service does not read', '<title>Ελληνικός τίτλος του άρθρου</title>', `<article>${paragraph.repeat(8)}</article>`, 100_000],
   ])('not read title first: %s', (_name, head, body, most) => {
     expect(titleFirst(page(head, body), most)).toBeNull();
+  });
+});
+
+describe("an article's bound: never less than what its reading bills (before the listener's rules)", () => {
+  afterEach(() => vi.unstubAllGlobals());
+  const page = (body: string) => {
+    vi.stubGlobal('NodeFilter', { SHOW_ELEMENT: 1, SHOW_TEXT: 4 });
+    const { document, Node } = parseHTML(`<html><head><title>Статья о том, как читают страницы</title></head><body><article><h1>Статья о том, как читают страницы</h1>${body}</article></body></html>`);
+    vi.stubGlobal('Node', Node);
+    return document as unknown as Document;
+  };
+  const words = 'Обычный абзац статьи с запятыми, словами и смыслом, чтобы его взяли в статью.';
+
+  it.each<[string, string]>([
+    ['plain Russian prose', `<p>${words}</p>`.repeat(12)],
+    ['ligatures and letters folding writes as two or three (ﬃ → ffi, ß → ss, ї → йи)', `<p>${words} ﬃﬃﬃ ßß її Æther.</p>`.repeat(12)],
+    ['bare addresses of non-ASCII domains, read as their punycode domain', `<p>${words} Сайты www.я.я.я.рф и http://пример.рф и www.例え.jp.</p>`.repeat(12)],
+    ['many tiny blocks (each gets a line break; headings a full stop)', `<p>${words}</p>`.repeat(6) + '<h3>а</h3><p>б</p>'.repeat(80)],
+  ])('%s', (_name, body) => {
+    const whole = extractFromPage(page(body), { articleOnly: true });
+    const early = titleFirst(page(body), Number.MAX_SAFE_INTEGER)!;
+    expect(early).not.toBeNull();
+    const billed = planParts(whole.text.blocks, { urls: 'domain' }).estimateChars;
+    expect(billed).toBeGreaterThan(0);
+    expect(early.text.bound).toBeGreaterThanOrEqual(billed);
+  });
+
+  it.each<[string, string, string, number]>([
+    ['plain text: one for each character', 'Простой текст, plain text.', 'Заголовок', 26 + 27],
+    ['three for a character folding may write as three', 'ﬃ и é', 'Заголовок', 5 + 4 + 27],
+    ['five for each when a bare address holds a non-ASCII domain', 'см. www.я.рф', 'Заголовок', 60 + 27],
+    ['an ASCII address is read no longer than written', 'см. https://example.com/a', 'Заголовок', 25 + 27],
+  ])('billedBound: %s', (_name, text, title, bound) => {
+    expect(billedBound(text, title, 0)).toBe(bound);
   });
 });

@@ -449,15 +449,35 @@ const TITLE_FIRST_MIN_TITLE = 20;
  */
 export function titleFirst(doc: Document, maxText: number): Extraction | null {
   if (doc.getSelection?.()?.toString().trim()) return null;
-  const pageText = doc.body?.textContent?.length ?? 0;
-  if (pageText < TITLE_FIRST_MIN_TEXT) return null;
+  const pageText = doc.body?.textContent ?? '';
+  // The bound is never less than the page's text: a longer page is read whole first.
+  if (pageText.length < TITLE_FIRST_MIN_TEXT || pageText.length > maxText) return null;
   const title = readabilityTitle(doc);
   if (title === null) return null;
   const headline = headlineOf(doc, title, { seen: new Map() });
-  // Two more for each element: the full stop a heading gets and the line break between blocks.
-  const bound = pageText + headline.text.length + 2 * (doc.body?.getElementsByTagName('*').length ?? 0);
-  if (!readAlone(headline.text) || bound > maxText) return null;
+  if (!readAlone(headline.text)) return null;
+  const bound = billedBound(pageText, headline.text, doc.body?.querySelectorAll('*').length ?? 0);
+  if (bound > maxText) return null;
   return { text: { title: headline.text, source: 'article', blocks: [{ text: headline.text, kind: 'title' }], more: true, bound }, segments: [headline.segments] };
+}
+
+/** Characters other than ASCII and Russian letters: folding may write up to three for one (ﬃ → ffi, ß → ss, ї → йи). */
+const FOLDABLE_RUN = /[^\p{ASCII}ЁА-яё]+/gu;
+/** A bare address holding a character outside ASCII: read as its domain, an IDN host is longer (punycode: "я." → "xn--41a."). */
+const IDN_ADDRESS = /(?:www\.|https?:\/\/)\S*\P{ASCII}/iu;
+
+/**
+ * The most code points an article of this page (its words a part of `pageText`, and `title`) can bill before
+ * the listener's pronunciation rules: one for each character of the page, three for one that folding may
+ * write as three, two more for each element (the full stop a heading gets, the line break between blocks),
+ * and the title three times over (it may be only in `<title>`). A page with a bare non-ASCII address (its
+ * domain may be read as up to four and a half characters for each of its own) counts five for each.
+ */
+export function billedBound(pageText: string, title: string, elements: number): number {
+  const fixed = 3 * title.length + 2 * elements;
+  if (IDN_ADDRESS.test(pageText)) return 5 * pageText.length + fixed;
+  const foldable = pageText.length - pageText.replace(FOLDABLE_RUN, '').length;
+  return pageText.length + 2 * foldable + fixed;
 }
 
 /**
