@@ -43,10 +43,12 @@ export async function growReading(
       plan.grows = batch.more ? { ...plan.grows, blocks: plan.grows.blocks + batch.blocks.length } : undefined;
       if (!batch.more) run.growing = false;
       if (batch.incomplete) run.incomplete = true;
-      await reader.deps.store.savePlan(plan);
+      // Written in order (the plan, then the view that counts it), not waited for before the reading is told:
+      // the next part is asked for, and `playing` shown, as soon as the new parts are counted in memory.
+      const planSaved = reader.deps.store.savePlan(plan);
+      planSaved.catch(() => undefined);
       if (run.signal.aborted || !reader.current()) return;
-      // Read after the save: the view may have changed meanwhile (a refused part's notice). The estimate is
-      // the plan's own count, so a restart between the plan's save and the view's never skews it.
+      // The estimate is the plan's own count, so a restart between the plan's save and the view's never skews it.
       const view = reader.view();
       const estimateChars = plan.parts.reduce((n, p) => n + p.chars, 0);
       const estimate = costOf(estimateChars, price);
@@ -54,7 +56,7 @@ export async function growReading(
       const balance = parseRub(view.balanceRub);
       const skipped = planned.skippedWords + (view.notice.code === 'skipped-words' ? view.notice.count : 0);
       const notice = run.incomplete && view.notice.code === '' ? { notice: { code: 'incomplete' as const, count: 0 } } : skipped > 0 && view.notice.code !== 'content-rejected' && view.notice.code !== 'incomplete' ? { notice: { code: 'skipped-words' as const, count: skipped } } : {};
-      await reader.update({
+      const viewSaved = reader.update({
         parts: plan.parts.length,
         estimateChars,
         estimateRub: formatRubPlain(estimate),
@@ -65,6 +67,7 @@ export async function growReading(
         ...notice,
       });
       run.grew();
+      await Promise.all([planSaved, viewSaved]);
     }
   } catch (err) {
     if (!run.signal.aborted) {

@@ -210,7 +210,8 @@ export class ReadingRun {
 
   /**
    * The rest of an article read title first is fetched from its page only once something waits for it
-   * (`nextGrowth`): the title playing, the title's audio all handed over, a confirmation to decide. Fetched
+   * (`nextGrowth`: the title playing, the title's audio all handed over, a confirmation to decide) or the
+   * title's first bytes reach the player (`growNow`). Fetched
    * at once, its planning and writes shared the first audio's few milliseconds (Firefox: the player's
    * MediaSource opened after the title's first bytes, which it had to take without the init segment primed).
    */
@@ -220,10 +221,15 @@ export class ReadingRun {
 
   /** Resolves at the next growth (at once when the text is complete or the reading ended); starts a held growth. */
   nextGrowth(): Promise<void> {
+    this.growNow();
+    return this.grown();
+  }
+
+  /** Starts a growth held back (`growWhenWanted`), if any: the title's audio has reached the player. */
+  growNow(): void {
     const held = this.heldGrowth;
     this.heldGrowth = null;
     held?.();
-    return this.grown();
   }
 
   /** Resolves at the next growth, without starting one held back. */
