@@ -1,6 +1,7 @@
 import { formatRubPlain } from '../../utils/speech/money.ts';
 import { makeArticleHtml } from '../fixtures/make-article.ts';
 import { settled } from '../fixtures/settled.ts';
+import type { Worker } from 'playwright-core';
 import { expect, player, test } from './fixtures.ts';
 
 /** Short tones keep a long article's playback to a few seconds of real time. */
@@ -13,6 +14,15 @@ const sumCost = (entries: Array<{ costUnits: number | bigint }>) =>
   entries.reduce((n, e) => n + BigInt(e.costUnits), 0n);
 
 const plain = formatRubPlain;
+
+/** Starts a reading of the tab from the shortcut's handler; the worker's marks (test builds) of its steps until the handler returned. */
+const shortcutTrace = (sw: Worker, tabId: number) =>
+  sw.evaluate(async (tabId) => {
+    const g = globalThis as unknown as { readingTrace?: [string, number][]; commandHandler: (c: string, t: object) => Promise<void> };
+    g.readingTrace = [];
+    await g.commandHandler('read', await chrome.tabs.get(tabId));
+    return g.readingTrace.map(([label]) => label);
+  }, tabId);
 
 test('a 15,000-character Russian article reads to the end: every sentence requested once, in order, cost exact', async ({
   ext,
@@ -223,12 +233,7 @@ test("a page's first reading gets its text with the script's injection (no messa
   const view = ext.readingView;
   // The worker's marks of a reading's first steps (test builds), from the shortcut's start to its first part asked for.
   const readFromShortcut = async () => {
-    const labels = await sw.evaluate(async (tabId) => {
-      const g = globalThis as unknown as { readingTrace?: [string, number][]; commandHandler: (c: string, t: object) => Promise<void> };
-      g.readingTrace = [];
-      await g.commandHandler('read', await chrome.tabs.get(tabId));
-      return g.readingTrace.map(([label]) => label);
-    }, tabId);
+    const labels = await shortcutTrace(sw, tabId);
     await expect.poll(async () => (await view()).state, { timeout: 30_000 }).toMatch(/playing|finished/);
     return { labels, view: await view() };
   };
@@ -258,12 +263,7 @@ test('an article that cannot cost more than the threshold is read title first (i
   const { page, tabId } = await ext.openTab('title-first.html');
   await page.bringToFront();
   const view = ext.readingView;
-  const labels = await sw.evaluate(async (tabId) => {
-    const g = globalThis as unknown as { readingTrace?: [string, number][]; commandHandler: (c: string, t: object) => Promise<void> };
-    g.readingTrace = [];
-    await g.commandHandler('read', await chrome.tabs.get(tabId));
-    return g.readingTrace.map(([label]) => label);
-  }, tabId);
+  const labels = await shortcutTrace(sw, tabId);
   expect(labels).toContain('extract:title-first');
   await expect.poll(async () => (await view()).state, { timeout: 30_000 }).toBe('finished');
   const read = speech(service);

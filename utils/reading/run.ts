@@ -232,6 +232,14 @@ export class ReadingRun {
     held?.();
   }
 
+  /**
+   * Resolves once an article read title first has its rest counted (at once for any other reading, or one
+   * ended); `start`: fetches a rest held back rather than only waiting for it.
+   */
+  async titleCounted(start: boolean): Promise<void> {
+    while (this.growing && this.plan?.grows?.continues && !this.signal.aborted) await (start ? this.nextGrowth() : this.grown());
+  }
+
   /** Resolves at the next growth, without starting one held back. */
   grown(): Promise<void> {
     if (!this.growing || this.signal.aborted) return Promise.resolve();

@@ -137,7 +137,7 @@ export class Reader {
       // the lookup (4–5 ms of the worker's time before it, on the toolbar path).
       void resumeLookup.then(async (point) => {
         // An article read title first: its place is looked for among all its parts, once they are counted.
-        while (run.growing && run.plan?.grows?.continues && !run.signal.aborted) await run.grown();
+        await run.titleCounted(false);
         const resumeOffer = resumeOfferOf(run, point);
         if (resumeOffer && this.run === run && this.active && this.view.position < resumeOffer.position) return this.update({ resumeOffer });
       }).catch(ignore('offering the place kept on the page'));
@@ -301,7 +301,7 @@ export class Reader {
   private async moveTo(k: number, partTime = 0): Promise<void> {
     const run = this.run;
     // An article read title first, its rest not counted yet: counted first, so "next" goes past the title.
-    while (run && k >= run.parts.length && run.growing && run.plan?.grows?.continues && !run.signal.aborted) await run.nextGrowth();
+    if (run && k >= run.parts.length) await run.titleCounted(true);
     if (!run || this.run !== run || !['playing', 'paused', 'loading'].includes(this.view.state) || run.parts.length === 0) return;
     const target = Math.min(Math.max(Math.trunc(k), 0), run.parts.length - 1, run.stopAt - 1);
     if (target < 0) return;
@@ -355,9 +355,9 @@ export class Reader {
         run.reloading = false;
         // An article read title first shows `playing` with its whole estimate: its rest is counted first (it
         // comes tens of milliseconds after the title was asked for, while the service synthesizes it).
-        if (run.growing && run.plan?.grows?.continues) {
+        if (run.plan?.grows?.continues) {
           const load = this.load;
-          while (run.growing && !run.signal.aborted) await run.nextGrowth();
+          await run.titleCounted(true);
           // A jump or a reload meanwhile: its own player's `playing` says so.
           if (this.load !== load) break;
         }
