@@ -74,6 +74,9 @@ test("a page's first reading gets its text with the script's injection (no messa
 test("a reading after another has the last one's init segment in its player before its first bytes come, and plays to the end", async ({ ext, service, pages }) => {
   test.setTimeout(60_000);
   await ext.configure({ threshold: '100000' });
+  // A real service's first byte: the player's MediaSource opens while it is awaited (the fake's 0 ms
+  // could beat the opening under load, and the part's bytes would then come before any priming).
+  service.configure({ firstByteMs: 100 });
   const helper = await ext.extensionPage();
   /** Reads the page from the shortcut to the end; the background's marks (test builds) of that reading. */
   const readToTheEnd = async (path: string) => {

