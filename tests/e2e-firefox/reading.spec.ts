@@ -2,6 +2,7 @@ import type { Page } from 'puppeteer-core';
 import { formatRubPlain } from '../../utils/speech/money.ts';
 import { MP3_KBPS } from '../fake-service/audio.ts';
 import { makeArticleHtml } from '../fixtures/make-article.ts';
+import { recordedHighlights, recordHighlights } from '../fixtures/highlights.ts';
 import { settled } from '../fixtures/settled.ts';
 import { attr, expect, fill, state, test, TEST_KEY, type Ext, type Hooks } from './fixtures.ts';
 import { click, evaluate } from './firefox.ts';
@@ -246,6 +247,43 @@ test.describe('faults and controls', () => {
     const norm = (t: string) => t.replace(/\s+/g, ' ').trim();
     for (const e of service.speechLog().slice(requested)) expect(norm(selected)).toContain(norm(e.text));
   });
+});
+
+test("a selection on a page read for the first time is answered as the request is handed over, before the script is in: the same text, its first sentence highlighted", async ({ ext, service }) => {
+  // Sentences of one to two seconds, the first byte at once: the first highlight is asked for before the script is in.
+  service.configure({ msPerChar: 25, firstByteMs: 0 });
+  await ext.configure({ threshold: '1000' });
+  const { page, tabId } = await ext.openTab('sample-article.html');
+  const selected = await evaluate(page, () => {
+    const range = document.createRange();
+    range.selectNodeContents(document.getElementById('p3')!);
+    getSelection()!.removeAllRanges();
+    getSelection()!.addRange(range);
+    return getSelection()!.toString();
+  });
+  await evaluate(page, recordHighlights, '#p3');
+  const helper = await ext.extensionPage();
+  const trace = (reset: boolean) =>
+    evaluate(
+      helper,
+      async (reset: boolean) => {
+        const bg = (await (globalThis as unknown as Ext).browser.runtime.getBackgroundPage()) as unknown as { readingTrace?: [string, number][] };
+        if (reset) bg.readingTrace = [];
+        return (bg.readingTrace ?? []).map(([label]) => label);
+      },
+      reset,
+    );
+  await trace(true);
+  await ext.menuClick(tabId, selected);
+  await expect.poll(() => evaluate(page, recordedHighlights).then((h) => h.length)).toBeGreaterThan(1);
+  const labels = await trace(false);
+  expect(labels).toContain('extract:selection-handed');
+  expect(labels).not.toContain('extract:ask-after');
+  // What is read is the selection, as the script reads it.
+  expect(paid(service).map((e) => e.text).join(' ')).toBe(selected.trim());
+  const seen = await evaluate(page, recordedHighlights);
+  expect(seen[0]).toEqual({ text: 'Затем система решает, где сделать паузу и какое слово выделить.', ok: true });
+  expect(seen[1]!.text).toBe('Вопрос звучит иначе, чем утверждение, а перечисление — иначе, чем восклицание.');
 });
 
 test('an article that cannot cost more than the threshold is read title first (its part asked for while the page finds the rest), and the whole is read in the same parts as when counted first', async ({ ext, service, pages }) => {

@@ -1,5 +1,6 @@
 import { formatRubPlain } from '../../utils/speech/money.ts';
 import { makeArticleHtml } from '../fixtures/make-article.ts';
+import { recordedHighlights, recordHighlights } from '../fixtures/highlights.ts';
 import { settled } from '../fixtures/settled.ts';
 import type { Worker } from 'playwright-core';
 import { expect, player, test } from './fixtures.ts';
@@ -254,6 +255,32 @@ test("a page's first reading gets its text with the script's injection (no messa
   expect(second.view.id).not.toBe(first.view.id);
   expect([second.view.estimateChars, second.view.parts]).toEqual([first.view.estimateChars, first.view.parts]);
   expect(first.view.estimateChars).toBeGreaterThan(1000);
+});
+
+test("a selection on a page read for the first time is answered as the request is handed over, before the script is in: the same text, its first sentence highlighted", async ({ ext, sw, service }) => {
+  // Sentences of one to two seconds, the first byte at once: the first highlight is asked for as soon as can be.
+  service.configure({ msPerChar: 25, firstByteMs: 0 });
+  await ext.configure({ threshold: '1000' });
+  const { page, tabId } = await ext.openTab('sample-article.html');
+  const selected = await page.evaluate(() => {
+    const range = document.createRange();
+    range.selectNodeContents(document.getElementById('p3')!);
+    getSelection()!.removeAllRanges();
+    getSelection()!.addRange(range);
+    return getSelection()!.toString();
+  });
+  await page.evaluate(recordHighlights, '#p3');
+  await sw.evaluate(() => void ((globalThis as { readingTrace?: unknown[] }).readingTrace = []));
+  await ext.menuClick(tabId, selected);
+  await expect.poll(() => page.evaluate(recordedHighlights).then((h) => h.length)).toBeGreaterThan(1);
+  const labels = await sw.evaluate(() => ((globalThis as { readingTrace?: [string, number][] }).readingTrace ?? []).map(([label]) => label));
+  expect(labels).toContain('extract:selection-handed');
+  expect(labels).not.toContain('extract:ask-after');
+  // What is read is the selection, as the script reads it.
+  expect(speech(service).map((e) => e.text).join(' ')).toBe(selected.trim());
+  const seen = await page.evaluate(recordedHighlights);
+  expect(seen[0]).toEqual({ text: 'Затем система решает, где сделать паузу и какое слово выделить.', ok: true });
+  expect(seen[1]!.text).toBe('Вопрос звучит иначе, чем утверждение, а перечисление — иначе, чем восклицание.');
 });
 
 test('an article that cannot cost more than the threshold is read title first (its part asked for while the page finds the rest), and the whole is read in the same parts as when counted first', async ({ ext, sw, service, pages }) => {

@@ -241,3 +241,84 @@ describe('an article read title first', () => {
     await expect(tabText.moreFromTab(tab.id!, 1)).rejects.toThrow(/no longer has the rest/);
   });
 });
+
+describe('a selection on a page read for the first time', () => {
+  let tab: Browser.tabs.Tab;
+  const SELECTED = 'Первая строка выделения.\n\nВторая  строка.';
+  const PAGE = { selected: SELECTED, title: '  Статья \n о  чтении ', site: 'example.com', url: URL_READ };
+  beforeEach(async () => {
+    vi.restoreAllMocks();
+    tab = (await fakeBrowser.tabs.create({ url: URL_READ })) as Browser.tabs.Tab;
+  });
+
+  /** A page whose handed function reads `read` and whose script arrives only when `arrive` is called. */
+  function slowScript(read: unknown) {
+    let arrive = () => {};
+    const executeScript = vi.fn((injection: { func?: unknown }) =>
+      injection.func ? Promise.resolve([{ frameId: 0, result: read }]) : new Promise((resolve) => (arrive = () => resolve([{ frameId: 0, result: null }]))),
+    );
+    Object.assign(fakeBrowser.scripting, { executeScript, insertCSS: vi.fn(async () => undefined) });
+    return { executeScript, arrive: () => arrive() };
+  }
+
+  it("is answered from the handed function's reading, before the script is in; the highlight and the next start wait for the script", async () => {
+    const page = slowScript(PAGE);
+    await Promise.all([settings.readSettings(), tabText.loadTabTextState()]);
+    const answer = await tabText.extractFromTab(tab.id!, { clicked: tab, menuSelection: 'Первая строка выделения. Вторая строка.' });
+    expect(answer).toEqual({
+      title: 'Статья о чтении',
+      source: 'selection',
+      blocks: [
+        { text: 'Первая строка выделения.', kind: 'paragraph' },
+        { text: 'Вторая строка.', kind: 'paragraph' },
+      ],
+      site: 'example.com',
+      url: URL_READ,
+    });
+    expect(page.executeScript).toHaveBeenCalledTimes(2);
+    const injection = tabText.pageInjection(tab.id!);
+    expect(injection).toBeDefined();
+    page.arrive();
+    await injection;
+    expect(tabText.pageInjection(tab.id!)).toBeUndefined();
+  });
+
+  it.each([
+    ['no selection (an article): the script answers', null],
+    ['a blank selection', { ...PAGE, selected: ' \n ' }],
+    ['an answer that is not a selection', { title: 'x' }],
+  ])('%s', async (_name, read) => {
+    const page = slowScript(read);
+    await Promise.all([settings.readSettings(), tabText.loadTabTextState()]);
+    sendToPage.mockReset();
+    sendToPage.mockImplementation(async () => TEXT);
+    const extracting = tabText.extractFromTab(tab.id!, { clicked: tab });
+    let done = false;
+    void extracting.then(() => (done = true));
+    await vi.waitFor(() => expect(page.executeScript).toHaveBeenCalledTimes(2));
+    // Every promise that could settle has (one task later): the answer waits for the script.
+    await new Promise((r) => setTimeout(r, 0));
+    expect(done).toBe(false);
+    page.arrive();
+    // The script found no handed request to answer: it is asked by message.
+    await expect(extracting).resolves.toEqual(TEXT);
+  });
+
+  it("makes the answer the page's script would make of the same selection", async () => {
+    const { parseHTML } = await import('linkedom');
+    const { extractFromPage } = await import('../text/extract');
+    const { setPendingExtract } = await import('../messaging/content');
+    const { document } = parseHTML(`<html><head><title> Статья —  Сайт </title></head><body><p>${'Текст статьи. '.repeat(60)}</p></body></html>`);
+    Object.assign(document, { getSelection: () => ({ toString: () => SELECTED, rangeCount: 0 }) });
+    vi.stubGlobal('document', document);
+    vi.stubGlobal('location', { hostname: 'example.com', href: URL_READ });
+    try {
+      const read = setPendingExtract({ id: 'r', request: { mode: 'normal' } });
+      expect(tabText.selectionAnswer(read)).toEqual({ ...extractFromPage(document).text, tookMs: undefined, site: 'example.com', url: URL_READ });
+      // "Read from here" reads the article whatever is selected: nothing is read by the function.
+      expect(setPendingExtract({ id: 'r', request: { mode: 'from-here' } })).toBeNull();
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+});

@@ -1,7 +1,7 @@
 import { browser, type Browser } from 'wxt/browser';
-import { type ExtractRequest, isNoReceiver, NOT_AT, type PendingExtract, restOfPage, sendToPage, setPendingExtract, type ExtractMode } from '../messaging/content';
+import { type ExtractRequest, isNoReceiver, NOT_AT, type PageSelection, type PendingExtract, restOfPage, sendToPage, setPendingExtract, type ExtractMode } from '../messaging/content';
 import { ignore } from '../log';
-import { blocksFromPlainText, type ExtractedText, type TextBatch } from '../text/extract';
+import { blocksFromPlainText, selectionText, type ExtractedText, type TextBatch } from '../text/extract';
 import { HIGHLIGHT_NAME } from '../text/highlight';
 import { accountStorage, readSettings, settingsNow, cleanupOf, type Settings } from '../storage/settings';
 import { titleFirstMax } from './ask-first';
@@ -144,9 +144,17 @@ async function askPage(tabId: number, mode: ExtractMode, settings: Settings, url
   const pending: PendingExtract = { id, request };
   const handed = browser.scripting.executeScript({ target: { tabId }, func: setPendingExtract, args: [pending] });
   handed.then(() => mark('extract:handed'), () => undefined);
-  const [injected] = await tracked(tabId, browser.scripting.executeScript({ target: { tabId }, files: ['/extract.js'] }));
-  mark('extract:injected');
-  rememberInjected(tabId, url);
+  const injection = tracked(tabId, browser.scripting.executeScript({ target: { tabId }, files: ['/extract.js'] }));
+  injection.then(() => (mark('extract:injected'), rememberInjected(tabId, url)), () => undefined);
+  // A selection comes with the request's handing: answered from it, as the script would (`selectionText`).
+  const selection = await handed.then(([result]) => selectionAnswer(result?.result), () => null);
+  if (selection) {
+    mark('extract:selection-handed');
+    // The script still loads, and keeps where each line is (the highlight waits for it: `pageInjection`).
+    injection.catch(ignore('injecting the extract script'));
+    return selection;
+  }
+  const [injected] = await injection;
   const answer = injected?.result as (ExtractedText & { requestId?: string }) | null | undefined;
   if (answer?.requestId === id) {
     mark('extract:with-injection');
@@ -155,6 +163,18 @@ async function askPage(tabId: number, mode: ExtractMode, settings: Settings, url
   }
   mark('extract:ask-after');
   return sendToPage('extract', request, tabId);
+}
+
+/** The answer a page's selection read by `setPendingExtract` makes; null when there was none. */
+export function selectionAnswer(read: unknown): ExtractedText | null {
+  const r = read as Partial<PageSelection> | null | undefined;
+  if (!r || typeof r.selected !== 'string' || !r.selected.trim() || typeof r.title !== 'string') return null;
+  return { ...selectionText(r.selected, r.title), site: String(r.site ?? ''), url: String(r.url ?? '') };
+}
+
+/** The extract script's injection under way in the tab, if any (a highlight sent before it ends has no one to mark it). */
+export function pageInjection(tabId: number): Promise<unknown> | undefined {
+  return injecting.get(tabId);
 }
 
 /**

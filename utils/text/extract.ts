@@ -367,6 +367,14 @@ export function blocksOf(
 }
 
 /**
+ * What a selection reads as: its lines, under the page's title. The background makes the same answer
+ * from a selection an injected function read (`setPendingExtract`), before the script is in the page.
+ */
+export function selectionText(selected: string, pageTitle: string): ExtractedText {
+  return { title: clean(pageTitle), source: 'selection', blocks: blocksFromPlainText(selected) };
+}
+
+/**
  * The selection when there is one (unless `articleOnly`), else the page's main article
  * (navigation, ads and comments are left out by Readability; the rest as said above).
  */
@@ -382,10 +390,10 @@ quickReadability();
 function extract(doc: Document, opts: ExtractOptions): Extraction {
   const selected = opts.articleOnly ? '' : (doc.getSelection()?.toString() ?? '');
   if (selected.trim()) {
-    const blocks = blocksFromPlainText(selected);
+    const text = selectionText(selected, doc.title);
     // Every line of a selection is looked for within the selection itself, nowhere else.
     const within = selectionSlices(doc);
-    return { text: { title: clean(doc.title), source: 'selection', blocks }, segments: blocks.map(() => within) };
+    return { text, segments: text.blocks.map(() => within) };
   }
   // Readability rewrites the document it is given: it gets a copy, and each of the copy's text nodes
   // is paired with the live one it was copied from (Readability moves text nodes, it does not remake them).
