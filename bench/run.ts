@@ -15,6 +15,7 @@ import { startFakeService, type FakeService, type FakeServiceOptions } from '../
 import { launchWithExtension, PRODUCTION_EXTENSION_DIR, serviceWorkerOf, type LaunchedBrowser } from '../tests/e2e/chromium.ts';
 import { startPagesServer, type PagesServer } from '../tests/e2e/pages-server.ts';
 import { makeArticleHtml } from '../tests/fixtures/make-article.ts';
+import { selectContents } from '../tests/fixtures/select.ts';
 import { BOOK_PAGES, pdfBytes } from '../tests/fixtures/pdfs.ts';
 import { splitIntoParts } from '../utils/text/parts.ts';
 import { planParts } from '../utils/reading/plan.ts';
@@ -263,12 +264,7 @@ async function firstAudio() {
       rig.pages.put(path, html);
       const { page, tabId } = await rig.openTab(path);
       if (kind === 'selection') {
-        await page.evaluate(() => {
-          const range = document.createRange();
-          range.selectNodeContents(document.querySelector('article p')!);
-          getSelection()!.removeAllRanges();
-          getSelection()!.addRange(range);
-        });
+        await page.evaluate(selectContents, 'article p');
       }
       const { popup, ms } = await rig.popupUntilPlaying(tabId);
       const player = await rig.offscreen<{ firstBytesAt: number; firstPlayingAt: number }>('player.stats');
@@ -332,7 +328,8 @@ async function firstAudio() {
           await chrome.storage.session.set({ 'extract-injected': { [tabId]: url } });
         }, tabId);
       }
-      const selectionText = how === 'menu' ? await page.evaluate(() => document.querySelector('article p')!.textContent!) : '';
+      // The menu item is there only for a selection: the page has one, as the listener made it.
+      const selectionText = how === 'menu' ? await page.evaluate(selectContents, 'article p') : '';
       const { ms, startedAt } = await rig.hookUntilPlaying(tabId, how, selectionText);
       const serviceFirstByte = await serviceFirstByteAfter(rig.service.url, startedAt);
       const key = resident ? 'resident' : how;

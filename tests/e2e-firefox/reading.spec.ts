@@ -3,6 +3,7 @@ import { formatRubPlain } from '../../utils/speech/money.ts';
 import { MP3_KBPS } from '../fake-service/audio.ts';
 import { makeArticleHtml } from '../fixtures/make-article.ts';
 import { recordedHighlights, recordHighlights } from '../fixtures/highlights.ts';
+import { selectContents } from '../fixtures/select.ts';
 import { settled } from '../fixtures/settled.ts';
 import { attr, expect, fill, state, test, TEST_KEY, type Ext, type Hooks } from './fixtures.ts';
 import { click, evaluate } from './firefox.ts';
@@ -129,13 +130,7 @@ test('"Read selection aloud" reads only the selection; reading it again comes fr
   service.configure({ msPerChar: 10 });
   await ext.configure();
   const { page, tabId } = await ext.openTab('sample-article.html');
-  const selected = await evaluate(page, () => {
-    const range = document.createRange();
-    range.selectNodeContents(document.getElementById('p3')!);
-    getSelection()!.removeAllRanges();
-    getSelection()!.addRange(range);
-    return getSelection()!.toString();
-  });
+  const selected = await evaluate(page, selectContents, '#p3');
   await ext.menuClick(tabId, selected);
   const popup = await ext.openPopup(tabId);
   await expect.poll(() => state(popup), { timeout: 30_000 }).toBe('finished');
@@ -233,13 +228,7 @@ test.describe('faults and controls', () => {
     // A part under way still arrives (it is paid for); nothing more is asked for.
     await expect.poll(() => service.inFlight(TEST_KEY)).toBe(0);
 
-    const selected = await evaluate(page, () => {
-      const range = document.createRange();
-      range.selectNodeContents(document.querySelector('article p')!);
-      getSelection()!.removeAllRanges();
-      getSelection()!.addRange(range);
-      return getSelection()!.toString();
-    });
+    const selected = await evaluate(page, selectContents, 'article p');
     const requested = service.speechLog().length;
     await ext.menuClick(tabId, selected);
     await expect.poll(() => state(popup), { timeout: 30_000 }).toBe('finished');
@@ -254,13 +243,7 @@ test("a selection on a page read for the first time is answered as the request i
   service.configure({ msPerChar: 25, firstByteMs: 0 });
   await ext.configure({ threshold: '1000' });
   const { page, tabId } = await ext.openTab('sample-article.html');
-  const selected = await evaluate(page, () => {
-    const range = document.createRange();
-    range.selectNodeContents(document.getElementById('p3')!);
-    getSelection()!.removeAllRanges();
-    getSelection()!.addRange(range);
-    return getSelection()!.toString();
-  });
+  const selected = await evaluate(page, selectContents, '#p3');
   await evaluate(page, recordHighlights, '#p3');
   const helper = await ext.extensionPage();
   const trace = (reset: boolean) =>

@@ -1,6 +1,7 @@
 import { formatRubPlain } from '../../utils/speech/money.ts';
 import { makeArticleHtml } from '../fixtures/make-article.ts';
 import { recordedHighlights, recordHighlights } from '../fixtures/highlights.ts';
+import { selectContents } from '../fixtures/select.ts';
 import { settled } from '../fixtures/settled.ts';
 import type { Worker } from 'playwright-core';
 import { expect, player, test } from './fixtures.ts';
@@ -148,12 +149,7 @@ test('the popup reads the selection when there is one, and closing it never stop
   service.configure({ msPerChar: 10 }); // about 2.5 s: still playing when the popup closes
   await ext.configure();
   const { page, tabId } = await ext.openTab('sample-article.html');
-  await page.evaluate(() => {
-    const range = document.createRange();
-    range.selectNodeContents(document.getElementById('p3')!);
-    getSelection()!.removeAllRanges();
-    getSelection()!.addRange(range);
-  });
+  await page.evaluate(selectContents, '#p3');
   const popup = await ext.openPopup(tabId);
   await expect(player(popup)).toHaveAttribute('data-state', 'playing');
   await popup.close();
@@ -262,13 +258,7 @@ test("a selection on a page read for the first time is answered as the request i
   service.configure({ msPerChar: 25, firstByteMs: 0 });
   await ext.configure({ threshold: '1000' });
   const { page, tabId } = await ext.openTab('sample-article.html');
-  const selected = await page.evaluate(() => {
-    const range = document.createRange();
-    range.selectNodeContents(document.getElementById('p3')!);
-    getSelection()!.removeAllRanges();
-    getSelection()!.addRange(range);
-    return getSelection()!.toString();
-  });
+  const selected = await page.evaluate(selectContents, '#p3');
   await page.evaluate(recordHighlights, '#p3');
   await sw.evaluate(() => void ((globalThis as { readingTrace?: unknown[] }).readingTrace = []));
   await ext.menuClick(tabId, selected);
