@@ -20,6 +20,8 @@ export type ExtractRequest = {
    * the title alone, `more` and its `bound`; the rest is extracted meanwhile (`restOfPage`). 0 or absent: whole.
    */
   titleFirstMax?: number;
+  /** Only a selection is answered (the script put in after its selection was read); none: an error, nothing kept. */
+  selectionOnly?: true;
 } & CleanupChoices;
 
 /** What a page not at the request's `at` answers with (the background then goes the usual way). */

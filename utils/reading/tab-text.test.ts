@@ -261,26 +261,56 @@ describe('a selection on a page read for the first time', () => {
     return { executeScript, arrive: () => arrive() };
   }
 
-  it("is answered from the handed function's reading, before the script is in; the highlight and the next start wait for the script", async () => {
+  const ANSWER = {
+    title: 'Статья о чтении',
+    source: 'selection',
+    blocks: [
+      { text: 'Первая строка выделения.', kind: 'paragraph' },
+      { text: 'Вторая строка.', kind: 'paragraph' },
+    ],
+    site: 'example.com',
+    url: URL_READ,
+  };
+
+  it("from the toolbar: answered from the handed function's reading while the script loads; the highlight waits for the script", async () => {
     const page = slowScript(PAGE);
     await Promise.all([settings.readSettings(), tabText.loadTabTextState()]);
-    const answer = await tabText.extractFromTab(tab.id!, { clicked: tab, menuSelection: 'Первая строка выделения. Вторая строка.' });
-    expect(answer).toEqual({
-      title: 'Статья о чтении',
-      source: 'selection',
-      blocks: [
-        { text: 'Первая строка выделения.', kind: 'paragraph' },
-        { text: 'Вторая строка.', kind: 'paragraph' },
-      ],
-      site: 'example.com',
-      url: URL_READ,
-    });
+    await expect(tabText.extractFromTab(tab.id!, { clicked: tab })).resolves.toEqual(ANSWER);
     expect(page.executeScript).toHaveBeenCalledTimes(2);
-    const injection = tabText.pageInjection(tab.id!);
+    const injection = tabText.pageScript(tab.id!);
     expect(injection).toBeDefined();
+    expect(page.executeScript).toHaveBeenCalledTimes(2);
     page.arrive();
     await injection;
-    expect(tabText.pageInjection(tab.id!)).toBeUndefined();
+    expect(tabText.pageScript(tab.id!)).toBeUndefined();
+  });
+
+  it('from the menu: the script is put in only when the first sentence is to be marked, handed a request for the selection at that address', async () => {
+    const page = slowScript(PAGE);
+    await Promise.all([settings.readSettings(), tabText.loadTabTextState()]);
+    await expect(tabText.extractFromTab(tab.id!, { clicked: tab, menuSelection: 'Первая строка выделения. Вторая строка.' })).resolves.toEqual(ANSWER);
+    expect(page.executeScript).toHaveBeenCalledTimes(1);
+    const injection = tabText.pageScript(tab.id!);
+    expect(injection).toBeDefined();
+    expect(page.executeScript).toHaveBeenCalledTimes(3);
+    const calls = page.executeScript.mock.calls.map(([c]) => c as { func?: unknown; files?: string[]; args?: Array<{ request: object }> });
+    expect(calls[1]!.args![0]!.request).toEqual({ mode: 'normal', selectionOnly: true, at: URL_READ });
+    expect(calls[2]!.files).toEqual(['/extract.js']);
+    page.arrive();
+    await injection;
+    // Put in once.
+    expect(tabText.pageScript(tab.id!)).toBeUndefined();
+    expect(page.executeScript).toHaveBeenCalledTimes(3);
+  });
+
+  it('from the menu, a new start on the tab before the first mark drops the put-off script (the start puts its own)', async () => {
+    const page = slowScript(PAGE);
+    await Promise.all([settings.readSettings(), tabText.loadTabTextState()]);
+    await tabText.extractFromTab(tab.id!, { clicked: tab, menuSelection: 'Выделение.' });
+    await tabText.extractFromTab(tab.id!, { clicked: tab, menuSelection: 'Выделение.' });
+    expect(page.executeScript).toHaveBeenCalledTimes(2);
+    expect(tabText.pageScript(tab.id!)).toBeDefined();
+    expect(page.executeScript).toHaveBeenCalledTimes(4);
   });
 
   it.each([

@@ -119,6 +119,7 @@ function extractRequest(mode: ExtractMode, settings: Settings, whole = false): E
 /** Asks the page's resident extract script; injects it first when the page has none yet (first reading of this page). */
 async function askPage(tabId: number, mode: ExtractMode, settings: Settings, url: string | undefined, whole: boolean): Promise<ExtractedText> {
   const request = extractRequest(mode, settings, whole);
+  deferred.byTab.delete(tabId);
   const under = injecting.get(tabId);
   if (under) await under.catch(() => undefined);
   if (under || !surelyWithoutScript(tabId, url)) {
@@ -144,17 +145,25 @@ async function askPage(tabId: number, mode: ExtractMode, settings: Settings, url
   const pending: PendingExtract = { id, request };
   const handed = browser.scripting.executeScript({ target: { tabId }, func: setPendingExtract, args: [pending] });
   handed.then(() => mark('extract:handed'), () => undefined);
-  const injection = tracked(tabId, browser.scripting.executeScript({ target: { tabId }, files: ['/extract.js'] }));
-  injection.then(() => (mark('extract:injected'), rememberInjected(tabId, url)), () => undefined);
+  const inject = () => {
+    const injection = tracked(tabId, browser.scripting.executeScript({ target: { tabId }, files: ['/extract.js'] }));
+    injection.then(() => (mark('extract:injected'), rememberInjected(tabId, url)), () => undefined);
+    return injection;
+  };
+  // From the menu the page surely has a selection: the script is put in only once the reading's first
+  // sentence is to be marked (put in at once, it loaded beside the first request and its answer: in
+  // Firefox it came at 122 ms, the request having left at 44). Else at once: the page may have none.
+  const injection = whole ? null : inject();
   // A selection comes with the request's handing: answered from it, as the script would (`selectionText`).
   const selection = await handed.then(([result]) => selectionAnswer(result?.result), () => null);
   if (selection) {
     mark('extract:selection-handed');
-    // The script still loads, and keeps where each line is (the highlight waits for it: `pageInjection`).
-    injection.catch(ignore('injecting the extract script'));
+    // The script keeps where each line is: the highlight waits for it (`pageScript`).
+    if (injection) injection.catch(ignore('injecting the extract script'));
+    else deferred.set(tabId, () => void inject().catch(ignore('injecting the extract script')), url);
     return selection;
   }
-  const [injected] = await injection;
+  const [injected] = await (injection ?? inject());
   const answer = injected?.result as (ExtractedText & { requestId?: string }) | null | undefined;
   if (answer?.requestId === id) {
     mark('extract:with-injection');
@@ -172,8 +181,29 @@ export function selectionAnswer(read: unknown): ExtractedText | null {
   return { ...selectionText(r.selected, r.title), site: String(r.site ?? ''), url: String(r.url ?? '') };
 }
 
-/** The extract script's injection under way in the tab, if any (a highlight sent before it ends has no one to mark it). */
-export function pageInjection(tabId: number): Promise<unknown> | undefined {
+/**
+ * The extract script of a selection read from the menu, put in the page only when its first sentence
+ * is to be marked (`pageScript`), handed the same request again: by then the page may be another (its
+ * address is named; any other refuses, and only installs the script). A new start there drops it.
+ */
+const deferred = {
+  byTab: new Map<number, { inject: () => void; pending: PendingExtract }>(),
+  set(tabId: number, inject: () => void, url: string | undefined) {
+    this.byTab.set(tabId, { inject, pending: { id: crypto.randomUUID(), request: { mode: 'normal', selectionOnly: true, ...(url ? { at: url } : {}) } } });
+  },
+};
+
+/**
+ * The tab's extract script for marking a sentence: resolves once it is in, if it is being put in (its
+ * injection put off by a selection read from the menu starts now); undefined when nothing is under way.
+ */
+export function pageScript(tabId: number): Promise<unknown> | undefined {
+  const put = deferred.byTab.get(tabId);
+  deferred.byTab.delete(tabId);
+  if (put) {
+    void browser.scripting.executeScript({ target: { tabId }, func: setPendingExtract, args: [put.pending] }).catch(ignore('handing the page its request'));
+    put.inject();
+  }
   return injecting.get(tabId);
 }
 
@@ -190,6 +220,7 @@ export async function readyTab(tabId: number, clicked?: Browser.tabs.Tab): Promi
     await loadTabTextState();
     const url = (eventTab(tabId, clicked) ?? (await browser.tabs.get(tabId))).url;
     if (!url || injecting.has(tabId) || !scriptable(url) || !surelyWithoutScript(tabId, url)) return;
+    deferred.byTab.delete(tabId);
     mark('extract:ready');
     await tracked(tabId, browser.scripting.executeScript({ target: { tabId }, files: ['/extract.js'] }));
     rememberInjected(tabId, url);

@@ -20,7 +20,7 @@ import pLimit from 'p-limit';
 /** Resume points are read, changed and written one change at a time. */
 const resumeWrites = pLimit(1);
 import { loadPlan, savePlan } from './plan-store';
-import { moreFromTab, pageInjection } from './tab-text';
+import { moreFromTab, pageScript } from './tab-text';
 import { Reader } from './session';
 import { readingViewStorage, runProgressStorage, type ReadingView } from './state';
 
@@ -183,7 +183,7 @@ export function createReader(player: PlayerSink, onView: (view: ReadingView, wri
     highlight(tabId, sentence) {
       const send = (): Promise<unknown> => (sentence === null ? sendToPage('clearHighlight', undefined, tabId) : sendToPage('highlight', sentence, tabId));
       // A selection is read before the page's script is in (`selectionAnswer`): its first sentence waits for it.
-      const under = pageInjection(tabId);
+      const under = pageScript(tabId);
       const sent = under ? under.then(send, send) : send();
       // Pages that could not be scripted (the PDF viewer) have no receiver: nothing to mark there (logged once).
       void sent.catch(ignore('page highlight'));

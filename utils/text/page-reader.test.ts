@@ -115,3 +115,23 @@ describe('an article answered title first', () => {
     await expect(r.rest).rejects.toThrow(/grew past/);
   });
 });
+
+describe('a request for the selection only (the script put in after its selection was read from the menu)', () => {
+  beforeEach(() => (globalThis.__trysashaPageReader = undefined));
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('answers the selection still there; with it gone (the listener clicked the page), answers nothing and keeps nothing, not the article', () => {
+    vi.stubGlobal('NodeFilter', { SHOW_ELEMENT: 1, SHOW_TEXT: 4 });
+    const { document, Node } = parseHTML(`<html><head><title>Статья</title></head><body><article>${'<p>Абзац статьи, длинный и связный, с запятыми.</p>'.repeat(12)}</article></body></html>`);
+    vi.stubGlobal('Node', Node);
+    let selected = 'Выделенная строка.';
+    Object.assign(document, { getSelection: () => ({ toString: () => selected, rangeCount: 0 }) });
+    const r = pageReader(document as unknown as Document);
+    expect(r.extract({ mode: 'normal', selectionOnly: true })).toMatchObject({ source: 'selection', blocks: [{ text: 'Выделенная строка.' }] });
+    expect(r.last?.text.source).toBe('selection');
+    selected = '';
+    r.last = null;
+    expect(() => r.extract({ mode: 'normal', selectionOnly: true })).toThrow(/selection is gone/);
+    expect(r.last).toBeNull();
+  });
+});

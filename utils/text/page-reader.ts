@@ -74,6 +74,7 @@ export function pageReader(doc: Document = document, later: (f: () => void) => v
     rest: null,
     extract(data) {
       if (data.at !== undefined && data.at !== doc.location?.href) throw new Error(NOT_AT);
+      if (data.selectionOnly && !doc.getSelection?.()?.toString().trim()) throw new Error('The selection is gone.');
       // The browser's PDF viewer: its page holds no text of the PDF (the background reads it on the extension's PDF page).
       if (doc.contentType === 'application/pdf') return { title: doc.title, source: 'article' as const, blocks: [] };
       reader.rest = null;
