@@ -236,6 +236,24 @@ describe('an article read title first', () => {
     expect(sendToPage).toHaveBeenCalledWith('extractMore', { after: 3 }, pdf.id);
   });
 
+  it('a page that never gives the rest is not waited for past 20 s: the reading ends with what it has', async () => {
+    Object.assign(fakeBrowser.scripting, { executeScript: vi.fn(() => new Promise(() => undefined)) });
+    vi.useFakeTimers();
+    try {
+      const asked = tabText.moreFromTab(tab.id!, 1);
+      const failed = expect(asked).rejects.toThrow(/did not give the rest/);
+      await vi.advanceTimersByTimeAsync(19_999);
+      let settled = false;
+      void asked.catch(() => (settled = true));
+      await Promise.resolve();
+      expect(settled).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+      await failed;
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('a page that no longer has the rest (reloaded, read again) says so: the reading ends with what it has', async () => {
     Object.assign(fakeBrowser.scripting, { executeScript: vi.fn(async () => [{ frameId: 0, result: null }]) });
     await expect(tabText.moreFromTab(tab.id!, 1)).rejects.toThrow(/no longer has the rest/);

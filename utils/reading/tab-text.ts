@@ -257,6 +257,9 @@ function askEarly(tabId: number, mode: ExtractMode): { answerAt(url: string | un
   };
 }
 
+/** How long a page may take to give the rest of an article read title first (its Readability, on a page small enough for that: well under a second). */
+const REST_WAIT_MS = 20_000;
+
 /**
  * The rest of a document the tab's page is reading in batches: the PDF page's next batch, or the rest of
  * an article its page answered title first (taken by a small injected function: no message handler needed).
@@ -264,7 +267,11 @@ function askEarly(tabId: number, mode: ExtractMode): { answerAt(url: string | un
 export async function moreFromTab(tabId: number, after: number): Promise<TextBatch> {
   const tab = await browser.tabs.get(tabId);
   if (isPdfPage(tab.url)) return sendToPage('extractMore', { after }, tabId);
-  const [injected] = await browser.scripting.executeScript({ target: { tabId }, func: restOfPage, args: [after] });
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('The page did not give the rest of the article in time.')), REST_WAIT_MS)));
+  const asked = browser.scripting.executeScript({ target: { tabId }, func: restOfPage, args: [after] });
+  // Never waited for in vain: a page that does not answer ends the reading with its title, said (`incomplete`).
+  const [injected] = await Promise.race([asked, late]).finally(() => clearTimeout(timer));
   const batch = injected?.result as TextBatch | null | undefined;
   if (!batch || !Array.isArray(batch.blocks)) throw new Error('The page no longer has the rest of the article (reloaded, or read again).');
   mark('extract:rest');

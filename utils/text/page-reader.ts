@@ -23,12 +23,17 @@ interface PageReader {
  */
 function nextTask(f: () => void): void {
   const channel = new MessageChannel();
+  // Held until its message comes: a channel nothing refers to may be collected with the message unsent
+  // (the rest of an article would then never come, and its reading would wait at the title's end).
+  pendingTasks.add(channel);
   channel.port1.onmessage = () => {
+    pendingTasks.delete(channel);
     channel.port1.close();
     f();
   };
   channel.port2.postMessage(null);
 }
+const pendingTasks = new Set<MessageChannel>();
 
 declare global {
   // The content script's isolated world outlives each injection: a second injection finds the first's reader.
