@@ -119,7 +119,7 @@ function extractRequest(mode: ExtractMode, settings: Settings, whole = false): E
 /** Asks the page's resident extract script; injects it first when the page has none yet (first reading of this page). */
 async function askPage(tabId: number, mode: ExtractMode, settings: Settings, url: string | undefined, whole: boolean): Promise<ExtractedText> {
   const request = extractRequest(mode, settings, whole);
-  deferred.byTab.delete(tabId);
+  deferred.delete(tabId);
   const under = injecting.get(tabId);
   if (under) await under.catch(() => undefined);
   if (under || !surelyWithoutScript(tabId, url)) {
@@ -160,7 +160,13 @@ async function askPage(tabId: number, mode: ExtractMode, settings: Settings, url
     mark('extract:selection-handed');
     // The script keeps where each line is: the highlight waits for it (`pageScript`).
     if (injection) injection.catch(ignore('injecting the extract script'));
-    else deferred.set(tabId, () => void inject().catch(ignore('injecting the extract script')), url);
+    else
+      deferred.set(tabId, () => {
+        // Handed the request again, for the selection alone at this address: by then the page may be another.
+        const again: PendingExtract = { id: crypto.randomUUID(), request: { mode: 'normal', selectionOnly: true, ...(url ? { at: url } : {}) } };
+        void browser.scripting.executeScript({ target: { tabId }, func: setPendingExtract, args: [again] }).catch(ignore('handing the page its request'));
+        void inject().catch(ignore('injecting the extract script'));
+      });
     return selection;
   }
   const [injected] = await (injection ?? inject());
@@ -183,27 +189,19 @@ export function selectionAnswer(read: unknown): ExtractedText | null {
 
 /**
  * The extract script of a selection read from the menu, put in the page only when its first sentence
- * is to be marked (`pageScript`), handed the same request again: by then the page may be another (its
- * address is named; any other refuses, and only installs the script). A new start there drops it.
+ * is to be marked (`pageScript`); any other address refuses the request and only installs the script.
+ * A new start there drops it.
  */
-const deferred = {
-  byTab: new Map<number, { inject: () => void; pending: PendingExtract }>(),
-  set(tabId: number, inject: () => void, url: string | undefined) {
-    this.byTab.set(tabId, { inject, pending: { id: crypto.randomUUID(), request: { mode: 'normal', selectionOnly: true, ...(url ? { at: url } : {}) } } });
-  },
-};
+const deferred = new Map<number, () => void>();
 
 /**
  * The tab's extract script for marking a sentence: resolves once it is in, if it is being put in (its
  * injection put off by a selection read from the menu starts now); undefined when nothing is under way.
  */
 export function pageScript(tabId: number): Promise<unknown> | undefined {
-  const put = deferred.byTab.get(tabId);
-  deferred.byTab.delete(tabId);
-  if (put) {
-    void browser.scripting.executeScript({ target: { tabId }, func: setPendingExtract, args: [put.pending] }).catch(ignore('handing the page its request'));
-    put.inject();
-  }
+  const put = deferred.get(tabId);
+  deferred.delete(tabId);
+  put?.();
   return injecting.get(tabId);
 }
 
@@ -220,7 +218,7 @@ export async function readyTab(tabId: number, clicked?: Browser.tabs.Tab): Promi
     await loadTabTextState();
     const url = (eventTab(tabId, clicked) ?? (await browser.tabs.get(tabId))).url;
     if (!url || injecting.has(tabId) || !scriptable(url) || !surelyWithoutScript(tabId, url)) return;
-    deferred.byTab.delete(tabId);
+    deferred.delete(tabId);
     mark('extract:ready');
     await tracked(tabId, browser.scripting.executeScript({ target: { tabId }, files: ['/extract.js'] }));
     rememberInjected(tabId, url);
