@@ -11,6 +11,8 @@ export const DEFAULT_API_ORIGIN = 'https://api.trysasha.ru';
 export const GECKO_ID = 'reader@trysasha.ru';
 /** V8's explicit compile hint for a whole file: https://v8.dev/blog/explicit-compile-hints */
 const COMPILE_ALL = '//# allFunctionsCalledOnLoad';
+/** What `extractScript` (utils/messaging/content.ts) returns until the build puts the extract script's code there. */
+const EXTRACT_SCRIPT_PLACE = /(["'`])@@trysasha-extract-script@@\1/g;
 /** WXT's own `wxt/browser` (`globalThis.browser` where it exists, else `chrome`), which the polyfill module aliases away. */
 const WXT_BROWSER = fileURLToPath(import.meta.resolve('wxt/browser'));
 
@@ -75,6 +77,16 @@ export default defineConfig({
       const file = join(wxt.config.outDir, 'extract.js');
       const code = await readFile(file, 'utf8').catch(() => null);
       if (code !== null && !code.startsWith(COMPILE_ALL)) await writeFile(file, `${COMPILE_ALL}\n${code}`);
+      // The background injects the same code as a function, its request the argument (`extractScript`).
+      const background = join(wxt.config.outDir, 'background.js');
+      const worker = await readFile(background, 'utf8').catch(() => null);
+      if (code === null || worker === null) return;
+      const places = worker.match(EXTRACT_SCRIPT_PLACE)?.length ?? 0;
+      if (places !== 1) throw new Error(`wxt.config.ts: background.js holds ${places} places for the extract script's code, not 1`);
+      // The script is one expression statement (WXT's IIFE), whose value is its answer.
+      const expression = code.replace(COMPILE_ALL, '').trim().replace(/;$/, '');
+      if (!/^\(function\(\)\{[^]*\}\)\(\)$/.test(expression)) throw new Error('wxt.config.ts: extract.js is not one function called at once, as WXT builds an unlisted script');
+      await writeFile(background, worker.replace(EXTRACT_SCRIPT_PLACE, () => `(${expression})`));
     },
     'build:manifestGenerated': (_wxt, manifest) => {
       // The extract script is injected on demand (activeTab + scripting): it must

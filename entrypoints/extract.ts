@@ -5,6 +5,9 @@ import { answerPendingExtract, pageReader } from '@/utils/text/page-reader';
 // reader, which answers the background's `extract` / `highlight` / `clearHighlight` messages
 // (utils/messaging/content.ts). A second injection finds the first's reader and adds nothing. An
 // extraction handed over with the injection is answered as its result (utils/reading/tab-text.ts).
+// A start injects this script's code as a function, its request the argument (`extractScript` in
+// utils/messaging/content.ts: the build puts this file's code in it); the file itself is put in ahead of
+// a likely start (`readyTab`).
 //
 // An unlisted script, not a WXT content script: WXT's content-script context reads `runtime.id` as it
 // loads, and a content script's first touch of the extension API builds that API in the page (Firefox:

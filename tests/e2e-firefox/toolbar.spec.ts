@@ -60,6 +60,8 @@ test("a page's first reading gets its text with the script's injection (no messa
   };
   const first = await readFromShortcut();
   expect(first.labels).toContain('extract:with-injection');
+  // The script came as a function with the request (its code put into the worker by the build), not as its file after one.
+  expect(first.labels).not.toContain('extract:not-built-in');
   expect(first.labels).not.toContain('extract:ask');
   await run('stop');
   await expect.poll(async () => (await view()).state).toMatch(/stopped|finished/);

@@ -27,34 +27,47 @@ export type ExtractRequest = {
 /** What a page not at the request's `at` answers with (the background then goes the usual way). */
 export const NOT_AT = 'not-at-that-address';
 
-/** An `extract` request handed to the page just before the script is injected, and its id. */
+/** An `extract` request handed to the page with the script's injection, and its id. */
 export interface PendingExtract {
   id: string;
   request: ExtractRequest;
 }
 
 declare global {
-  // Set in the extract script's world just before its injection; answered as the injection's result.
+  // Set in the extract script's world as it is injected; answered as the injection's result.
   var __trysashaPendingExtract: PendingExtract | undefined;
 }
 
 /**
- * Injected (as a function, so self-contained: no imports) just before the extract script, in the same
- * world: the script answers this request as the injection's result, which saves the message that
- * would follow (utils/text/page-reader.ts, `answerPendingExtract`).
+ * The extract script as a function, injected with its request as the argument (`func`, `args`): the
+ * script answers the request as the injection's result (utils/text/page-reader.ts,
+ * `answerPendingExtract`), with no message after it. The build puts the script's own code (the
+ * unlisted script `extract.js`, the same bytes) in place of the string this returns (wxt.config.ts,
+ * `build:done`). Injected as a function, not as its file: Firefox compiles the file afresh in each new
+ * page's process (12–15 ms of the first injection into a page, `npm run bench`), a function's source in
+ * about 4; Chrome's answer came 3 ms sooner too. Where the build has not put the code in (`wxt dev`'s
+ * rebuilds), the string comes back instead of an answer, and the file is injected after it.
  */
-export function setPendingExtract(pending: PendingExtract): PageSelection | null {
-  globalThis.__trysashaPendingExtract = pending;
-  // A selection is read here too, as the script reads it (`extract`, `selectionText`): the background
-  // makes the same answer from it while the script is still being loaded (its first part is sent
-  // ~13 ms sooner in Chrome, ~25 in Firefox). The script still answers: the page keeps where each line is.
-  if (pending.request.mode !== 'normal' || document.contentType === 'application/pdf') return null;
+export function extractScript(pending: PendingExtract | null): unknown {
+  globalThis.__trysashaPendingExtract = pending ?? undefined;
+  return '@@trysasha-extract-script@@';
+}
+
+/**
+ * The page's selection, read by a small function injected beside the extract script (self-contained:
+ * no imports): the background makes the answer the script would make of it (`selectionText`) while the
+ * script is still being loaded (its first part is sent ~13 ms sooner in Chrome, ~25 in Firefox). The
+ * script still answers: the page keeps where each line is. Null without a selection, and on the
+ * browser's PDF viewer (its page holds no text of the PDF).
+ */
+export function pageSelection(): PageSelection | null {
+  if (document.contentType === 'application/pdf') return null;
   const selected = document.getSelection()?.toString() ?? '';
   if (!selected.trim()) return null;
   return { selected, title: document.title, site: location.hostname, url: location.href };
 }
 
-/** A page's selection as `setPendingExtract` read it, and what the answer made from it names. */
+/** A page's selection as `pageSelection` read it, and what the answer made from it names. */
 export interface PageSelection {
   selected: string;
   title: string;

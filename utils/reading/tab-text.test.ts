@@ -19,15 +19,27 @@ beforeEach(async () => {
 const URL_READ = 'https://example.com/article';
 const TEXT = { title: 'Заголовок', source: 'article' as const, blocks: [{ text: 'Первый абзац.', kind: 'paragraph' as const }] };
 
-/** `scripting.executeScript` as a page answers it: the handed request is kept, the script answers it as its result. */
-function scriptedPage() {
+type Injection = { func?: (...args: never[]) => unknown; args?: Array<{ id: string; request: Record<string, unknown> }>; files?: string[] };
+const named = (injection: Injection, name: string) => injection.func?.name === name;
+/** The injection that carried the script with its request (`extractScript`), of the calls made. */
+const scriptCall = (calls: unknown[][], nth = 0) => calls.map(([c]) => c as Injection).filter((c) => named(c, 'extractScript'))[nth];
+
+/**
+ * `scripting.executeScript` as a page answers it: the script injected as a function answers the request
+ * it carries as its result (`notBuiltIn`: as in `wxt dev`, it only hands the request over and the file
+ * answers it); the selection function reads `selection`.
+ */
+function scriptedPage(selection: unknown = null, notBuiltIn = false) {
   let pendingId: string | null = null;
-  const executeScript = vi.fn(async (injection: { func?: unknown; args?: Array<{ id: string }>; files?: string[] }) => {
-    if (injection.func) {
+  const executeScript = vi.fn(async (injection: Injection) => {
+    if (named(injection, 'pageSelection')) return [{ frameId: 0, result: selection }];
+    if (named(injection, 'extractScript')) {
       pendingId = injection.args![0]!.id;
-      return [{ frameId: 0, result: null }];
+      return [{ frameId: 0, result: notBuiltIn ? '@@trysasha-extract-script@@' : { ...TEXT, requestId: pendingId } }];
     }
-    return [{ frameId: 0, result: { ...TEXT, requestId: pendingId } }];
+    const answer = pendingId === null ? null : { ...TEXT, requestId: pendingId };
+    pendingId = null;
+    return [{ frameId: 0, result: answer }];
   });
   Object.assign(fakeBrowser.scripting, { executeScript, insertCSS: vi.fn(async () => undefined) });
   return executeScript;
@@ -44,9 +56,9 @@ describe('extractFromTab on a page read for the first time', () => {
     const get = vi.spyOn(fakeBrowser.tabs, 'get');
     await Promise.all([settings.readSettings(), tabText.loadTabTextState()]);
     const extracting = tabText.extractFromTab(tab.id!, { clicked: tab });
-    // Before anything is awaited: the request handed over and the script on its way.
+    // Before anything is awaited: the selection being read, and the script on its way with the request.
     expect(executeScript).toHaveBeenCalledTimes(2);
-    expect(executeScript.mock.calls[1]![0]).toMatchObject({ files: ['/extract.js'] });
+    expect(scriptCall(executeScript.mock.calls)).toMatchObject({ target: { tabId: tab.id }, args: [{ request: { mode: 'normal' } }] });
     await expect(extracting).resolves.toEqual(TEXT);
     expect(get).not.toHaveBeenCalled();
   });
@@ -57,6 +69,19 @@ describe('extractFromTab on a page read for the first time', () => {
     await expect(tabText.extractFromTab(tab.id!)).resolves.toEqual(TEXT);
     expect(get).toHaveBeenCalledWith(tab.id);
     expect(executeScript).toHaveBeenCalledTimes(2);
+  });
+
+  it('the script not built into its function (`wxt dev`): its file answers the request the function handed over', async () => {
+    const executeScript = scriptedPage(null, true);
+    await expect(tabText.extractFromTab(tab.id!, { clicked: tab })).resolves.toEqual(TEXT);
+    expect(executeScript.mock.calls.at(-1)![0]).toEqual({ target: { tabId: tab.id }, files: ['/extract.js'] });
+  });
+
+  it('"Read from here" reads the article whatever is selected: no selection is read', async () => {
+    const executeScript = scriptedPage({ selected: 'Выделено.', title: 't', site: 's', url: URL_READ });
+    await expect(tabText.extractFromTab(tab.id!, { clicked: tab, mode: 'from-here' })).resolves.toEqual(TEXT);
+    expect(executeScript).toHaveBeenCalledTimes(1);
+    expect(scriptCall(executeScript.mock.calls)!.args![0]!.request).toMatchObject({ mode: 'from-here' });
   });
 
   it("an event's tab without its address (no grant) is looked up", async () => {
@@ -186,9 +211,7 @@ describe('a start with no tab from its event (the popup) on a page known to have
   it('a tab that has moved on since: its early answer is not taken; the new page gets the script and answers', async () => {
     const executeScript = scriptedPage();
     const moved = { ...TEXT, title: 'Другая страница' };
-    executeScript.mockImplementation(async (injection: { func?: unknown; args?: Array<{ id: string }>; files?: string[] }) =>
-      injection.func ? [{ frameId: 0, result: null }] : [{ frameId: 0, result: { ...moved, requestId: (executeScript.mock.calls[0]![0] as { args: Array<{ id: string }> }).args[0]!.id } }],
-    );
+    executeScript.mockImplementation(async (injection: Injection) => [{ frameId: 0, result: named(injection, 'extractScript') ? { ...moved, requestId: injection.args![0]!.id } : null }]);
     vi.spyOn(fakeBrowser.tabs, 'get').mockImplementation(async () => ({ ...tab, url: 'https://example.com/other' }));
     // Whatever the page at the old address would have said (it still answers in this fake) is not read.
     sendToPage.mockImplementation(async () => TEXT);
@@ -209,7 +232,7 @@ describe('an article read title first', () => {
 
   const account = { name: 'a', provider: 'p', balanceRub: '100.0000', pricePerMillionRub: '1500.0000', maxConcurrency: 2, checkedAt: 0 };
   /** The request the page was handed with the script's injection. */
-  const handed = (executeScript: ReturnType<typeof scriptedPage>) => (executeScript.mock.calls[0]![0] as unknown as { args: Array<{ request: Record<string, unknown> }> }).args[0]!.request;
+  const handed = (executeScript: ReturnType<typeof scriptedPage>) => scriptCall(executeScript.mock.calls)!.args![0]!.request;
 
   it.each<[string, string, { menuSelection?: string } | object, number | undefined]>([
     ['the toolbar, at the last price the account had: up to the default threshold (10 ₽ at 1,500 ₽ a million)', '10', {}, 6_666],
@@ -269,11 +292,11 @@ describe('a selection on a page read for the first time', () => {
     tab = (await fakeBrowser.tabs.create({ url: URL_READ })) as Browser.tabs.Tab;
   });
 
-  /** A page whose handed function reads `read` and whose script arrives only when `arrive` is called. */
+  /** A page whose selection function reads `read` and whose script arrives only when `arrive` is called (answering nothing). */
   function slowScript(read: unknown) {
     let arrive = () => {};
-    const executeScript = vi.fn((injection: { func?: unknown }) =>
-      injection.func ? Promise.resolve([{ frameId: 0, result: read }]) : new Promise((resolve) => (arrive = () => resolve([{ frameId: 0, result: null }]))),
+    const executeScript = vi.fn((injection: Injection) =>
+      named(injection, 'pageSelection') ? Promise.resolve([{ frameId: 0, result: read }]) : new Promise((resolve) => (arrive = () => resolve([{ frameId: 0, result: null }]))),
     );
     Object.assign(fakeBrowser.scripting, { executeScript, insertCSS: vi.fn(async () => undefined) });
     return { executeScript, arrive: () => arrive() };
@@ -310,15 +333,13 @@ describe('a selection on a page read for the first time', () => {
     expect(page.executeScript).toHaveBeenCalledTimes(1);
     const injection = tabText.pageScript(tab.id!);
     expect(injection).toBeDefined();
-    expect(page.executeScript).toHaveBeenCalledTimes(3);
-    const calls = page.executeScript.mock.calls.map(([c]) => c as { func?: unknown; files?: string[]; args?: Array<{ request: object }> });
-    expect(calls[1]!.args![0]!.request).toEqual({ mode: 'normal', selectionOnly: true, at: URL_READ });
-    expect(calls[2]!.files).toEqual(['/extract.js']);
+    expect(page.executeScript).toHaveBeenCalledTimes(2);
+    expect(scriptCall(page.executeScript.mock.calls)!.args![0]!.request).toEqual({ mode: 'normal', selectionOnly: true, at: URL_READ });
     page.arrive();
     await injection;
     // Put in once.
     expect(tabText.pageScript(tab.id!)).toBeUndefined();
-    expect(page.executeScript).toHaveBeenCalledTimes(3);
+    expect(page.executeScript).toHaveBeenCalledTimes(2);
   });
 
   it('from the menu, a new start on the tab before the first mark drops the put-off script (the start puts its own)', async () => {
@@ -328,7 +349,7 @@ describe('a selection on a page read for the first time', () => {
     await tabText.extractFromTab(tab.id!, { clicked: tab, menuSelection: 'Выделение.' });
     expect(page.executeScript).toHaveBeenCalledTimes(2);
     expect(tabText.pageScript(tab.id!)).toBeDefined();
-    expect(page.executeScript).toHaveBeenCalledTimes(4);
+    expect(page.executeScript).toHaveBeenCalledTimes(3);
   });
 
   it.each([
@@ -355,16 +376,13 @@ describe('a selection on a page read for the first time', () => {
   it("makes the answer the page's script would make of the same selection", async () => {
     const { parseHTML } = await import('linkedom');
     const { extractFromPage } = await import('../text/extract');
-    const { setPendingExtract } = await import('../messaging/content');
+    const { pageSelection } = await import('../messaging/content');
     const { document } = parseHTML(`<html><head><title> Статья —  Сайт </title></head><body><p>${'Текст статьи. '.repeat(60)}</p></body></html>`);
     Object.assign(document, { getSelection: () => ({ toString: () => SELECTED, rangeCount: 0 }) });
     vi.stubGlobal('document', document);
     vi.stubGlobal('location', { hostname: 'example.com', href: URL_READ });
     try {
-      const read = setPendingExtract({ id: 'r', request: { mode: 'normal' } });
-      expect(tabText.selectionAnswer(read)).toEqual({ ...extractFromPage(document).text, tookMs: undefined, site: 'example.com', url: URL_READ });
-      // "Read from here" reads the article whatever is selected: nothing is read by the function.
-      expect(setPendingExtract({ id: 'r', request: { mode: 'from-here' } })).toBeNull();
+      expect(tabText.selectionAnswer(pageSelection())).toEqual({ ...extractFromPage(document).text, tookMs: undefined, site: 'example.com', url: URL_READ });
     } finally {
       vi.unstubAllGlobals();
     }

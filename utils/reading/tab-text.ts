@@ -1,5 +1,5 @@
 import { browser, type Browser } from 'wxt/browser';
-import { type ExtractRequest, isNoReceiver, NOT_AT, type PageSelection, type PendingExtract, restOfPage, sendToPage, setPendingExtract, type ExtractMode } from '../messaging/content';
+import { type ExtractRequest, isNoReceiver, NOT_AT, type PageSelection, type PendingExtract, extractScript, pageSelection, restOfPage, sendToPage, type ExtractMode } from '../messaging/content';
 import { ignore } from '../log';
 import { blocksFromPlainText, selectionText, type ExtractedText, type TextBatch } from '../text/extract';
 import { HIGHLIGHT_NAME } from '../text/highlight';
@@ -138,38 +138,26 @@ async function askPage(tabId: number, mode: ExtractMode, settings: Settings, url
     }
   }
   mark('extract:inject');
-  // The request is handed to the page just before the script, which answers it as the injection's
-  // result: no message after it (~20 ms). The browser runs the small function first (the script's file
-  // is read first); if it did not, the script finds no request and the page is asked by message.
   const id = crypto.randomUUID();
   const pending: PendingExtract = { id, request };
-  const handed = browser.scripting.executeScript({ target: { tabId }, func: setPendingExtract, args: [pending] });
-  handed.then(() => mark('extract:handed'), () => undefined);
-  const inject = () => {
-    const injection = tracked(tabId, browser.scripting.executeScript({ target: { tabId }, files: ['/extract.js'] }));
-    injection.then(() => (mark('extract:injected'), rememberInjected(tabId, url)), () => undefined);
-    return injection;
-  };
+  // A selection is read by a small function beside the script, and answered from that (as the script
+  // would): the script takes longer to come. "Read from here" reads the article whatever is selected.
+  const read = mode === 'normal' ? browser.scripting.executeScript({ target: { tabId }, func: pageSelection }) : null;
+  read?.then(() => mark('extract:selection-read'), () => undefined);
   // From the menu the page surely has a selection: the script is put in only once the reading's first
   // sentence is to be marked (put in at once, it loaded beside the first request and its answer: in
   // Firefox it came at 122 ms, the request having left at 44). Else at once: the page may have none.
-  const injection = whole ? null : inject();
-  // A selection comes with the request's handing: answered from it, as the script would (`selectionText`).
-  const selection = await handed.then(([result]) => selectionAnswer(result?.result), () => null);
+  const injection = whole ? null : injectScript(tabId, url, pending);
+  const selection = read && (await read.then(([result]) => selectionAnswer(result?.result), () => null));
   if (selection) {
     mark('extract:selection-handed');
     // The script keeps where each line is: the highlight waits for it (`pageScript`).
     if (injection) injection.catch(ignore('injecting the extract script'));
-    else
-      deferred.set(tabId, () => {
-        // Handed the request again, for the selection alone at this address: by then the page may be another.
-        const again: PendingExtract = { id: crypto.randomUUID(), request: { mode: 'normal', selectionOnly: true, ...(url ? { at: url } : {}) } };
-        void browser.scripting.executeScript({ target: { tabId }, func: setPendingExtract, args: [again] }).catch(ignore('handing the page its request'));
-        void inject().catch(ignore('injecting the extract script'));
-      });
+    // Handed a request for the selection alone at this address: by then the page may be another.
+    else deferred.set(tabId, () => void injectScript(tabId, url, { id: crypto.randomUUID(), request: { mode: 'normal', selectionOnly: true, ...(url ? { at: url } : {}) } }).catch(ignore('injecting the extract script')));
     return selection;
   }
-  const [injected] = await (injection ?? inject());
+  const [injected] = await (injection ?? injectScript(tabId, url, pending));
   const answer = injected?.result as (ExtractedText & { requestId?: string }) | null | undefined;
   if (answer?.requestId === id) {
     mark('extract:with-injection');
@@ -180,7 +168,26 @@ async function askPage(tabId: number, mode: ExtractMode, settings: Settings, url
   return sendToPage('extract', request, tabId);
 }
 
-/** The answer a page's selection read by `setPendingExtract` makes; null when there was none. */
+/**
+ * Puts the extract script in the tab's page with `pending`, which it answers as the injection's result
+ * (`extractScript`: the script as a function, its request the argument).
+ */
+function injectScript(tabId: number, url: string | undefined, pending: PendingExtract) {
+  const injection = tracked(
+    tabId,
+    (async () => {
+      const results = await browser.scripting.executeScript({ target: { tabId }, func: extractScript, args: [pending] });
+      // Not built in (`wxt dev`'s rebuilds): the function only handed the request over; the file answers it.
+      if (typeof results[0]?.result !== 'string') return results;
+      mark('extract:not-built-in');
+      return browser.scripting.executeScript({ target: { tabId }, files: ['/extract.js'] });
+    })(),
+  );
+  injection.then(() => (mark('extract:injected'), rememberInjected(tabId, url)), () => undefined);
+  return injection;
+}
+
+/** The answer a page's selection read by `pageSelection` makes; null when there was none. */
 export function selectionAnswer(read: unknown): ExtractedText | null {
   const r = read as Partial<PageSelection> | null | undefined;
   if (!r || typeof r.selected !== 'string' || !r.selected.trim() || typeof r.title !== 'string') return null;
@@ -220,6 +227,8 @@ export async function readyTab(tabId: number, clicked?: Browser.tabs.Tab): Promi
     if (!url || injecting.has(tabId) || !scriptable(url) || !surelyWithoutScript(tabId, url)) return;
     deferred.delete(tabId);
     mark('extract:ready');
+    // Its file, not the function a start injects: off the way to the first audio, and Chrome compiles a
+    // file whole as it comes (the compile hint, wxt.config.ts), so the next start's answer compiles nothing.
     await tracked(tabId, browser.scripting.executeScript({ target: { tabId }, files: ['/extract.js'] }));
     rememberInjected(tabId, url);
   } catch {

@@ -368,7 +368,7 @@ export function blocksOf(
 
 /**
  * What a selection reads as: its lines, under the page's title. The background makes the same answer
- * from a selection an injected function read (`setPendingExtract`), before the script is in the page.
+ * from a selection an injected function read (`pageSelection`), before the script is in the page.
  */
 export function selectionText(selected: string, pageTitle: string): ExtractedText {
   return { title: clean(pageTitle), source: 'selection', blocks: blocksFromPlainText(selected) };
