@@ -244,15 +244,20 @@ describe('an article read title first: its title before Readability runs, then t
     return document as unknown as Document;
   };
 
-  it.each<[string, string, string, string]>([
-    ['the headline on the page', '<title>Статья о реке и мосте — Газета</title>', `<nav><a href="/">Меню</a></nav><article><h1>Статья о реке и мосте</h1>${paragraph.repeat(8)}</article>`, 'Статья о реке и мосте'],
-    ["the page's metadata (og:title) over its <title>", '<title>Газета</title><meta property="og:title" content="Новый мост через реку">', `<article>${paragraph.repeat(8)}</article>`, 'Новый мост через реку'],
-    ['only <title>', '<title>Заметка о погоде на завтра</title>', `<div>${paragraph.repeat(8)}</div>`, 'Заметка о погоде на завтра'],
-  ])('%s: the title first, then the rest, are the article read whole', (_name, head, body, title) => {
+  it.each<[string, string, string, string, boolean]>([
+    ['the headline on the page', '<title>Статья о реке и мосте — Газета</title>', `<nav><a href="/">Меню</a></nav><article><h1>Статья о реке и мосте</h1>${paragraph.repeat(8)}</article>`, 'Статья о реке и мосте', true],
+    ['a headline that is the title letter for letter', '<title>Статья о реке и мосте</title>', `<article><h1>Статья  о реке и мосте</h1>${paragraph.repeat(8)}</article>`, 'Статья о реке и мосте', true],
+    ["a headline in other case and stops: the page's own words", '<title>Статья о реке и мосте</title>', `<article><h1>СТАТЬЯ о реке, и мосте!</h1>${paragraph.repeat(8)}</article>`, 'СТАТЬЯ о реке, и мосте!', true],
+    ["the site's name in an h1 before the headline", '<title>Статья о реке и мосте</title>', `<header><h1>Газета</h1></header><article><h1>Статья о реке и мосте</h1>${paragraph.repeat(8)}</article>`, 'Статья о реке и мосте', true],
+    ["the page's metadata (og:title) over its <title>", '<title>Газета</title><meta property="og:title" content="Новый мост через реку">', `<article>${paragraph.repeat(8)}</article>`, 'Новый мост через реку', false],
+    ['only <title>', '<title>Заметка о погоде на завтра</title>', `<div>${paragraph.repeat(8)}</div>`, 'Заметка о погоде на завтра', false],
+  ])('%s: the title first, then the rest, are the article read whole', (_name, head, body, title, onPage) => {
     const whole = extractFromPage(page(head, body), { articleOnly: true });
     const doc = page(head, body);
     const early = titleFirst(doc, 100_000)!;
     expect(early.text).toMatchObject({ title, blocks: [{ text: title, kind: 'title' }], more: true });
+    // Marked on the page where it is there (the h1's text).
+    expect(early.segments[0]!.length > 0).toBe(onPage);
     const rest = extractFromPage(doc, { articleOnly: true, headline: { text: early.text.title, segments: early.segments[0]! } });
     expect(whole.text.blocks[0]).toEqual({ text: title, kind: 'title' });
     expect(rest.text.blocks).toEqual(whole.text.blocks);
