@@ -97,10 +97,6 @@ const SEGMENT_WINDOW = 1_000;
 let wordSegmenter: Intl.Segmenter | undefined;
 const foldCache = new Map<string, string>();
 
-/** A letter or digit the service reads: a text without one says nothing, and is never sent. */
-const SPEAKABLE = /[A-Za-zА-Яа-яЁё0-9]/;
-export const isSpeakable = (text: string): boolean => SPEAKABLE.test(text);
-
 /** Basic Latin and Russian letters. */
 const isPlainLetter = (c: number) => (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || (c >= 0x410 && c <= 0x44f) || c === 0x401 || c === 0x451;
 

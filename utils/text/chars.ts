@@ -44,3 +44,7 @@ export function codePointsBetween(s: string, from: number, to: number): number {
   }
   return count;
 }
+
+/** A letter or digit the service reads: a text without one says nothing, and is never sent. */
+const SPEAKABLE = /[A-Za-zА-Яа-яЁё0-9]/;
+export const isSpeakable = (text: string): boolean => SPEAKABLE.test(text);

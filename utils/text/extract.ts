@@ -9,7 +9,7 @@ import { Readability } from '@mozilla/readability';
 import { quickReadability } from './quick-readability';
 import { looseForm, type TextSlice, tokens } from './highlight';
 import { boundTitle } from './title';
-import { countChars, squeezeSpaces } from './chars';
+import { countChars, isSpeakable, squeezeSpaces } from './chars';
 
 export interface TextBlock {
   text: string;
@@ -516,9 +516,6 @@ function readabilityTitle(doc: Document): string | null {
   }
 }
 
-/** Letters and digits `tokens` always reads as words (ASCII and Russian): a text holding one has words. */
-const SURELY_WORDS = /[0-9A-Za-zЁА-яё]/;
-
 const sameWords = (a: string, b: string) => tokens(a).join(' ') === tokens(b).join(' ');
 
 /**
@@ -530,10 +527,11 @@ function visibleHeadline(doc: Document, title: string, seen: Sight): Headline {
   let want: string | undefined;
   for (const h1 of Array.from(doc.querySelectorAll('h1'))) {
     const text = clean(h1.textContent ?? '');
-    // A heading that is the title itself, letter for letter, has its words; others are compared word by
+    // A heading that is the title itself, letter for letter (with a letter or digit the service reads,
+    // which `tokens` always reads as a word), has its words; others are compared word by
     // word. `tokens` folds case and marks, and its first call in a page built Firefox's Unicode tables
     // there (3.5 ms of the 8 the title took, on the way to the first audio).
-    if (text !== title || !SURELY_WORDS.test(text)) {
+    if (text !== title || !isSpeakable(text)) {
       const have = tokens(text).join(' ');
       if (!have) continue;
       want ??= tokens(title).join(' ');

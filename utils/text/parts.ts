@@ -1,5 +1,4 @@
-import { isSpeakable } from './accepted';
-import { codePointsBetween, countChars, hasLooseSpace, hasSurrogate, isHighSurrogate, isLowSurrogate, squeezeSpaces } from './chars';
+import { codePointsBetween, countChars, hasLooseSpace, hasSurrogate, isHighSurrogate, isLowSurrogate, isSpeakable, squeezeSpaces } from './chars';
 
 export { countChars, squeezeSpaces };
 
