@@ -7,7 +7,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseHTML } from 'linkedom';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { extractFromPage, titleFirst } from '../../utils/text/extract';
+import { extractFromPage } from '../../utils/text/extract';
+import { titleFirst } from '../../utils/text/title-first';
 
 const dir = process.env.TRYSASHA_CORPUS ?? '';
 const pages = dir && existsSync(dir) ? readdirSync(dir).filter((name) => existsSync(join(dir, name, 'source.html'))) : [];

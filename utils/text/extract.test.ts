@@ -1,7 +1,8 @@
 import { parseHTML } from 'linkedom';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Readability } from '@mozilla/readability';
-import { billedBound, blocksOf, type CleanupChoices, extractFromPage, isJunkLine, titleFirst } from './extract';
+import { blocksOf, type CleanupChoices, extractFromPage, isJunkLine } from './extract';
+import { billedBound, titleFirst } from './title-first';
 import { planParts } from '../reading/plan';
 import { quickReadability } from './quick-readability';
 

@@ -1,5 +1,6 @@
 import { type ExtractRequest, NOT_AT, onPageRequest } from '../messaging/content';
-import { type Extraction, type ExtractedText, extractFromPage, type TextBatch, titleFirst } from './extract';
+import { type Extraction, type ExtractedText, extractFromPage, type TextBatch } from './extract';
+import { titleFirst } from './title-first';
 import { PageHighlighter, startBlockText, tokens } from './highlight';
 
 interface PageReader {
