@@ -55,6 +55,8 @@ export interface WorldOptions {
   threshold?: string;
   /** The player reports progress by itself and moves on at each part's end (else tests drive it). */
   autoplay?: boolean;
+  /** The player says it plays only when the test calls `playing()` (else at its first bytes). */
+  playingLate?: boolean;
   /** Chooses an answer for each request (default: ok). */
   answer?: (body: SpeechBody, n: number) => Answer;
   /** The cache's backend throws on write. */
@@ -215,7 +217,7 @@ export function makeWorld(opts: WorldOptions = {}) {
           break;
         case 'append':
           if (cmd.readingId !== readingId) return emit({ type: 'lost', readingId: cmd.readingId });
-          if (!partial.size) emit({ type: 'playing', readingId, load: loadId });
+          if (!partial.size && !opts.playingLate) emit({ type: 'playing', readingId, load: loadId });
           partial.set(cmd.part, (partial.get(cmd.part) ?? 0) + cmd.bytes.byteLength);
           break;
         case 'part-end':
@@ -324,6 +326,10 @@ export function makeWorld(opts: WorldOptions = {}) {
         timers.splice(timers.indexOf(t), 1);
         t.resolve();
       }
+    },
+    /** The player says its audio plays (with `playingLate`). */
+    playing() {
+      emit({ type: 'playing', readingId, load: loadId });
     },
     /** A report of the player's current load, sent now (before it hears of a load being prepared). */
     reportNow(part: number) {

@@ -82,7 +82,7 @@ export interface PageSelection {
  */
 export function restOfPage(after: number): Promise<TextBatch> | null {
   const rest = globalThis.__trysashaPageReader?.rest;
-  return after === 1 && rest ? rest : null;
+  return after === 1 && rest ? rest() : null;
 }
 
 export interface ContentProtocol {

@@ -249,8 +249,6 @@ export class Delivery {
     // A copy is transferred; the original stays for the cache and other readers.
     const bytes = chunk.slice().buffer;
     this.appended = true;
-    // An article read title first: its rest is fetched as the title's audio comes (after the player's set-up).
-    if (this.run.growing) this.run.growNow();
     mark('append');
     await this.host.player.post({ type: 'append', readingId: this.run.id, part, bytes, ...(resumed ? { resumed } : {}) });
   }

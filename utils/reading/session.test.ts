@@ -574,6 +574,19 @@ describe('an article read title first (its page answered with the title; the res
     expect(w.reader.view.counting).toBe(false);
   });
 
+  it('the rest is taken from the page only once the title plays (the page\'s Readability would share the cores with the first audio)', async () => {
+    // The title's audio is still coming in (its stream waits after its first frames).
+    const w = makeWorld({ playingLate: true, threshold: '10', price: '1500.0000', bound: 2_000, maxConcurrency: 2, blocks: [title], batches: [{ blocks: rest, leftOutChars: 0, more: false }], answer: (_body, n) => (n === 0 ? { kind: 'stall' } : { kind: 'ok' }) });
+    void w.start();
+    await w.until(() => w.commands.some((c) => c.type === 'append'), "the title's first bytes in the player");
+    await new Promise((r) => setImmediate(r));
+    expect(w.askedAfter).toEqual([]);
+    w.playing();
+    await w.until(() => w.log.length === 2, 'the next part requested');
+    expect(w.askedAfter).toEqual([1]);
+    expect(w.log[1]!.text).toMatch(/^Дальше/);
+  });
+
   it('the part after the title is asked for as soon as it is planned, not once the title has downloaded', async () => {
     let open!: () => void;
     const gate = new Promise<void>((r) => (open = r));

@@ -11,21 +11,24 @@ interface PageReader {
   last: Extraction | null;
   /** Whether the background's messages are handled yet (`listen`). */
   listening: boolean;
-  /** The rest of an article read title first (its blocks after the title), once extracted; taken by `restOfPage`. */
-  rest: Promise<TextBatch> | null;
+  /**
+   * The rest of an article read title first (its blocks after the title), extracted when the background
+   * first asks for it (`restOfPage`), the same promise after.
+   */
+  rest: (() => Promise<TextBatch>) | null;
   /** The answer to the background's `extract`. */
   extract(request: ExtractRequest): ExtractedText;
 }
 
 /**
  * Runs `f` in a task of its own, soon: a message to itself, not a timer, which a tab in the background
- * (the popup's page opened as a tab, another tab chosen meanwhile) delays to its next second. Measured: the
- * rest of an article read title first came ~900 ms after its title in Firefox's bench through a timer.
+ * (the popup's page opened as a tab, another tab chosen meanwhile) delays to its next second (measured in
+ * Firefox's bench: ~900 ms).
  */
 function nextTask(f: () => void): void {
   const channel = new MessageChannel();
   // Held until its message comes: a channel nothing refers to may be collected with the message unsent
-  // (the rest of an article would then never come, and its reading would wait at the title's end).
+  // (the page's message handlers would then never be installed).
   pendingTasks.add(channel);
   channel.port1.onmessage = () => {
     pendingTasks.delete(channel);
@@ -69,7 +72,7 @@ export function answerPendingExtract(reader: PageReader, later: (f: () => void) 
  * resident after the first): the highlighter and the right-click target for "Read from here". Its
  * handlers of the background's messages are installed by `listen`.
  */
-export function pageReader(doc: Document = document, later: (f: () => void) => void = nextTask): PageReader {
+export function pageReader(doc: Document = document): PageReader {
   const existing = globalThis.__trysashaPageReader;
   if (existing) return existing;
   const reader: PageReader = {
@@ -86,10 +89,10 @@ export function pageReader(doc: Document = document, later: (f: () => void) => v
       reader.rest = null;
       const early = data.mode === 'normal' && data.titleFirstMax ? titleFirst(doc, data.titleFirstMax) : null;
       if (early) {
-        // The title answers now (its part is sent at once); the article is extracted in the next task.
+        // The title answers now (its part is sent at once); the article is extracted when the background asks.
         reader.last = early;
         reader.highlighter.clear();
-        reader.rest = restAfter(early, data, doc, later, (full) => reader.last === early && (reader.last = full));
+        reader.rest = restAfter(early, data, doc, (full) => reader.last === early && (reader.last = full));
         return { ...early.text, site: doc.location?.hostname ?? '', url: doc.location?.href ?? '' };
       }
       const extraction = extractFromPage(doc, { ...data, articleOnly: data.mode === 'from-here' });
@@ -104,27 +107,24 @@ export function pageReader(doc: Document = document, later: (f: () => void) => v
 }
 
 /**
- * The article after its title (read title first), extracted in a task of its own with the title the
- * reading sent: every block after it, as `extractFromPage` gives them. `took` gets the whole extraction.
+ * The article after its title (read title first), with the title the reading sent: every block after
+ * it, as `extractFromPage` gives them, extracted at the first call (the background asks once the
+ * title's audio plays: run at once, the page's Readability took a core from the player's set-up, and
+ * Firefox's first audio on a 1.16 MB page came ~80 ms later than on a small one), the same promise
+ * after. `took` gets the whole extraction.
  */
-function restAfter(early: Extraction, data: ExtractRequest, doc: Document, later: (f: () => void) => void, took: (full: Extraction) => void): Promise<TextBatch> {
-  const rest = new Promise<TextBatch>((resolve, reject) =>
-    later(() => {
-      try {
-        const headline = { text: early.text.title, segments: early.segments[0] ?? [] };
-        const full = extractFromPage(doc, { ...data, articleOnly: true, headline });
-        // The page grew past what the reading was bounded by (its scripts added text since): not read on
-        // that bound, which let the title go without asking. The reading ends with the title, and says so.
-        if (full.text.blocks.reduce((n, b) => n + b.text.length + 2, 0) > (early.text.bound ?? 0)) throw new Error('The page grew past its bound.');
-        took(full);
-        resolve({ blocks: full.text.blocks.slice(1), leftOutChars: full.text.leftOutChars ?? 0, more: false });
-      } catch (err) {
-        reject(err);
-      }
-    }),
-  );
-  rest.catch(() => undefined);
-  return rest;
+function restAfter(early: Extraction, data: ExtractRequest, doc: Document, took: (full: Extraction) => void): () => Promise<TextBatch> {
+  let rest: Promise<TextBatch> | null = null;
+  return () =>
+    (rest ??= new Promise<TextBatch>((resolve) => {
+      const headline = { text: early.text.title, segments: early.segments[0] ?? [] };
+      const full = extractFromPage(doc, { ...data, articleOnly: true, headline });
+      // The page grew past what the reading was bounded by (its scripts added text since): not read on
+      // that bound, which let the title go without asking. The reading ends with the title, and says so.
+      if (full.text.blocks.reduce((n, b) => n + b.text.length + 2, 0) > (early.text.bound ?? 0)) throw new Error('The page grew past its bound.');
+      took(full);
+      resolve({ blocks: full.text.blocks.slice(1), leftOutChars: full.text.leftOutChars ?? 0, more: false });
+    }));
 }
 
 /** The handlers of the background's messages, once per page (@webext-core allows one handler per type in a context). */
