@@ -40,8 +40,13 @@ export function titleFirst(doc: Document, maxText: number): Extraction | null {
 
 /** Characters other than ASCII and Russian letters: folding may write up to three for one (ﬃ → ffi, ß → ss, ї → йи). */
 const FOLDABLE_RUN = /[^\p{ASCII}ЁА-яё]+/gu;
-/** A bare address holding a character outside ASCII: read as its domain, an IDN host is longer (punycode: "я." → "xn--41a."). */
-const IDN_ADDRESS = /(?:www\.|https?:\/\/)\S*\P{ASCII}/iu;
+/**
+ * A bare address whose host may hold a character outside ASCII: read as its domain, an IDN host is
+ * longer (punycode: "я." → "xn--41a."). The host ends where a bare address does (utils/text/urls.ts) or
+ * at its path, query or fragment: a script's text on the page ("https://…/swg.js\",…What’s") is not
+ * one (the New York Times' page was bounded at five times its text, and read whole for it).
+ */
+const IDN_ADDRESS = /(?:www\.|https?:\/\/)[^\s<>"«»\u00a0/?#\\]*[^\s<>"«»\u00a0/?#\\\p{ASCII}]/iu;
 
 /**
  * The most code points an article of this page (its words a part of `pageText`, and `title`) can bill before
