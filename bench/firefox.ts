@@ -15,6 +15,8 @@ import {
   FIRST_BYTE_MS,
   firstAudioPage,
   firstRequestAfter,
+  measureRealPages,
+  realPage,
   serviceFirstByteAfter,
   serviceIdle,
   collectSteps,
@@ -215,6 +217,39 @@ class FirefoxRig {
     await this.ff.close();
     await this.pages.close();
     await this.service.close();
+  }
+}
+
+/** First audio on saved real pages, as Chromium's `real-pages` measures it (bench/run.ts). */
+export async function firefoxRealPagesFirstAudio() {
+  const rig = await FirefoxRig.start(FIRST_AUDIO_SERVICE, true);
+  try {
+    await measureRealPages('Firefox', async (name, run) => {
+      const served = realPage(name, run)!;
+      rig.pages.put(served.path, served.html);
+      await rig.helperPage().evaluate(CLEAR_AUDIO_CACHE);
+      const { page, tabId } = await rig.openTab(served.path);
+      await page.bringToFront();
+      const { ms, startedAt } = await rig.hookUntilPlaying(tabId, 'toolbar');
+      const firstByte = await serviceFirstByteAfter(rig.service.url, startedAt);
+      const trace = await rig.helperPage().evaluate(async () => {
+        const bg = (await (globalThis as unknown as { browser: typeof chrome }).browser.runtime.getBackgroundPage()) as unknown as { readingTrace?: [string, number][] };
+        // The rest of a page read title first comes after `playing`: waited for (at most 5 s), so that it is in the steps.
+        for (let i = 0; i < 250; i++) {
+          const labels = (bg.readingTrace ?? []).map(([l]) => l);
+          if (!labels.includes('extract:title-first') || labels.includes('extract:rest')) break;
+          await new Promise((r) => setTimeout(r, 20));
+        }
+        const t = bg.readingTrace ?? [];
+        bg.readingTrace = [];
+        return t;
+      });
+      await rig.stopFromBackground();
+      await page.close();
+      return { ms, firstByte, trace };
+    });
+  } finally {
+    await rig.close();
   }
 }
 

@@ -20,7 +20,7 @@ import { BOOK_PAGES, pdfBytes } from '../tests/fixtures/pdfs.ts';
 import { splitIntoParts } from '../utils/text/parts.ts';
 import { planParts } from '../utils/reading/plan.ts';
 import { TargetEvaluator } from './cdp.ts';
-import { firefoxFirstAudio, firefoxPdfFirstAudio, firefoxSeams } from './firefox.ts';
+import { firefoxFirstAudio, firefoxPdfFirstAudio, firefoxRealPagesFirstAudio, firefoxSeams } from './firefox.ts';
 import {
   arg,
   FIRST_AUDIO_SERVICE,
@@ -28,6 +28,9 @@ import {
   clutteredPage,
   firstAudioPage,
   firstRequestAfter,
+  measureRealPages,
+  realPage,
+  waitForRest,
   serviceFirstByteAfter,
   serviceIdle,
   collectSteps,
@@ -50,7 +53,7 @@ import {
   waitInPage,
 } from './report.ts';
 
-const ONLY = arg('only', 'first-audio,seams,firefox-first-audio,firefox-seams,pdf,firefox-pdf,extraction,memory,waste,bundle').split(',');
+const ONLY = arg('only', 'first-audio,real-pages,seams,firefox-first-audio,firefox-real-pages,firefox-seams,pdf,firefox-pdf,extraction,memory,waste,bundle').split(',');
 const MINUTES = Number(arg('minutes', '60'));
 const TRIALS = Number(arg('trials', '20'));
 const OFFSCREEN = '/offscreen.html';
@@ -148,6 +151,30 @@ class Rig {
       { tabId, how, selectionText },
     );
     return { ms: await this.playingAfter(startedAt, `the ${how} path`), startedAt };
+  }
+
+  /**
+   * Closes a page read from and the toolbar's popup (`toolbar`: one was opened, and is waited for). The
+   * popup, opened over the page once the audio plays, is closed with it: a popup left open renders the
+   * next run's reading on the offscreen player's main thread (the same renderer process), which put
+   * ~30 ms between the first bytes and `playing` of whichever run came next. It opens a moment after
+   * `playing`, so it is waited for, not only looked for.
+   */
+  async closeAfterStart(page: Page, toolbar: boolean): Promise<void> {
+    const isPopup = (p: { url(): string }) => p.url().includes('/popup.html');
+    if (toolbar && !this.context.pages().some(isPopup)) {
+      await this.context.waitForEvent('page', { predicate: isPopup, timeout: 5_000 }).catch(() => undefined);
+    }
+    let closedPopup = false;
+    for (const p of this.context.pages()) {
+      if (!isPopup(p)) continue;
+      await p.close();
+      closedPopup = true;
+    }
+    await page.close();
+    // Closing it goes on in the browser for a while (the next run's injection took ~15 ms longer): a
+    // user does not open a page and start a reading in the very moment a popup closes.
+    if (closedPopup) await new Promise((r) => setTimeout(r, 500));
   }
 
   /** ms from `startedAt` (epoch ms) to the player's first `playing` after it (the offscreen document's mark). */
@@ -342,24 +369,7 @@ async function firstAudio() {
       if (run >= 0 && bytesAt) (steps[`${key} player:bytes`] ??= []).push(bytesAt - startedAt);
       if (run >= 0) (steps[`${key} playing`] ??= []).push(ms);
       await rig.stopFromWorker();
-      // The toolbar's popup, opened over the page once the audio plays, is closed with it: a popup left
-      // open renders the next run's reading on the offscreen player's main thread (the same renderer
-      // process), which put ~30 ms between the first bytes and `playing` of whichever run came next.
-      // It opens a moment after `playing`, so it is waited for, not only looked for.
-      const isPopup = (p: { url(): string }) => p.url().includes('/popup.html');
-      if (how === 'toolbar' && !rig.context.pages().some(isPopup)) {
-        await rig.context.waitForEvent('page', { predicate: isPopup, timeout: 5_000 }).catch(() => undefined);
-      }
-      let closedPopup = false;
-      for (const p of rig.context.pages()) {
-        if (!isPopup(p)) continue;
-        await p.close();
-        closedPopup = true;
-      }
-      await page.close();
-      // Closing it goes on in the browser for a while (the next run's injection took ~15 ms longer): a
-      // user does not open a page and start a reading in the very moment a popup closes.
-      if (closedPopup) await new Promise((r) => setTimeout(r, 500));
+      await rig.closeAfterStart(page, how === 'toolbar');
       return ms - FIRST_BYTE;
     };
     // Warm-up: a fresh browser's first playback is about twice as slow, and the service caches its tones.
@@ -496,6 +506,37 @@ async function firstAudio() {
       value: `median ${r1(median(out.naive!))} ms, p95 ${r1(quantile(out.naive!, 0.95))} ms`,
       target: 'for comparison',
       met: null,
+    });
+  } finally {
+    await rig.close();
+  }
+}
+
+// --- 1b. first audio on saved real pages -------------------------------------
+
+/**
+ * The toolbar's start on pages saved from public sites (`realPage`): click → `playing`, minus the
+ * service's own first byte for that request, per page; the audio cache emptied before each run (a
+ * page's title is the same every run). With the worker's steps: the request, and, for a page read
+ * title first, when its rest came from the page (after `playing`: the title's audio covers it).
+ */
+async function realPagesFirstAudio() {
+  const rig = await Rig.start(FIRST_AUDIO_SERVICE, true);
+  try {
+    await measureRealPages('Chromium', async (name, run) => {
+      const served = realPage(name, run)!;
+      rig.pages.put(served.path, served.html);
+      await rig.sw.evaluate(CLEAR_AUDIO_CACHE);
+      const { page, tabId } = await rig.openTab(served.path);
+      await page.bringToFront();
+      const { ms, startedAt } = await rig.hookUntilPlaying(tabId, 'toolbar');
+      const firstByte = await serviceFirstByteAfter(rig.service.url, startedAt);
+      // The rest of a page read title first comes after `playing`: waited for, so that it is in the steps.
+      await rig.sw.evaluate(waitForRest);
+      const trace = await rig.takeTrace();
+      await rig.stopFromWorker();
+      await rig.closeAfterStart(page, true);
+      return { ms, firstByte, trace };
     });
   } finally {
     await rig.close();
@@ -774,8 +815,10 @@ async function main() {
     ['bundle', bundle],
     ['extraction', extraction],
     ['first-audio', firstAudio],
+    ['real-pages', realPagesFirstAudio],
     ['seams', seams],
     ['firefox-first-audio', firefoxFirstAudio],
+    ['firefox-real-pages', firefoxRealPagesFirstAudio],
     ['firefox-seams', firefoxSeams],
     ['pdf', pdfFirstAudio],
     ['firefox-pdf', firefoxPdfFirstAudio],
