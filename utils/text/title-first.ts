@@ -38,8 +38,20 @@ export function titleFirst(doc: Document, maxText: number): Extraction | null {
   return { text: { title: headline.text, source: 'article', blocks: [{ text: headline.text, kind: 'title' }], more: true, bound }, segments: [headline.segments] };
 }
 
-/** Characters other than ASCII and Russian letters: folding may write up to three for one (ﬃ → ffi, ß → ss, ї → йи). */
-const FOLDABLE_RUN = /[^\p{ASCII}ЁА-яё]+/gu;
+/**
+ * The code units of `text` other than ASCII and Russian letters: folding may write up to three for one
+ * character (ﬃ → ffi, ß → ss, ї → йи). A loop, not a Unicode regex's replace: on the New York Times'
+ * page (280,000 characters) that took Firefox 4–6 ms of the page's answer.
+ */
+function foldableUnits(text: string): number {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    // ASCII, Ё (0x401), А–я (0x410–0x44f), ё (0x451).
+    if (c > 0x7f && c !== 0x401 && c !== 0x451 && (c < 0x410 || c > 0x44f)) n++;
+  }
+  return n;
+}
 /**
  * A bare address whose host may hold a character outside ASCII: read as its domain, an IDN host is
  * longer (punycode: "я." → "xn--41a."). The host ends where a bare address does (utils/text/urls.ts) or
@@ -58,8 +70,7 @@ const IDN_ADDRESS = /(?:www\.|https?:\/\/)[^\s<>"«»\u00a0/?#\\]*[^\s<>"«»\u0
 export function billedBound(pageText: string, title: string, elements: number): number {
   const fixed = 3 * title.length + 2 * elements;
   if (IDN_ADDRESS.test(pageText)) return 5 * pageText.length + fixed;
-  const foldable = pageText.length - pageText.replace(FOLDABLE_RUN, '').length;
-  return pageText.length + 2 * foldable + fixed;
+  return pageText.length + 2 * foldableUnits(pageText) + fixed;
 }
 
 /**
