@@ -57,8 +57,10 @@ export function PdfToolbar({ ready, locale }: { ready: Promise<PdfSession>; loca
   const [session, setSession] = useState<PdfSession | null>(null);
   const [error, setError] = useState('');
   const [page, setPage] = useState(1);
-  const [from, setFrom] = useState(1);
-  const [to, setTo] = useState(1);
+  // The fields' text as typed (each keystroke kept: a render meanwhile, such as a cost counted, would
+  // otherwise put back the number last committed while the listener types the other field).
+  const [fromText, setFromText] = useState('1');
+  const [toText, setToText] = useState('1');
   const [theme, setTheme] = useState<Theme>(initialTheme);
   const [pricing, setPricing] = useState<{ settings: Settings; price: string | null } | null>(null);
 
@@ -66,7 +68,7 @@ export function PdfToolbar({ ready, locale }: { ready: Promise<PdfSession>; loca
     ready.then(
       (s) => {
         setSession(s);
-        setTo(s.text.pageCount);
+        setToText(String(s.text.pageCount));
         document.title = s.opened.title;
         s.opened.onPageChange(setPage);
       },
@@ -78,6 +80,8 @@ export function PdfToolbar({ ready, locale }: { ready: Promise<PdfSession>; loca
     document.documentElement.dataset.theme = theme;
   }, [theme]);
 
+  const from = Math.trunc(Number(fromText));
+  const to = Math.trunc(Number(toText));
   const pageCost = useCost(session, page, page, pricing);
   const rangeCost = useCost(session, from, to, pricing);
   const pages = session?.text.pageCount ?? 0;
@@ -92,7 +96,7 @@ export function PdfToolbar({ ready, locale }: { ready: Promise<PdfSession>; loca
     const tab = await browser.tabs.getCurrent();
     if (tab?.id !== undefined) await sendMessage('startReading', { tabId: tab.id, force: true });
   };
-  const num = (set: (n: number) => void) => (e: Event) => set(Math.trunc(Number((e.currentTarget as HTMLInputElement).value)));
+  const typed = (set: (text: string) => void) => (e: Event) => set((e.currentTarget as HTMLInputElement).value);
   const rangeOk = from >= 1 && to >= from && to <= pages;
 
   return (
@@ -109,10 +113,10 @@ export function PdfToolbar({ ready, locale }: { ready: Promise<PdfSession>; loca
           <CostLine testId="pdf-page-cost" cost={pageCost} label={(chars) => i18n.t('pdfPageCost', { chars })} from={page} to={page} locale={locale} />
           <span class="range">
             <label>
-              {i18n.t('pdfFrom')} <input type="number" min={1} max={pages} value={from} data-testid="pdf-from" onChange={num(setFrom)} />
+              {i18n.t('pdfFrom')} <input type="number" min={1} max={pages} value={fromText} data-testid="pdf-from" onInput={typed(setFromText)} />
             </label>
             <label>
-              {i18n.t('pdfTo')} <input type="number" min={1} max={pages} value={to} data-testid="pdf-to" onChange={num(setTo)} />
+              {i18n.t('pdfTo')} <input type="number" min={1} max={pages} value={toText} data-testid="pdf-to" onInput={typed(setToText)} />
             </label>
             <CostLine testId="pdf-range-cost" cost={rangeOk ? rangeCost : null} label={(chars) => i18n.t('pdfRangeCost', { chars })} from={from} to={to} locale={locale} />
             <button type="button" data-testid="pdf-read" disabled={!rangeOk} onClick={() => void readRange()}>

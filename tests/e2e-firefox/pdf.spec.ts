@@ -37,6 +37,29 @@ for (const name of ['article', 'columns'] as const) {
   });
 }
 
+test('"read pages X–Y" keeps a page number typed while the bar changes (the page in view), and counts that range', async ({ ext, service, pages }) => {
+  await ext.configure({ threshold: '0.01' });
+  const { page, tabId } = await openPdfTab(ext, pages, 'article');
+  const popup = await ext.openPopup(tabId);
+  await expect.poll(() => state(popup), { timeout: 30_000 }).toBe('confirm');
+  await click(popup, '[data-testid="stop"]');
+  await expect.poll(() => state(popup)).toBe('stopped');
+  await page.bringToFront();
+  const bar = (name: string) => evaluate(page, (n) => document.querySelector('[data-testid="pdf-toolbar"]')?.getAttribute(n) ?? '', name);
+  await expect.poll(() => bar('data-state'), { timeout: 30_000 }).toBe('ready');
+  await click(page, '[data-testid="pdf-to"]');
+  await page.keyboard.down('Control');
+  await page.keyboard.press('a');
+  await page.keyboard.up('Control');
+  await page.keyboard.type('2');
+  await evaluate(page, () => document.querySelector('.page[data-page-number="3"]')!.scrollIntoView());
+  await expect.poll(() => bar('data-page')).toBe('3');
+  expect(await evaluate(page, () => (document.querySelector('[data-testid="pdf-to"]') as HTMLInputElement).value)).toBe('2');
+  await page.keyboard.press('Tab');
+  await expect.poll(() => evaluate(page, () => document.querySelector('[data-testid="pdf-range-cost"]')?.getAttribute('data-to') ?? '')).toBe('2');
+  expect(service.speechLog()).toHaveLength(0);
+});
+
 test('a scanned PDF ends in no-text, with nothing sent', async ({ ext, service, pages }) => {
   await ext.configure();
   const { tabId } = await openPdfTab(ext, pages, 'scanned');

@@ -114,7 +114,11 @@ test('over the threshold the PDF asks first, with nothing sent; "read pages X–
   await expect(page.getByTestId('pdf-toolbar')).toHaveAttribute('data-state', 'ready');
   await page.getByTestId('pdf-from').fill('2');
   await page.getByTestId('pdf-from').press('Tab');
+  // Typed, not yet left, while the bar changes (the page in view): what was typed stays.
   await page.getByTestId('pdf-to').fill('2');
+  await page.locator('.page[data-page-number="3"]').scrollIntoViewIfNeeded();
+  await expect(page.getByTestId('pdf-toolbar')).toHaveAttribute('data-page', '3');
+  await expect(page.getByTestId('pdf-to')).toHaveValue('2');
   await page.getByTestId('pdf-to').press('Tab');
   const cost = page.getByTestId('pdf-range-cost');
   await expect(cost).toHaveAttribute('data-to', '2');
