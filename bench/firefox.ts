@@ -17,6 +17,7 @@ import {
   firstRequestAfter,
   measureRealPages,
   realPage,
+  waitForRest,
   serviceFirstByteAfter,
   serviceIdle,
   collectSteps,
@@ -232,18 +233,14 @@ export async function firefoxRealPagesFirstAudio() {
       await page.bringToFront();
       const { ms, startedAt } = await rig.hookUntilPlaying(tabId, 'toolbar');
       const firstByte = await serviceFirstByteAfter(rig.service.url, startedAt);
-      const trace = await rig.helperPage().evaluate(async () => {
-        const bg = (await (globalThis as unknown as { browser: typeof chrome }).browser.runtime.getBackgroundPage()) as unknown as { readingTrace?: [string, number][] };
-        // The rest of a page read title first comes after `playing`: waited for (at most 5 s), so that it is in the steps.
-        for (let i = 0; i < 250; i++) {
-          const labels = (bg.readingTrace ?? []).map(([l]) => l);
-          if (!labels.includes('extract:title-first') || labels.includes('extract:rest')) break;
-          await new Promise((r) => setTimeout(r, 20));
-        }
+      // The rest of a page read title first comes after `playing`: waited for, so that it is in the steps.
+      const trace = (await rig.helperPage().evaluate(`(async () => {
+        const bg = await browser.runtime.getBackgroundPage();
+        await (${waitForRest.toString()})(bg);
         const t = bg.readingTrace ?? [];
         bg.readingTrace = [];
         return t;
-      });
+      })()`)) as [string, number][];
       await rig.stopFromBackground();
       await page.close();
       return { ms, firstByte, trace };

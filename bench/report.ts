@@ -111,18 +111,31 @@ export const REAL_PAGES = arg('real-pages', 'guardian-1,nytimes-3,medium-1,ars-1
  * Null when the corpus has no such page.
  */
 export function realPage(name: string, run: number): { path: string; html: string } | null {
-  const file = join(REAL_PAGES_DIR, name, 'source.html');
-  if (!REAL_PAGES_DIR || !existsSync(file)) return null;
-  const html = readFileSync(file, 'utf8')
-    .replace(/<script\b[^>]*\bsrc\s*=\s*["']?(?:https?:)?\/\/[^>]*>\s*<\/script>/gi, '')
-    .replace(/<link\b[^>]*\bhref\s*=\s*["']?(?:https?:)?\/\/[^>]*>/gi, '');
-  return { path: `/real-${name}-${run + 100}.html`, html };
+  const html = realPageHtml(name);
+  return html === null ? null : { path: `/real-${name}-${run + 100}.html`, html };
 }
 
-/** In the extension's worker or background page: waits (at most 5 s) for the rest of a page read title first to come from it. */
-export const waitForRest = async () => {
+/** Each saved page read (and its other sites' scripts and style sheets left out) once. */
+const realPages = new Map<string, string | null>();
+function realPageHtml(name: string): string | null {
+  if (!realPages.has(name)) {
+    const file = join(REAL_PAGES_DIR, name, 'source.html');
+    const html = REAL_PAGES_DIR && existsSync(file)
+      ? readFileSync(file, 'utf8')
+          .replace(/<script\b[^>]*\bsrc\s*=\s*["']?(?:https?:)?\/\/[^>]*>\s*<\/script>/gi, '')
+          .replace(/<link\b[^>]*\bhref\s*=\s*["']?(?:https?:)?\/\/[^>]*>/gi, '')
+      : null;
+    realPages.set(name, html);
+  }
+  return realPages.get(name)!;
+}
+
+/**
+ * In the extension's worker (`g` its global) or, in Firefox, with its background page as `g`: waits (at
+ * most 5 s) for the rest of a page read title first to come from it.
+ */
+export const waitForRest = async (g: { readingTrace?: [string, number][] } = globalThis as never) => {
   // No named function inside: the bench's TypeScript runner would wrap it in a helper the worker lacks.
-  const g = globalThis as unknown as { readingTrace?: [string, number][] };
   for (let i = 0; i < 250; i++) {
     const labels = (g.readingTrace ?? []).map(([l]) => l);
     if (!labels.includes('extract:title-first') || labels.includes('extract:rest')) return;

@@ -532,7 +532,7 @@ async function realPagesFirstAudio() {
       const { ms, startedAt } = await rig.hookUntilPlaying(tabId, 'toolbar');
       const firstByte = await serviceFirstByteAfter(rig.service.url, startedAt);
       // The rest of a page read title first comes after `playing`: waited for, so that it is in the steps.
-      await rig.sw.evaluate(waitForRest);
+      await rig.sw.evaluate(`(${waitForRest.toString()})()`);
       const trace = await rig.takeTrace();
       await rig.stopFromWorker();
       await rig.closeAfterStart(page, true);
