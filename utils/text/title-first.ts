@@ -5,6 +5,7 @@
  */
 import { Readability } from '@mozilla/readability';
 import { type Extraction, headlineOf } from './extract';
+import { BARE_URL_ENDS } from './urls';
 
 /** Less text than this on a page may hold no article at all (Readability's own threshold): it is not read title first. */
 const TITLE_FIRST_MIN_TEXT = 500;
@@ -58,7 +59,7 @@ function foldableUnits(text: string): number {
  * at its path, query or fragment: a script's text on the page ("https://…/swg.js\",…What’s") is not
  * one (the New York Times' page was bounded at five times its text, and read whole for it).
  */
-const IDN_ADDRESS = /(?:www\.|https?:\/\/)[^\s<>"«»\u00a0/?#\\]*[^\s<>"«»\u00a0/?#\\\p{ASCII}]/iu;
+const IDN_ADDRESS = new RegExp(`(?:www\\.|https?:\\/\\/)[^${BARE_URL_ENDS}/?#\\\\]*[^${BARE_URL_ENDS}/?#\\\\\\p{ASCII}]`, 'iu');
 
 /**
  * The most code points an article of this page (its words a part of `pageText`, and `title`) can bill before
