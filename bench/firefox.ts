@@ -141,6 +141,8 @@ class FirefoxRig {
           player: { stats: Stats };
         };
         const tab = await browser.tabs.get(tabId);
+        // This start's marks only: the trace keeps the last 200, and a reading's appends fill it.
+        (bg as unknown as { readingTrace: unknown[] }).readingTrace = [];
         const at = bg.performance.timeOrigin + bg.performance.now();
         if (how === 'toolbar') bg.toolbarClick(tab);
         else if (how === 'shortcut') void bg.commandHandler('read', tab);
