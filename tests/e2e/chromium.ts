@@ -11,6 +11,36 @@ export const PRODUCTION_EXTENSION_DIR = resolve(import.meta.dirname, '../../.out
  */
 export const EXTENSION_DIR = resolve(import.meta.dirname, '../../.output/chrome-mv3-test');
 
+/**
+ * Chromium takes the last `--disable-features` it is given, so this one repeats Playwright's own
+ * (playwright-core's `chromiumSwitches`, 1.65) before adding ours. Ours: the omnibox's popups as web
+ * pages, which Chromium 156 makes at every start even headless (chrome://omnibox-popup.top-chrome/, a
+ * renderer of its own that took 1.1–1.3 s of CPU in each launch): a launch with the extension took
+ * 2.5–2.8 s of CPU, 1.0–1.1 s without them (`/proc/<pid>/stat` of every Chromium process, 1 s after
+ * the worker started). The tests launch one Chromium each: on two cores that CPU was their time.
+ */
+const DISABLED_FEATURES = [
+  // Playwright's
+  'AvoidUnnecessaryBeforeUnloadCheckSync',
+  'DestroyProfileOnBrowserClose',
+  'HttpsUpgrades',
+  'HttpsFirstBalancedModeAutoEnable',
+  'LensOverlay',
+  'MediaRouter',
+  'PaintHolding',
+  'ThirdPartyStoragePartitioning',
+  'AvoidCorsURLLoaderRestartOnRedirect',
+  'TcpPortRandomizationWin',
+  'OptimizationHints',
+  'NetworkTimeServiceQuerying',
+  'AimEnabled',
+  'PreconnectToSearch',
+  // ours
+  'WebUIOmniboxPopup',
+  'WebUIOmniboxFullPopup',
+  'WebUIOmniboxAimPopup',
+];
+
 /** Debian's binary without its wrapper script (the wrapper prints harmless shell warnings). */
 export function chromiumPath(): string {
   const candidates = [process.env.CHROMIUM_PATH, '/usr/lib/chromium/chromium', '/usr/bin/chromium'];
@@ -62,6 +92,7 @@ export async function launchWithExtension(
       // the resolver (nytimes' page took 11.5 s to load, heise's 5.3 s; 0.8 and 0.5 s with this).
       ...(opts.network ? [] : ['--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost']),
       '--autoplay-policy=no-user-gesture-required',
+      `--disable-features=${DISABLED_FEATURES.join(',')}`,
     ],
   });
   return {
