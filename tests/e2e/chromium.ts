@@ -19,7 +19,7 @@ export const EXTENSION_DIR = resolve(import.meta.dirname, '../../.output/chrome-
  * 2.5–2.8 s of CPU, 1.0–1.1 s without them (`/proc/<pid>/stat` of every Chromium process, 1 s after
  * the worker started). The tests launch one Chromium each: on two cores that CPU was their time.
  */
-const DISABLED_FEATURES = [
+export const DISABLED_FEATURES = [
   // Playwright's
   'AvoidUnnecessaryBeforeUnloadCheckSync',
   'DestroyProfileOnBrowserClose',

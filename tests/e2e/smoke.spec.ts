@@ -1,6 +1,6 @@
 import { expect, menuItemExists, test } from './fixtures.ts';
 
-test('the extension loads, its service worker runs and the options page opens', async ({ sw, ext }) => {
+test('the extension loads, its service worker runs and the options page opens', async ({ sw, ext, context }) => {
   expect(sw.url()).toMatch(/^chrome-extension:\/\/[a-p]{32}\/background\.js$/);
   const manifest = await sw.evaluate(() => chrome.runtime.getManifest());
   expect(manifest.permissions).toEqual(expect.arrayContaining(['activeTab', 'scripting', 'offscreen', 'storage', 'contextMenus']));
@@ -19,4 +19,10 @@ test('the extension loads, its service worker runs and the options page opens', 
 
   const options = await ext.openOptions();
   await expect(options.getByTestId('api-key')).toHaveAttribute('type', 'password');
+
+  // The suite's own cost: Chromium runs none of the omnibox's web-page popups (a renderer and over a
+  // second of CPU at each of the suite's launches; tests/e2e/chromium.ts turns them off).
+  const cdp = await context.newCDPSession(options);
+  const { targetInfos } = await cdp.send('Target.getTargets');
+  expect(targetInfos.map((t) => t.url).filter((u) => u.startsWith('chrome://omnibox'))).toEqual([]);
 });
