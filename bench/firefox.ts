@@ -141,8 +141,9 @@ class FirefoxRig {
           player: { stats: Stats };
         };
         const tab = await browser.tabs.get(tabId);
-        // This start's marks only: the trace keeps the last 200, and a reading's appends fill it.
-        (bg as unknown as { readingTrace: unknown[] }).readingTrace = [];
+        // This start's marks only: the trace keeps the last 200, and a reading's appends fill it. Emptied in
+        // place: an array made here would belong to this page, and the background would then mark into it.
+        (bg as unknown as { readingTrace?: unknown[] }).readingTrace?.splice(0);
         const at = bg.performance.timeOrigin + bg.performance.now();
         if (how === 'toolbar') bg.toolbarClick(tab);
         else if (how === 'shortcut') void bg.commandHandler('read', tab);
@@ -239,9 +240,7 @@ export async function firefoxRealPagesFirstAudio() {
       const trace = (await rig.helperPage().evaluate(`(async () => {
         const bg = await browser.runtime.getBackgroundPage();
         await (${waitForRest.toString()})(bg);
-        const t = bg.readingTrace ?? [];
-        bg.readingTrace = [];
-        return t;
+        return (bg.readingTrace ?? []).splice(0);
       })()`)) as [string, number][];
       await rig.stopFromBackground();
       await page.close();
@@ -298,10 +297,9 @@ export async function firefoxFirstAudio() {
       if (serviceFirstByte !== null && run >= 0) (overOwn[how] ??= []).push(ms - serviceFirstByte);
       const trace = await rig.helperPage().evaluate(async () => {
         const bg = (await (globalThis as unknown as { browser: typeof chrome }).browser.runtime.getBackgroundPage()) as unknown as { readingTrace?: [string, number][] };
-        const t = bg.readingTrace ?? [];
-        bg.readingTrace = [];
-        return t;
+        return (bg.readingTrace ?? []).splice(0);
       });
+      if (run >= 0 && !trace.some(([label]) => label === 'start')) console.error(`bench: the ${how} path's run ${run} left no trace (${trace.length} marks)`);
       if (run >= 0) collectSteps(trace, how, steps);
       await rig.stopFromBackground();
       await page.close();
