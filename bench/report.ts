@@ -261,6 +261,20 @@ export async function pressPlayUntilPlaying(
 }
 
 /**
+ * The trace with the local service's own marks for the first speech request after `since` put in on the
+ * same clock (epoch ms, the service's `performance.timeOrigin + now()`): its arrival and its first byte, so
+ * that the steps show how long the request took to reach the service and the answer to come back.
+ */
+export async function withServiceMarks(trace: [string, number][], serviceUrl: string, since: number): Promise<[string, number][]> {
+  const log = (await (await fetch(`${serviceUrl}/__fake/log?speech=1`)).json()) as Array<{ arrivedAt: number; firstByteAt: number | null }>;
+  const first = log.filter((e) => e.arrivedAt >= since).sort((a, b) => a.arrivedAt - b.arrivedAt)[0];
+  if (!first) return trace;
+  const marks: [string, number][] = [['service:arrived', first.arrivedAt]];
+  if (first.firstByteAt) marks.push(['service:first-byte', first.firstByteAt]);
+  return [...trace, ...marks].sort((x, y) => x[1] - y[1]);
+}
+
+/**
  * Adds a reading's first-step marks (`utils/trace.ts`), as ms after its `start`, to `steps` under `how`:
  * the last start's, as the trace may still hold the marks of runs before it (a popup run's).
  */

@@ -32,6 +32,7 @@ import {
   realPage,
   waitForRest,
   serviceFirstByteAfter,
+  withServiceMarks,
   serviceIdle,
   collectSteps,
   letSettle,
@@ -362,7 +363,7 @@ async function firstAudio() {
       const key = resident ? 'resident' : how;
       if (serviceFirstByte !== null && run >= 0) (overOwn[key] ??= []).push(ms - serviceFirstByte);
       // Where the time went: the worker's marks (test build), from the handler's call.
-      const trace = await rig.takeTrace();
+      const trace = await withServiceMarks(await rig.takeTrace(), rig.service.url, startedAt);
       if (run >= 0) collectSteps(trace, key, steps);
       // And, on the same clock (ms after the handler's call), the first bytes reaching the player and its `playing`.
       const bytesAt = await rig.offscreen<number>('player.stats.firstBytesAt ? performance.timeOrigin + player.stats.firstBytesAt : 0');
@@ -411,7 +412,7 @@ async function firstAudio() {
       await rig.takeTrace();
       const { startedAt, ms, overFirstByte } = await pressPlayUntilPlaying(popup, rig.service.url, (at, what) => rig.playingAfter(at, what));
       if (overFirstByte !== null && run >= 0) (overOwn.button ??= []).push(overFirstByte);
-      const trace = await rig.takeTrace();
+      const trace = await withServiceMarks(await rig.takeTrace(), rig.service.url, startedAt);
       if (run >= 0) collectSteps(trace, 'button', steps);
       // On the same clock (ms after the handler's call): the press, the first bytes reaching the player and its `playing`.
       const handlerAt = trace.findLast(([label]) => label === 'start')?.[1] ?? NaN;
@@ -533,7 +534,7 @@ async function realPagesFirstAudio() {
       const firstByte = await serviceFirstByteAfter(rig.service.url, startedAt);
       // The rest of a page read title first comes after `playing`: waited for, so that it is in the steps.
       await rig.sw.evaluate(`(${waitForRest.toString()})()`);
-      const trace = await rig.takeTrace();
+      const trace = await withServiceMarks(await rig.takeTrace(), rig.service.url, startedAt);
       await rig.stopFromWorker();
       await rig.closeAfterStart(page, true);
       return { ms, firstByte, trace };
