@@ -16,6 +16,10 @@ describe('sleepHoldFrom', () => {
     [15, 0, 0, 2, 5, 3], // at 2× speed, 30 s of audio: up within part 2
     [8, 1, 5, 1, 5, 3], // 5 s left in part 1, then 3 s into part 2
     [100, 0, 0, 1, 5, Infinity], // the reading ends first
+    [10.5, 0, 0, 1, 5, 1], // part 1 would start 0.5 s before the timer: within the margin, held
+    [11.5, 0, 0, 1, 5, 2], // 1.5 s before: requested; part 2 is held
+    [10.5, 0, 0, 2, 5, 2], // at 2× speed part 1 starts 5.5 s before: requested
+    [1, 0, 9.5, 1, 5, 1], // the timer up in the last half second of part 0
   ])('%d s left, at part %d + %d s, rate %d, %d parts → hold from %s', (left, part, partTime, rate, parts, hold) => {
     expect(sleepHoldFrom(run(parts), { part, partTime, rate }, 1_000_000 + left * 1000, 1_000_000)).toBe(hold);
   });

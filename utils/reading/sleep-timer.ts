@@ -19,13 +19,23 @@ export interface PlayPoint {
 }
 
 /**
- * The first part that would start after `sleepAt` (epoch ms) at the current speed: it and those after it
- * are held back. Infinity when the reading ends before the timer is up, or there is no timer.
+ * A part due to start less than this before the timer is up is held back too. Where the audio really is
+ * can be behind the reckoning by a fraction of a second (the player's position reports, a short wait for
+ * bytes, an audio clock that runs slow: Firefox's without a sound card loses 1.3 %); a part requested in
+ * that gap is paid for and the pause comes before it. Held, the listener hears at most this much silence
+ * before the pause instead.
+ */
+export const SLEEP_MARGIN_MS = 1_000;
+
+/**
+ * The first part that would start after `sleepAt` (epoch ms), or less than SLEEP_MARGIN_MS before it, at
+ * the current speed: it and those after it are held back. Infinity when the reading ends before the timer
+ * is up, or there is no timer.
  */
 export function sleepHoldFrom(run: TimedParts, at: PlayPoint, sleepAt: number, now: number): number {
   if (!sleepAt || !run.parts.length) return Infinity;
-  // Seconds of audio left before the timer is up, at the current speed.
-  let left = ((sleepAt - now) / 1000) * (at.rate || 1);
+  // Seconds of audio left before the timer is up (less the margin), at the current speed.
+  let left = ((sleepAt - SLEEP_MARGIN_MS - now) / 1000) * (at.rate || 1);
   let k = at.part;
   left -= Math.max(0, run.partDuration(k) - at.partTime);
   while (left > 0 && k + 1 < run.parts.length) left -= run.partDuration(++k);
