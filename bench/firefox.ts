@@ -296,13 +296,14 @@ export async function firefoxFirstAudio() {
       const { ms, startedAt } = await rig.hookUntilPlaying(tabId, how, selectionText);
       const serviceFirstByte = await serviceFirstByteAfter(rig.service.url, startedAt);
       if (serviceFirstByte !== null && run >= 0) (overOwn[how] ??= []).push(ms - serviceFirstByte);
-      let trace = await rig.helperPage().evaluate(async () => {
+      const trace = await rig.helperPage().evaluate(async () => {
         const bg = (await (globalThis as unknown as { browser: typeof chrome }).browser.runtime.getBackgroundPage()) as unknown as { readingTrace?: [string, number][] };
         return (bg.readingTrace ?? []).splice(0);
       });
-      if (run >= 0) trace = await withServiceMarks(trace, rig.service.url, startedAt);
-      if (run >= 0 && !trace.some(([label]) => label === 'start')) console.error(`bench: the ${how} path's run ${run} left no trace (${trace.length} marks)`);
-      if (run >= 0) collectSteps(trace, how, steps);
+      if (run >= 0) {
+        if (!trace.some(([label]) => label === 'start')) console.error(`bench: the ${how} path's run ${run} left no trace (${trace.length} marks)`);
+        collectSteps(await withServiceMarks(trace, rig.service.url, startedAt), how, steps);
+      }
       await rig.stopFromBackground();
       await page.close();
     };

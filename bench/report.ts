@@ -223,9 +223,14 @@ export async function serviceIdle(serviceUrl: string): Promise<void> {
  * the configured delay plus the stand-in's encoding of that text, which is not the extension's.
  */
 export async function serviceFirstByteAfter(serviceUrl: string, since: number): Promise<number | null> {
-  const log = (await (await fetch(`${serviceUrl}/__fake/log?speech=1`)).json()) as Array<{ arrivedAt: number; firstByteAt: number | null }>;
-  const first = log.filter((e) => e.arrivedAt >= since).sort((a, b) => a.arrivedAt - b.arrivedAt)[0];
+  const first = await firstSpeechAfter(serviceUrl, since);
   return first?.firstByteAt ? first.firstByteAt - first.arrivedAt : null;
+}
+
+/** The local service's log entry of the first speech request at or after `since` (epoch ms), if any. */
+async function firstSpeechAfter(serviceUrl: string, since: number): Promise<{ arrivedAt: number; firstByteAt: number | null } | undefined> {
+  const log = (await (await fetch(`${serviceUrl}/__fake/log?speech=1`)).json()) as Array<{ arrivedAt: number; firstByteAt: number | null }>;
+  return log.filter((e) => e.arrivedAt >= since).sort((a, b) => a.arrivedAt - b.arrivedAt)[0];
 }
 
 /**
@@ -266,8 +271,7 @@ export async function pressPlayUntilPlaying(
  * that the steps show how long the request took to reach the service and the answer to come back.
  */
 export async function withServiceMarks(trace: [string, number][], serviceUrl: string, since: number): Promise<[string, number][]> {
-  const log = (await (await fetch(`${serviceUrl}/__fake/log?speech=1`)).json()) as Array<{ arrivedAt: number; firstByteAt: number | null }>;
-  const first = log.filter((e) => e.arrivedAt >= since).sort((a, b) => a.arrivedAt - b.arrivedAt)[0];
+  const first = await firstSpeechAfter(serviceUrl, since);
   if (!first) return trace;
   const marks: [string, number][] = [['service:arrived', first.arrivedAt]];
   if (first.firstByteAt) marks.push(['service:first-byte', first.firstByteAt]);
