@@ -333,6 +333,27 @@ describe('splitIntoParts: nothing lost, nothing repeated', () => {
   });
 });
 
+describe('splitIntoParts: plain prose split without the segmenter', () => {
+  // Dutch has Unicode's own sentence rules but is not among the locales split without the segmenter
+  // (utils/text/sentences.ts): the same text split both ways must give the same parts.
+  it.each<[string, TextBlock[]]>([
+    ['a 100,000-character Russian article', article(100_000, 11).blocks],
+    [
+      'prose with abbreviations, numbers, quotes and dashes',
+      [
+        t('Глава 1. Начало'),
+        p('Он родился в 1890 г. в Москве. Т. е. до войны; потом — «Прощай!» — сказал он. Цена 3.14 руб. за штуку?! Да... а может, нет.'),
+        p('Made in the U.S.A. today. Mr. Smith said: "Stop!" (and left.) Then… nothing.'),
+        h('Итоги'),
+        p('Всё.   Конец  абзаца.'),
+      ],
+    ],
+  ])('%s: the same parts as the segmenter makes', (_name, blocks) => {
+    const options = { firstPartMax: 60, partMax: 300, contextChars: 40 };
+    expect(splitIntoParts(blocks, { ...options, locale: 'ru' })).toEqual(splitIntoParts(blocks, { ...options, locale: 'nl' }));
+  });
+});
+
 /** Parts that follow each other with no separator between them (a cut inside a word). */
 function countGlued(parts: readonly Part[], offsets: readonly number[]): number {
   return parts.filter((part, i) => i > 0 && offsets[i] === offsets[i - 1]! + parts[i - 1]!.text.length).length;

@@ -1,4 +1,5 @@
 import { codePointsBetween, countChars, hasLooseSpace, hasSurrogate, isHighSurrogate, isLowSurrogate, isSpeakable, squeezeSpaces } from './chars';
+import { plainLocale, plainSentenceEnds } from './sentences';
 
 export { countChars, squeezeSpaces };
 
@@ -118,6 +119,8 @@ function segmentersFor(locale: string): Segmenters {
 
 class Segmenters {
   readonly sentence: Intl.Segmenter;
+  /** Plain prose is split into sentences without the segmenter, the same as it would (sentences.ts). */
+  readonly plain: boolean;
   private readonly locale: string;
   private wordSegmenter: Intl.Segmenter | undefined;
   private graphemeSegmenter: Intl.Segmenter | undefined;
@@ -133,6 +136,7 @@ class Segmenters {
     }
     this.sentence = sentence;
     this.locale = locale;
+    this.plain = plainLocale(locale);
   }
 
   get word(): Intl.Segmenter {
@@ -158,12 +162,16 @@ function readingText(blocks: readonly TextBlock[], segmenters: Segmenters, onSil
   let offset = 0;
   blocks.forEach((block, index) => {
     const source = block.kind === 'paragraph' ? block.text : asOwnSentence(block.text);
+    const { ends, plain } = sentenceEnds(source, segmenters);
     // Asked once of the block, not of each sentence: a block read from a page has single spaces and no
-    // surrogates, and then neither has any of its sentences (the rewrite and the count are skipped).
-    const loose = hasLooseSpace(source);
-    const surrogates = hasSurrogate(source);
-    for (const [start, end] of sentenceRanges(source, segmenters.sentence)) {
+    // surrogates, and then neither has any of its sentences (the rewrite and the count are skipped). Plain
+    // prose has neither surrogates nor whitespace other than spaces.
+    const loose = plain ? source.includes('  ') : hasLooseSpace(source);
+    const surrogates = !plain && hasSurrogate(source);
+    let start = 0;
+    for (const end of ends) {
       const slice = source.slice(start, end);
+      start = end;
       const text = loose ? squeezeSpaces(slice) : slice.trim();
       if (text === '') continue;
       if (onSilent && !isSpeakable(text)) {
@@ -196,9 +204,17 @@ function asOwnSentence(text: string): string {
 const SENTENCE_WINDOW = 4_000;
 const LOOKAHEAD_MARGIN = 200;
 
-/** [start, end) code-unit ranges of the sentences of `text`, as Intl.Segmenter finds them. */
-function* sentenceRanges(text: string, segmenter: Intl.Segmenter): Generator<[number, number]> {
-  let sentenceStart = 0;
+/**
+ * The end of each sentence of `text` (code units), as Intl.Segmenter finds them; `plain`: found without it
+ * (sentences.ts), the text all plain prose.
+ */
+function sentenceEnds(text: string, segmenters: Segmenters): { ends: number[]; plain: boolean } {
+  const plain = segmenters.plain ? plainSentenceEnds(text) : null;
+  return plain ? { ends: plain, plain: true } : { ends: segmentedEnds(text, segmenters.sentence), plain: false };
+}
+
+function segmentedEnds(text: string, segmenter: Intl.Segmenter): number[] {
+  const ends: number[] = [];
   let pos = 0;
   while (pos < text.length) {
     const end = Math.min(text.length, pos + SENTENCE_WINDOW);
@@ -213,14 +229,14 @@ function* sentenceRanges(text: string, segmenter: Intl.Segmenter): Generator<[nu
       at = segment.index + segment.segment.length;
       const boundary = pos + at;
       if (boundary > limit) break;
-      yield [sentenceStart, boundary];
-      sentenceStart = boundary;
+      ends.push(boundary);
       accepted = boundary;
     }
     if (end === text.length) break;
     pos = accepted > pos ? accepted : resumePoint(text, pos, limit);
   }
-  if (sentenceStart < text.length) yield [sentenceStart, text.length];
+  if (ends.at(-1) !== text.length && text.length > 0) ends.push(text.length);
+  return ends;
 }
 
 /**
