@@ -235,6 +235,56 @@ describe("Readability's article HTML, built for a debug message nobody reads", (
   });
 });
 
+describe("Readability's copy of the page's HTML, kept in case it looks again", () => {
+  afterEach(() => vi.unstubAllGlobals());
+  const paragraph = '<p>Длинный абзац статьи, в котором довольно много слов, запятых, и смысла, чтобы его взяли.</p>';
+
+  /** Extracts from `html` counting the reads of a `<body>`'s HTML. */
+  function extractCounting(html: string) {
+    vi.stubGlobal('NodeFilter', { SHOW_ELEMENT: 1, SHOW_TEXT: 4 });
+    const { document, Node } = parseHTML(html);
+    vi.stubGlobal('Node', Node);
+    let proto = Object.getPrototypeOf(document.createElement('div')) as object;
+    while (!Object.prototype.hasOwnProperty.call(proto, 'innerHTML')) proto = Object.getPrototypeOf(proto) as object;
+    const original = Object.getOwnPropertyDescriptor(proto, 'innerHTML')!;
+    let bodyReads = 0;
+    Object.defineProperty(proto, 'innerHTML', {
+      ...original,
+      get(this: Element) {
+        if (this.tagName === 'BODY') bodyReads++;
+        return original.get!.call(this) as string;
+      },
+    });
+    try {
+      return { document: document as unknown as Document, ...extractFromPage(document as unknown as Document, { articleOnly: true }), bodyReads };
+    } finally {
+      Object.defineProperty(proto, 'innerHTML', original);
+    }
+  }
+
+  it('is never made: a page whose article is found at once, and one found on a second look', () => {
+    expect(extractCounting(`<html><head><title>Статья</title></head><body><article>${paragraph.repeat(8)}</article></body></html>`).bodyReads).toBe(0);
+    expect(extractCounting(`<html><head><title>Статья</title></head><body><div class="sidebar">${paragraph.repeat(8)}</div></body></html>`).bodyReads).toBe(0);
+  });
+
+  it('an article found on a second look (in a "sidebar", left out on the first) is read whole, its words found on the live page', () => {
+    const { document, text, segments } = extractCounting(
+      `<html><head><title>Статья</title></head><body><div class="sidebar"><h2>Раздел</h2>${paragraph.repeat(8)}</div></body></html>`,
+    );
+    expect(text.blocks.map((b) => b.kind)).toEqual(['title', 'heading', ...Array(8).fill('paragraph')]);
+    // Each paragraph is highlighted where it is: its text nodes are the live page's, not a copy's.
+    for (const blockSegments of segments.slice(1)) {
+      expect(blockSegments.length).toBeGreaterThan(0);
+      for (const segment of blockSegments) expect(segment.node.ownerDocument).toBe(document);
+    }
+  });
+
+  it('a page with too little text for an article reads what Readability found', () => {
+    const { text } = extractCounting(`<html><head><title>Короткая</title></head><body><div class="comment"><p>Совсем короткий текст.</p></div><p>Ещё абзац.</p></body></html>`);
+    expect(text.blocks.map((b) => b.text)).toEqual(['Короткая', 'Совсем короткий текст.', 'Ещё абзац.']);
+  });
+});
+
 describe('an article read title first: its title before Readability runs, then the rest', () => {
   afterEach(() => vi.unstubAllGlobals());
   const paragraph = '<p>Длинный абзац статьи, в котором довольно много слов, запятых, и смысла, чтобы его взяли.</p>';

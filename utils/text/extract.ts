@@ -6,7 +6,7 @@
  * highlighted where it really is, never elsewhere on the page. Runs in the content script.
  */
 import { Readability } from '@mozilla/readability';
-import { quickReadability } from './quick-readability';
+import { quickReadability, remakeBodyBy } from './quick-readability';
 import { looseForm, type TextSlice, tokens } from './highlight';
 import { boundTitle } from './title';
 import { countChars, isSpeakable, squeezeSpaces } from './chars';
@@ -397,14 +397,12 @@ function extract(doc: Document, opts: ExtractOptions): Extraction {
   }
   // Readability rewrites the document it is given: it gets a copy, and each of the copy's text nodes
   // is paired with the live one it was copied from (Readability moves text nodes, it does not remake them).
-  const copy = doc.cloneNode(true) as Document;
   const pairs = new Map<Text, Text>();
-  const liveWalker = doc.createTreeWalker(doc, NodeFilter.SHOW_TEXT);
-  const copyWalker = copy.createTreeWalker(copy, NodeFilter.SHOW_TEXT);
-  for (let a = liveWalker.nextNode(), b = copyWalker.nextNode(); a && b; a = liveWalker.nextNode(), b = copyWalker.nextNode()) {
-    pairs.set(b as Text, a as Text);
-  }
-  const article = new Readability(copy, { keepClasses: true, serializer: (el: Node) => el as unknown as string }).parse();
+  const copy = copyOf(doc, pairs);
+  const reader = new Readability(copy, { keepClasses: true, serializer: (el: Node) => el as unknown as string });
+  // Should its first look find too little, Readability starts again from a new copy (paired the same way).
+  remakeBodyBy(reader, () => copyOf(doc, pairs));
+  const article = reader.parse();
   const content = article?.content as unknown as Element | null | undefined;
   if (!content) return { text: { title: clean(doc.title), source: 'article', blocks: [] }, segments: [] };
   const seen: Sight = { seen: new Map() };
@@ -427,6 +425,17 @@ function extract(doc: Document, opts: ExtractOptions): Extraction {
     segments.unshift(headline.segments);
   }
   return { text: { title: headline.text, source: 'article', blocks, leftOutChars: found.leftOutChars }, segments };
+}
+
+/** A copy of `doc`, each of its text nodes paired in `pairs` with the one of `doc` it copies. */
+function copyOf(doc: Document, pairs: Map<Text, Text>): Document {
+  const copy = doc.cloneNode(true) as Document;
+  const liveWalker = doc.createTreeWalker(doc, NodeFilter.SHOW_TEXT);
+  const copyWalker = copy.createTreeWalker(copy, NodeFilter.SHOW_TEXT);
+  for (let a = liveWalker.nextNode(), b = copyWalker.nextNode(); a && b; a = liveWalker.nextNode(), b = copyWalker.nextNode()) {
+    pairs.set(b as Text, a as Text);
+  }
+  return copy;
 }
 
 /** The title read first: the page's headline whose words are `title`'s, else `title` itself, kept to a sane length. */

@@ -19,12 +19,30 @@ import { Readability } from '@mozilla/readability';
  * - link density: it built an element's whole text before looking for its links; an element with no
  *   link has a density of 0 whatever its text (the article's container and `<body>`, candidates for
  *   the article: 7–10 ms each on a 900,000-character page);
+ * - the page's HTML: `_grabArticle` serialized the whole `<body>` (~9 ms of a 1.6 MB page) to put it back
+ *   should its first attempt find too little text and it try again with looser rules; where the caller
+ *   can make the page's copy again (`remakeBodyBy`), that copy is put back instead, and only when an
+ *   attempt fails: the same document, not one parsed again from its HTML (which can differ), and its
+ *   text nodes can be paired with the live page's;
  * - the article's HTML: `parse` writes it into a debug message (`this.log("Grabbed: " +
  *   articleContent.innerHTML)`) with debugging off too, the whole article serialized for nothing (~16 ms
  *   of a 900,000-character page's extraction). The element `_grabArticle` answers reads its HTML as ''
  *   until `_postProcessContent`, the next step, takes it: the message is the only read in between.
  * Installed once; answers whether Readability still has every step replaced (false: it is left as it is).
  */
+/** What `_grabArticle` reads as the `<body>`'s HTML where the body can be made again: told back, it does so. */
+const BODY_AS_IT_WAS = '\u0000trysasha: the body as _grabArticle found it';
+const REMAKE = Symbol('remake the document');
+
+/**
+ * Lets `reader` put its document's `<body>` back as `_grabArticle` found it by making the document again:
+ * `remake` answers a new copy of the document Readability was given (as it was given), and Readability's
+ * own steps before `_grabArticle` are run on it (noscript images, scripts, styles, `<br>`s, `<font>`s).
+ */
+export function remakeBodyBy(reader: Readability, remake: () => Document): void {
+  (reader as unknown as { [REMAKE]?: () => Document })[REMAKE] = remake;
+}
+
 export function quickReadability(): boolean {
   type Proto = {
     _isValidByline?: unknown;
@@ -34,6 +52,9 @@ export function quickReadability(): boolean {
     _getLinkDensity?: unknown;
     _grabArticle?: unknown;
     _postProcessContent?: unknown;
+    _unwrapNoscriptImages?: unknown;
+    _removeScripts?: unknown;
+    _prepDocument?: unknown;
     REGEXPS?: { byline?: unknown };
   };
   const proto = Readability.prototype as unknown as Proto;
@@ -43,7 +64,7 @@ export function quickReadability(): boolean {
   const linkDensity = proto._getLinkDensity;
   const grabArticle = proto._grabArticle;
   const postProcess = proto._postProcessContent;
-  const methods = [proto._isValidByline, visible, cleanStyles, proto._getCharCount, linkDensity, grabArticle, postProcess];
+  const methods = [proto._isValidByline, visible, cleanStyles, proto._getCharCount, linkDensity, grabArticle, postProcess, proto._unwrapNoscriptImages, proto._removeScripts, proto._prepDocument];
   if (methods.some((m) => typeof m !== 'function') || !(byline instanceof RegExp) || byline.global) return false;
   if ((visible as { quick?: true }).quick) return true;
   proto._isValidByline = function (this: { REGEXPS: { byline: RegExp } }, node: Element, matchString: string): boolean {
@@ -73,10 +94,43 @@ export function quickReadability(): boolean {
   proto._getLinkDensity = function (this: unknown, element: Element): number {
     return element.getElementsByTagName('a').length === 0 ? 0 : (linkDensity as (e: Element) => number).call(this, element);
   };
-  proto._grabArticle = function (this: unknown, page?: Element): Element | null {
-    const article = (grabArticle as (page?: Element) => Element | null).call(this, page);
-    if (article) Object.defineProperty(article, 'innerHTML', { configurable: true, get: () => '' });
-    return article;
+  type Reader = {
+    _doc: Document;
+    [REMAKE]?: () => Document;
+    _unwrapNoscriptImages(doc: Document): void;
+    _removeScripts(doc: Document): void;
+    _prepDocument(): void;
+  };
+  proto._grabArticle = function (this: Reader, page?: Element | null): Element | null {
+    const remake = this[REMAKE];
+    const body = remake && !page ? this._doc.body : null;
+    if (body) {
+      Object.defineProperty(body, 'innerHTML', {
+        configurable: true,
+        get: () => BODY_AS_IT_WAS,
+        set: (html: string) => {
+          if (html !== BODY_AS_IT_WAS) {
+            delete (body as { innerHTML?: string }).innerHTML;
+            return void (body.innerHTML = html);
+          }
+          const doc = remake!();
+          const again = Object.assign(Object.create(Object.getPrototypeOf(this) as object) as Reader, this, { _doc: doc });
+          again._unwrapNoscriptImages(doc);
+          again._removeScripts(doc);
+          again._prepDocument();
+          body.textContent = '';
+          const fresh = doc.body;
+          while (fresh?.firstChild) body.appendChild(fresh.firstChild);
+        },
+      });
+    }
+    try {
+      const article = (grabArticle as (page?: Element | null) => Element | null).call(this, page);
+      if (article) Object.defineProperty(article, 'innerHTML', { configurable: true, get: () => '' });
+      return article;
+    } finally {
+      if (body) delete (body as { innerHTML?: string }).innerHTML;
+    }
   };
   proto._postProcessContent = function (this: unknown, article: Element): void {
     delete (article as { innerHTML?: string }).innerHTML;
