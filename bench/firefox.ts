@@ -349,6 +349,8 @@ export async function firefoxFirstAudio() {
       await viaPopupButton(i);
     }
     results.firefoxFirstAudioSteps = Object.fromEntries(Object.entries(steps).map(([k, xs]) => [k, r1(median(xs))]));
+    // Each step of each run in order (the warm-up first): a step that grows over a run shows here.
+    results.firefoxFirstAudioStepRuns = Object.fromEntries(Object.entries(steps).map(([k, xs]) => [k, xs.map(r1)]));
     console.log('Firefox, first steps (median ms after start):', results.firefoxFirstAudioSteps);
     for (const [how, what] of [
       ['toolbar', 'toolbar button, 15,000-character article'],
