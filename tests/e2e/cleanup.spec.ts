@@ -24,6 +24,8 @@ async function addRule(ext: ExtensionHelpers, find: string, replace: string) {
   await options.getByTestId('pron-find').fill(find);
   await options.getByTestId('pron-replace').fill(replace);
   await options.getByTestId('save').click();
+  // Saved (the background holds the new settings) once the page says so; the account showed before.
+  await expect(options.locator('.ok')).toBeVisible();
   await expect(options.getByTestId('account')).toBeVisible();
   return options;
 }
@@ -73,6 +75,8 @@ test('code blocks are left out and a URL is said as its site, both counted as le
   await options.getByTestId('read-code').check();
   await options.getByTestId('urls').selectOption('out');
   await options.getByTestId('save').click();
+  // Saved (the background holds the new settings) once the page says so; the account showed before.
+  await expect(options.locator('.ok')).toBeVisible();
   await expect(options.getByTestId('account')).toBeVisible();
   service.resetLog();
   await popup.close();
@@ -96,6 +100,8 @@ test('the preview lists the blocks with their cost; a block switched off is not 
   await expect(options.getByTestId('account')).toBeVisible();
   await options.getByTestId('preview-first').check();
   await options.getByTestId('save').click();
+  // Saved (the background holds the new settings) once the page says so; the account showed before.
+  await expect(options.locator('.ok')).toBeVisible();
   await expect(options.getByTestId('account')).toBeVisible();
 
   const { tabId } = await ext.openTab('preview.html');
