@@ -20,6 +20,8 @@ npm test</code></pre>
   await fill(options, 'pron-find', 'ИИ');
   await fill(options, 'pron-replace', 'искусственный интеллект');
   await click(options, '[data-testid="save"]');
+  // Saved: the account was already shown, so only this says the settings are stored before the reading starts.
+  await options.waitForSelector('.ok');
   await expect.poll(() => attr(options, 'pron-rules', 'data-count')).toBe('1');
   await expect.poll(() => attr(options, 'account', 'data-balance')).not.toBe('');
   await options.close();
@@ -46,6 +48,8 @@ test('the preview lists the blocks with their cost; a block switched off is not 
   await expect.poll(() => attr(options, 'account', 'data-balance')).not.toBe('');
   await click(options, '[data-testid="preview-first"]');
   await click(options, '[data-testid="save"]');
+  // Saved: the account was already shown, so only this says the settings are stored before the reading starts.
+  await options.waitForSelector('.ok');
   await expect.poll(() => attr(options, 'account', 'data-balance')).not.toBe('');
   await options.close();
   const { tabId } = await ext.openTab('preview.html');

@@ -23,6 +23,8 @@ test('a reading that would pass the daily cap asks first, and sends nothing unti
   await expect.poll(() => attr(options, 'account', 'data-balance')).not.toBe('');
   await fill(options, 'daily-cap', '1');
   await click(options, '[data-testid="save"]');
+  // Saved: the account was already shown, so only this says the settings are stored before the reading starts.
+  await options.waitForSelector('.ok');
   await expect.poll(() => attr(options, 'account', 'data-balance')).not.toBe('');
   await options.close();
   const { tabId } = await ext.openTab('capped.html');
