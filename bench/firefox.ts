@@ -45,7 +45,7 @@ import { selectContents } from '../tests/fixtures/select.ts';
 type Stats = { waiting: number; firstBytesAt: number; firstPlayingAt: number; endedAt: number; stalls: Array<{ at: number; ms: number }> };
 const STATE = '[data-testid="player"]';
 
-class FirefoxRig {
+export class FirefoxRig {
   private helper: Page | null = null;
   private constructor(
     readonly ff: LaunchedFirefox,
