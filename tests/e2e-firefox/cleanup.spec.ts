@@ -2,7 +2,7 @@
 import { JUNK_CLEAN_TEXT } from '../fixtures/junk-clean-text.ts';
 import { billed } from '../fixtures/billed.ts';
 import { click } from './firefox.ts';
-import { attr, expect, fill, state, test } from './fixtures.ts';
+import { attr, expect, fill, saveOptions, state, test } from './fixtures.ts';
 
 test('a pronunciation rule changes what is sent; code blocks are left out and a URL is said as its site', async ({ ext, service, pages }) => {
   pages.put(
@@ -19,9 +19,7 @@ npm test</code></pre>
   await click(options, '[data-testid="pron-add"]');
   await fill(options, 'pron-find', 'ИИ');
   await fill(options, 'pron-replace', 'искусственный интеллект');
-  await click(options, '[data-testid="save"]');
-  // Saved: the account was already shown, so only this says the settings are stored before the reading starts.
-  await options.waitForSelector('.ok');
+  await saveOptions(options);
   await expect.poll(() => attr(options, 'pron-rules', 'data-count')).toBe('1');
   await expect.poll(() => attr(options, 'account', 'data-balance')).not.toBe('');
   await options.close();
@@ -47,9 +45,7 @@ test('the preview lists the blocks with their cost; a block switched off is not 
   const options = await ext.openOptions();
   await expect.poll(() => attr(options, 'account', 'data-balance')).not.toBe('');
   await click(options, '[data-testid="preview-first"]');
-  await click(options, '[data-testid="save"]');
-  // Saved: the account was already shown, so only this says the settings are stored before the reading starts.
-  await options.waitForSelector('.ok');
+  await saveOptions(options);
   await expect.poll(() => attr(options, 'account', 'data-balance')).not.toBe('');
   await options.close();
   const { tabId } = await ext.openTab('preview.html');

@@ -2,7 +2,7 @@ import { test as base, expect } from '@playwright/test';
 import type { Page } from 'puppeteer-core';
 import { startFakeService, type FakeService, type FakeServiceOptions } from '../fake-service/server.ts';
 import { startPagesServer, type PagesServer } from '../e2e/pages-server.ts';
-import { evaluate, type LaunchedFirefox, launchFirefoxWithExtension, openExtensionPage, openPage } from './firefox.ts';
+import { click, evaluate, type LaunchedFirefox, launchFirefoxWithExtension, openExtensionPage, openPage } from './firefox.ts';
 
 export const TEST_KEY = 'vk_live_test_key';
 
@@ -173,6 +173,15 @@ export async function fill(page: Page, testId: string, value: string): Promise<v
     if ((await evaluate(page, (s: string) => (document.querySelector(s) as HTMLInputElement).value, sel)) === value) return;
   }
   throw new Error(`"${value}" could not be typed into ${testId}`);
+}
+
+/**
+ * Presses the options page's Save and waits for its "Saved": the account shown before the press says
+ * nothing of this save, and a reading started before it is stored would use the settings before.
+ */
+export async function saveOptions(options: Page): Promise<void> {
+  await click(options, '[data-testid="save"]');
+  await options.waitForSelector('.ok');
 }
 
 export { expect };

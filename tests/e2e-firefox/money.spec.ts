@@ -1,7 +1,7 @@
 /** The service's price as it is now decides what a reading costs (Firefox). */
 import { makeArticleHtml } from '../fixtures/make-article.ts';
 import { click } from './firefox.ts';
-import { attr, expect, fill, state, test, TEST_KEY } from './fixtures.ts';
+import { attr, expect, fill, saveOptions, state, test, TEST_KEY } from './fixtures.ts';
 
 test('a price that rose since the key was saved decides: the reading asks first, and nothing is sent', async ({ ext, service, pages }) => {
   // About 6 ₽ at the saved price, under the 10 ₽ threshold; 60 ₽ at the new one.
@@ -22,9 +22,7 @@ test('a reading that would pass the daily cap asks first, and sends nothing unti
   const options = await ext.openOptions();
   await expect.poll(() => attr(options, 'account', 'data-balance')).not.toBe('');
   await fill(options, 'daily-cap', '1');
-  await click(options, '[data-testid="save"]');
-  // Saved: the account was already shown, so only this says the settings are stored before the reading starts.
-  await options.waitForSelector('.ok');
+  await saveOptions(options);
   await expect.poll(() => attr(options, 'account', 'data-balance')).not.toBe('');
   await options.close();
   const { tabId } = await ext.openTab('capped.html');

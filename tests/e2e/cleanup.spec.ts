@@ -2,6 +2,7 @@
  * What is sent is what the listener wants to hear: pronunciation rules, code blocks, bare URLs.
  */
 import { readFile } from 'node:fs/promises';
+import type { Page } from '@playwright/test';
 import { billed } from '../fixtures/billed.ts';
 import { recordedHighlights, recordHighlights } from '../fixtures/highlights.ts';
 import { JUNK_CLEAN_TEXT } from '../fixtures/junk-clean-text.ts';
@@ -17,15 +18,19 @@ npm run test -- --reporter=dot</code></pre>
 </article></body></html>`;
 
 /** Adds one pronunciation rule through the options page and saves it; the page stays open. */
+/** Presses Save and waits for "Saved": the background holds the new settings then (the account showed before). */
+async function saveOptions(options: Page) {
+  await options.getByTestId('save').click();
+  await expect(options.locator('.ok')).toBeVisible();
+}
+
 async function addRule(ext: ExtensionHelpers, find: string, replace: string) {
   const options = await ext.openOptions();
   await expect(options.getByTestId('account')).toBeVisible();
   await options.getByTestId('pron-add').click();
   await options.getByTestId('pron-find').fill(find);
   await options.getByTestId('pron-replace').fill(replace);
-  await options.getByTestId('save').click();
-  // Saved (the background holds the new settings) once the page says so; the account showed before.
-  await expect(options.locator('.ok')).toBeVisible();
+  await saveOptions(options);
   await expect(options.getByTestId('account')).toBeVisible();
   return options;
 }
@@ -74,9 +79,7 @@ test('code blocks are left out and a URL is said as its site, both counted as le
   await expect(options.getByTestId('account')).toBeVisible();
   await options.getByTestId('read-code').check();
   await options.getByTestId('urls').selectOption('out');
-  await options.getByTestId('save').click();
-  // Saved (the background holds the new settings) once the page says so; the account showed before.
-  await expect(options.locator('.ok')).toBeVisible();
+  await saveOptions(options);
   await expect(options.getByTestId('account')).toBeVisible();
   service.resetLog();
   await popup.close();
@@ -99,9 +102,7 @@ test('the preview lists the blocks with their cost; a block switched off is not 
   const options = await ext.openOptions();
   await expect(options.getByTestId('account')).toBeVisible();
   await options.getByTestId('preview-first').check();
-  await options.getByTestId('save').click();
-  // Saved (the background holds the new settings) once the page says so; the account showed before.
-  await expect(options.locator('.ok')).toBeVisible();
+  await saveOptions(options);
   await expect(options.getByTestId('account')).toBeVisible();
 
   const { tabId } = await ext.openTab('preview.html');
