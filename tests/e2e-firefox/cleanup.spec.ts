@@ -8,7 +8,7 @@ test('a pronunciation rule changes what is sent; code blocks are left out and a 
   pages.put(
     '/ai.html',
     `<!doctype html><html lang="ru"><head><meta charset="utf-8"><title>ИИ в работе</title></head><body><article><h1>ИИ в работе</h1>
-<p>Системы ИИ пишут код каждый день, и линии поддержки отвечают быстрее. Подробности на странице https://www.example.com/research/2026/report в открытом доступе.</p>
+<p>Системы ИИ пишут код каждый день, и линии поддержки отвечают быстрее. Подробности на странице https://www.example.com/research/2026/report в открытом доступе. Запись — на https://www.госуслуги.рф/help/faq?from=1 до пятницы.</p>
 <pre><code>npm ci
 npm test</code></pre>
 <p>После этого команда смотрит на результаты и решает, что делать дальше.</p></article></body></html>`,
@@ -30,6 +30,9 @@ npm test</code></pre>
   expect(text).toContain('Системы искусственный интеллект пишут');
   expect(text).toContain('линии поддержки');
   expect(text).toContain('на странице example.com в открытом доступе');
+  // Said as the page writes it, not as punycode.
+  expect(text).toContain('на госуслуги.рф до пятницы');
+  expect(text).not.toContain('xn--');
   expect(text).not.toContain('npm');
 });
 

@@ -10,20 +10,20 @@ import { expect, type ExtensionHelpers, player, test } from './fixtures.ts';
 
 const PAGE = `<!doctype html><html lang="ru"><head><meta charset="utf-8"><title>ИИ в работе</title></head><body><article>
 <h1>ИИ в работе</h1>
-<p>Системы ИИ пишут код каждый день, и линии поддержки тоже отвечают быстрее. Подробности есть на странице https://www.example.com/research/2026/report?utm=1 в открытом доступе.</p>
+<p>Системы ИИ пишут код каждый день, и линии поддержки тоже отвечают быстрее. Подробности есть на странице https://www.example.com/research/2026/report?utm=1 в открытом доступе. Запись — на https://www.госуслуги.рф/help/faq?from=1 до пятницы, шаблон www.*.com не подходит.</p>
 <p>Вот как выглядит запуск проверки в терминале разработчика:</p>
 <pre><code>npm ci
 npm run test -- --reporter=dot</code></pre>
 <p>После этого команда смотрит на результаты и решает, что делать дальше с этой системой.</p>
 </article></body></html>`;
 
-/** Adds one pronunciation rule through the options page and saves it; the page stays open. */
 /** Presses Save and waits for "Saved": the background holds the new settings then (the account showed before). */
 async function saveOptions(options: Page) {
   await options.getByTestId('save').click();
   await expect(options.locator('.ok')).toBeVisible();
 }
 
+/** Adds one pronunciation rule through the options page and saves it; the page stays open. */
 async function addRule(ext: ExtensionHelpers, find: string, replace: string) {
   const options = await ext.openOptions();
   await expect(options.getByTestId('account')).toBeVisible();
@@ -70,6 +70,10 @@ test('code blocks are left out and a URL is said as its site, both counted as le
   await expect(player(popup)).toHaveAttribute('data-state', 'finished', { timeout: 30_000 });
   let text = billed(service);
   expect(text).toContain('на странице example.com в открытом доступе');
+  // A site is said as the page writes it, not as sent on the wire (punycode, Chromium's percent-escapes).
+  expect(text).toContain('на госуслуги.рф до пятницы');
+  expect(text).toContain('шаблон *.com не подходит');
+  expect(text).not.toMatch(/xn--|%2A/i);
   expect(text).not.toContain('https');
   expect(text).not.toContain('npm');
   expect(text).toContain('После этого команда');

@@ -13,6 +13,7 @@ import { queueRunStorage, queueStorage, type QueueEntry } from '../storage/queue
 import { accountStorage, cleanupOf, readSettings } from '../storage/settings';
 import { parseArticle } from '../text/parse-article';
 import { boundTitle } from '../text/title';
+import { siteName } from '../text/urls';
 import { type ArticleDeps, fetchArticle } from './article-fetch';
 import { planReading, ReadingError } from './plan';
 import { ListeningQueue } from './queue';
@@ -22,7 +23,7 @@ const isWebPage = (url: string) => /^https?:\/\//i.test(url);
 
 const hostOf = (url: string) => {
   try {
-    return new URL(url).hostname;
+    return siteName(new URL(url).hostname);
   } catch {
     return '';
   }
@@ -74,7 +75,7 @@ export function listeningQueue(reader: Reader) {
       const [settings, account] = await Promise.all([readSettings(), accountStorage.getValue()]);
       const price = account ?? { name: '', provider: '', balanceRub: '0', pricePerMillionRub: '0', maxConcurrency: 1, checkedAt: 0 };
       const planned = planReading('count', text, settings, price);
-      await queue.update(entry.id, { chars: planned.view.estimateChars, title: boundTitle(text.title) || entry.title, site: text.site || entry.site });
+      await queue.update(entry.id, { chars: planned.view.estimateChars, title: boundTitle(text.title) || entry.title, site: siteName(text.site ?? '') || entry.site });
     } catch (err) {
       // Counted when its turn comes, and an error shown then.
       logIgnored('counting a queued page', err);

@@ -12,6 +12,7 @@ import { Ledger } from './ledger';
 import { logIgnored } from '../log';
 import { parseRub, type RubUnits } from '../speech/money';
 import { boundTitle } from '../text/title';
+import { siteName } from '../text/urls';
 import { ServiceError } from '../speech/client';
 import { isKnownErrorCode } from '../speech/errors';
 import { DEFAULT_CHARS_PER_SECOND, keyOf, ReadingError, type ReadingPlan, sentenceAt } from './plan';
@@ -91,7 +92,7 @@ export class ReadingRun {
    */
   adopt(text: ExtractedText, planned: { plan: ReadingPlan; price: RubUnits }, budget: Budget | null, batched: boolean): void {
     this.title = boundTitle(text.title);
-    this.site = boundTitle(text.site ?? '', 100);
+    this.site = boundTitle(siteName(text.site ?? ''), 100);
     this.url = text.url ?? '';
     this.ledger = new Ledger(planned.price);
     this.budget = budget;
