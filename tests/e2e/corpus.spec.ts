@@ -13,7 +13,7 @@ import { expect, player, test } from './fixtures.ts';
 const SAMPLE = [
   'wikipedia', 'wikipedia-2', 'wikipedia-3', 'wikipedia-4', 'ietf-1', 'lwn-1', 'v8-blog', 'mozilla-1', 'mozilla-2', 'google-sre-book-1',
   'firefox-nightly-blog', 'medicalnewstoday', 'seattletimes-1', 'guardian-1', 'nytimes-5', 'ars-1', 'mercurial', 'toc-missing', 'qq',
-  'hukumusume', 'lemonde-1', 'heise', 'aktualne', 'folha',
+  'hukumusume', 'lemonde-1', 'heise', 'aktualne', 'folha', '002',
 ];
 const pages = corpusPages(SAMPLE);
 

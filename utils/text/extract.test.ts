@@ -71,6 +71,27 @@ describe('what a listener does not want is left out, and counted', () => {
     expect(found.lines).toEqual(lines);
   });
 
+  describe('a code block whose marks only the page keeps (WordPress WP-Syntax: Readability unwraps its one-cell table)', () => {
+    afterEach(() => vi.unstubAllGlobals());
+    const para = '<p>Длинный абзац статьи о запросах, в котором довольно много слов, запятых, и смысла, чтобы его взяли.</p>';
+    const code = '<div class="wp_syntax"><table><tbody><tr><td class="code"><pre class="javascript">fetch("/data.json").then(function (res) {\n  console.log(res.ok);\n});</pre></td></tr></tbody></table></div>';
+    const extracted = (opts: CleanupChoices) => {
+      vi.stubGlobal('NodeFilter', { SHOW_ELEMENT: 1, SHOW_TEXT: 4 });
+      const { document, Node } = parseHTML(`<html><head><title>Fetch</title></head><body><article><h1>Fetch</h1>${para.repeat(4)}${code}${para.repeat(4)}</article></body></html>`);
+      vi.stubGlobal('Node', Node);
+      return extractFromPage(document as unknown as Document, { articleOnly: true, ...opts }).text;
+    };
+    it.each([
+      ['left out by default, and counted', {}, false],
+      ['read when asked', { readCode: true }, true],
+    ] as const)('%s', (_name, opts, read) => {
+      const text = extracted(opts);
+      expect(text.blocks.some((b) => b.text.includes('console.log'))).toBe(read);
+      expect(text.blocks.filter((b) => b.kind === 'paragraph')).toHaveLength(read ? 9 : 8);
+      if (!read) expect(text.leftOutChars).toBeGreaterThan(40);
+    });
+  });
+
   it('the setting keeps reference sections', () => {
     expect(read('<p>Body.</p><h2>See also</h2><p>Other.</p>', { keepReferences: true }).lines).toEqual(['paragraph: Body.', 'heading: See also', 'paragraph: Other.']);
   });

@@ -241,6 +241,15 @@ function outOfSight(el: Element, view: Window, scroll: { x: number; y: number })
   return style.overflow !== 'visible' || style.clip !== 'auto' || style.clipPath !== 'none';
 }
 
+/** The first text node inside `node`, in document order. */
+function firstTextIn(node: Node): Text | null {
+  for (let child = node.firstChild; child; child = child.nextSibling) {
+    const found = child.nodeType === TEXT_NODE ? (child as Text) : firstTextIn(child);
+    if (found) return found;
+  }
+  return null;
+}
+
 interface Pending {
   kind: TextBlock['kind'];
   parts: string[];
@@ -286,6 +295,15 @@ export function blocksOf(
     if (liveNode && data.trim()) pending.segments.push({ node: liveNode, start, end });
   };
   const leave = (node: Node) => (leftOutChars += countChars(clean(node.textContent ?? '')));
+  /**
+   * A `<pre>` marked as code only on the live page: Readability unwraps what held it (WordPress's WP-Syntax
+   * puts each block in `<td class="code">` of a one-cell table, which its copy makes a plain `<div>`).
+   */
+  const isCodeOnPage = (pre: Element): boolean => {
+    const text = firstTextIn(pre);
+    const livePre = text && live(text)?.parentElement?.closest('pre');
+    return !!livePre && isCodeBlock(livePre);
+  };
 
   /**
    * Preformatted text (an RFC, a poem, code with highlighting spans): its real lines, across its text
@@ -356,7 +374,7 @@ export function blocksOf(
     if (skipping) return void leave(el);
     if (isNoise(el) || (!opts.keepReferences && matches(el, SECTION_CLASS, SECTION_ROLE))) return void leave(el);
     if (tag === 'BR') return flush(pending.kind);
-    if ((tag === 'PRE' && !opts.readCode && isCodeBlock(el)) || (opts.leaveOutCaptions && (tag === 'FIGCAPTION' || tag === 'CAPTION')) || (opts.leaveOutTables && tag === 'TABLE')) {
+    if ((tag === 'PRE' && !opts.readCode && (isCodeBlock(el) || isCodeOnPage(el))) || (opts.leaveOutCaptions && (tag === 'FIGCAPTION' || tag === 'CAPTION')) || (opts.leaveOutTables && tag === 'TABLE')) {
       flush(pending.kind);
       return void leave(el);
     }
