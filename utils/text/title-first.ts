@@ -5,7 +5,6 @@
  */
 import { Readability } from '@mozilla/readability';
 import { type Extraction, headlineOf } from './extract';
-import { BARE_URL_ENDS } from './urls';
 
 /** Less text than this on a page may hold no article at all (Readability's own threshold): it is not read title first. */
 const TITLE_FIRST_MIN_TEXT = 500;
@@ -54,23 +53,14 @@ function foldableUnits(text: string): number {
   return n;
 }
 /**
- * A bare address whose host may hold a character outside ASCII: read as its domain, an IDN host is
- * longer (punycode: "я." → "xn--41a."). The host ends where a bare address does (utils/text/urls.ts) or
- * at its path, query or fragment: a script's text on the page ("https://…/swg.js\",…What’s") is not
- * one (the New York Times' page was bounded at five times its text, and read whole for it).
- */
-const IDN_ADDRESS = new RegExp(`(?:www\\.|https?:\\/\\/)[^${BARE_URL_ENDS}/?#\\\\]*[^${BARE_URL_ENDS}/?#\\\\\\p{ASCII}]`, 'iu');
-
-/**
  * The most code points an article of this page (its words a part of `pageText`, and `title`) can bill before
  * the listener's pronunciation rules: one for each character of the page, three for one that folding may
  * write as three, two more for each element (the full stop a heading gets, the line break between blocks),
- * and the title three times over (it may be only in `<title>`). A page with a bare non-ASCII address (its
- * domain may be read as up to four and a half characters for each of its own) counts five for each.
+ * and the title three times over (it may be only in `<title>`). A bare address is read as its site as written
+ * (utils/text/urls.ts): never longer than the address.
  */
 export function billedBound(pageText: string, title: string, elements: number): number {
   const fixed = 3 * title.length + 2 * elements;
-  if (IDN_ADDRESS.test(pageText)) return 5 * pageText.length + fixed;
   return pageText.length + 2 * foldableUnits(pageText) + fixed;
 }
 

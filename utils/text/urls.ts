@@ -2,7 +2,7 @@ import { toUnicode } from 'punycode/punycode.es6.js';
 import type { UrlReading } from '../storage/settings';
 
 /** What ends a bare address (a regex class's contents): a space, a bracket or quote of the markup's or text's. */
-export const BARE_URL_ENDS = '\\s<>"«»\\u00a0';
+const BARE_URL_ENDS = '\\s<>"«»\\u00a0';
 /** A bare address in running text: a scheme or www., up to a space or closing punctuation. */
 const BARE_URL = new RegExp(`\\b(?:https?:\\/\\/|www\\.)[^${BARE_URL_ENDS}]+[^${BARE_URL_ENDS}.,;:!?)\\]}'’”]`, 'gi');
 
