@@ -92,7 +92,39 @@ const CODE_CLASS = /(^|\s)(highlight|highlight-\S+|sourceCode|code|codehilite|hl
 export function isCodeBlock(pre: Element): boolean {
   if (pre.querySelector('code')) return true;
   const cls = `${pre.getAttribute('class') ?? ''} ${pre.parentElement?.getAttribute('class') ?? ''}`;
-  return CODE_CLASS.test(cls) || pre.hasAttribute('data-lang') || pre.hasAttribute('data-language');
+  return CODE_CLASS.test(cls) || pre.hasAttribute('data-lang') || pre.hasAttribute('data-language') || looksLikeCode(pre);
+}
+
+/** Characters code is dense in: prose has 1–4 % of its visible characters among them, an RFC's page with an HTTP example up to 12 %. */
+const CODE_CHARS = /[{}()[\];=<>\\/*&|$#@"'`_:]/g;
+/** A line as code ends (or begins) it: `;`, a bracket, a comma. */
+const CODE_LINE = /[;{}([,)]$|^[}\])]/;
+
+/**
+ * Code with no mark of code (Medium's `<pre>` of `<span>` lines and `<br>`s, a book's listing): at least 15 % of
+ * its visible characters code's punctuation, or 9 % with most of its lines ending as code lines do. Measured on the
+ * 300 saved pages of two corpora (Readability's, Postlight's): such code scored 9–43 %, the pages of RFCs in `<pre>`
+ * (prose, HTTP examples) 1.5–12 % with at most 41 % of their lines so ended.
+ */
+function looksLikeCode(pre: Element): boolean {
+  const lines: string[] = [''];
+  const gather = (node: Node): void => {
+    for (let child = node.firstChild; child; child = child.nextSibling) {
+      if (child.nodeType === TEXT_NODE) lines.push(...(lines.pop()! + (child as Text).data).split('\n'));
+      else if ((child as Element).tagName?.toUpperCase() === 'BR') lines.push('');
+      else gather(child);
+    }
+  };
+  gather(pre);
+  const text = lines.join('');
+  let visible = 0;
+  for (let i = 0; i < text.length; i++) if (!isSpaceCode(text.charCodeAt(i))) visible++;
+  if (visible < 20) return false;
+  const density = (text.match(CODE_CHARS)?.length ?? 0) / visible;
+  if (density >= 0.15) return true;
+  if (density < 0.09) return false;
+  const filled = lines.map((l) => l.trim()).filter(Boolean);
+  return filled.filter((l) => CODE_LINE.test(l)).length * 2 > filled.length;
 }
 
 const clean = squeezeSpaces;
