@@ -8,8 +8,8 @@ import { startPagesServer, type PagesServer } from '../e2e/pages-server.ts';
 import { attr, expect, state, test } from './fixtures.ts';
 import { evaluate } from './firefox.ts';
 
-/** Encyclopedia, RFC, technical news, French and German news (CJK pages are in the Chromium sample). */
-const pages = corpusPages(['wikipedia', 'ietf-1', 'lwn-1', 'lemonde-1', 'heise']);
+/** Encyclopedia, RFC, technical news, French and German news, a WordPress blog of code blocks (CJK pages are in the Chromium sample). */
+const pages = corpusPages(['wikipedia', 'ietf-1', 'lwn-1', 'lemonde-1', 'heise', '002']);
 
 type Entry = { status: number; text: string };
 
