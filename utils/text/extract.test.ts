@@ -1,7 +1,7 @@
 import { parseHTML } from 'linkedom';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Readability } from '@mozilla/readability';
-import { blocksOf, type CleanupChoices, extractFromPage, isJunkLine } from './extract';
+import { blocksOf, type CleanupChoices, extractFromPage, isBoilerplate, isJunkLine } from './extract';
 import { billedBound, titleFirst } from './title-first';
 import { planParts } from '../reading/plan';
 import { quickReadability } from './quick-readability';
@@ -108,6 +108,33 @@ describe('what a listener does not want is left out, and counted', () => {
 
   it('the setting keeps reference sections', () => {
     expect(read('<p>Body.</p><h2>See also</h2><p>Other.</p>', { keepReferences: true }).lines).toEqual(['paragraph: Body.', 'heading: See also', 'paragraph: Other.']);
+  });
+});
+
+describe('isBoilerplate: a block that is only a label or button', () => {
+  it.each([
+    ['Advertisement', true],
+    ['Advertisement - story continues below', true],
+    ['ADVERTISEMENT — Story continues below', true],
+    ['Share this post:', true],
+    ['What’s Your Reaction?', true],
+    ['• Tweet', true],
+    ['Читайте также:', true],
+    ['Поделиться', true],
+    ['Нашли ошибку? Выделите её и нажмите Ctrl+Enter', true],
+    ['Advertisement revenue fell by half last year.', false],
+    ['Share prices rose.', false],
+    ['Читайте также статью о том, как читают страницы.', false],
+    ['Реклама', true],
+    ['Реклама и маркетинг', false],
+  ])('%s → %s', (block, expected) => {
+    expect(isBoilerplate(block)).toBe(expected);
+  });
+
+  it('is left out of an article, and counted', () => {
+    const found = read('<p>Первый абзац.</p><div>Advertisement - story continues below</div><p>Второй абзац.</p><p>Share this post:</p>');
+    expect(found.lines).toEqual(['paragraph: Первый абзац.', 'paragraph: Второй абзац.']);
+    expect(found.leftOut).toBe('Advertisement - story continues below'.length + 'Share this post:'.length);
   });
 });
 

@@ -221,6 +221,33 @@ export function isJunkLine(line: string): boolean {
   return (last >= 0x30 && last <= 0x39 && DOT_LEADER.test(t)) || isDrawing(t) || (last === 0x5d && EDIT_LINK.test(t));
 }
 
+/**
+ * Whole blocks that are a site's labels and buttons, never its article (Readability keeps them): said between
+ * two paragraphs they interrupt, and cost. Lower case, without end punctuation; dashes as " - ", ’ as '.
+ */
+const BOILERPLATE = new Set([
+  'advertisement', 'advert', 'sponsored content', 'skip advertisement', 'advertisement - story continues below', 'story continues below advertisement',
+  'story continues below', 'article continues below', 'article continues below advertisement', 'continue reading below', 'continue reading the main story',
+  'share', 'share this', 'share this post', 'share this article', 'share this story', 'share on facebook', 'share on twitter', 'tweet', 'tweet this', 'pin it',
+  'follow us', 'follow us on twitter', 'follow us on facebook', 'follow us on social media', 'view comments', 'show comments', 'toggle caption',
+  "what's your reaction", 'most popular', 'recommended for you', 'related articles', 'related stories', 'related content', 'read more',
+  'реклама', 'поделиться', 'поделитесь', 'поделиться в соцсетях', 'поделиться ссылкой', 'читайте также', 'читать далее', 'читать полностью',
+  'материалы по теме', 'показать комментарии', 'самое читаемое', 'новости партнёров', 'новости партнеров', 'подписывайтесь на нас',
+  'нашли ошибку? выделите её и нажмите ctrl+enter', 'нашли опечатку? выделите её и нажмите ctrl+enter',
+]);
+
+/** A block that is only a site's label or button ("Advertisement", "Share this post:", «Читайте также:»). */
+export function isBoilerplate(block: string): boolean {
+  if (block.length > 60) return false;
+  const key = block
+    .toLowerCase()
+    .replace(/\s*[-‐‑‒–—―]\s*/gu, ' - ')
+    .replace(/[’ʼ]/gu, "'")
+    .replace(/^[\s•·|>-]+|[\s:.…!?|•·>-]+$/gu, '')
+    .replace(/\s+/g, ' ');
+  return BOILERPLATE.has(key);
+}
+
 function matches(el: Element, cls: RegExp, role: RegExp): boolean {
   const c = el.getAttribute('class') ?? '';
   return (c !== '' && cls.test(c)) || role.test(el.getAttribute('role') ?? '');
@@ -307,7 +334,7 @@ export function blocksOf(
 
   const flush = (next: TextBlock['kind'] = 'paragraph') => {
     const text = clean(pending.parts.join(''));
-    if (text && isJunkLine(text)) leftOutChars += countChars(text);
+    if (text && (isJunkLine(text) || isBoilerplate(text))) leftOutChars += countChars(text);
     else if (text) {
       blocks.push({ text, kind: pending.kind });
       segments.push(pending.segments);
