@@ -8,7 +8,8 @@
  *   git stash && npx wxt build --mode test && cp -r .output/chrome-mv3-test /tmp/old && git stash pop
  *   npx tsx bench/ab.ts /tmp/old /tmp/new [--runs 30] [--chars 900000 | --corpus <dir of saved pages>]
  *
- * It also says whether the two builds extract the same text (blocks and kinds) from every page.
+ * It also says whether the two builds extract the same text (blocks and kinds) from every page; `--dump <dir>`
+ * writes build B's blocks of each page there ("kind: text" lines), to read what real pages give.
  *
  * `--fresh inject` or `--fresh resident` asks instead on a new page every turn (the first-audio bench's
  * 15,000-character article), as a page's first reading does: `inject` times the injection that carries
@@ -16,7 +17,7 @@
  * (a page read before, or click-to-read): what is not yet compiled or warm counts there.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Worker } from 'playwright-core';
 import { launchWithExtension } from '../tests/e2e/chromium.ts';
@@ -29,6 +30,8 @@ const RUNS = Number(arg('runs', '30'));
 const CHARS = Number(arg('chars', '900000'));
 const CORPUS = process.argv.includes('--corpus') ? resolve(arg('corpus', '')) : '';
 const FRESH = arg('fresh', '');
+/** `--dump <dir>`: build B's blocks of each page written there as text ("kind: text" lines), to read what a page gives. */
+const DUMP = process.argv.includes('--dump') ? resolve(arg('dump', '')) : '';
 if (FRESH && FRESH !== 'inject' && FRESH !== 'resident') throw new Error('--fresh is inject or resident');
 
 /** One turn of `--fresh`: ms in the worker from the first call to the answer, and the page's own extraction time. */
@@ -101,6 +104,8 @@ try {
   /** Per page, each build's median; and the pages whose text differs between the builds. */
   const medians: [number[], number[]] = [[], []];
   const differ: string[] = [];
+  /** The pages measured, in the order of `medians`. */
+  const measured: string[] = [];
   for (const path of list) {
     const page = await browser.context.newPage();
     try {
@@ -130,7 +135,13 @@ try {
         }
       }
       if (texts.size > 1) differ.push(path);
+      if (DUMP) {
+        const blocks = JSON.parse((await ask(order[1]!)).text) as Array<{ text: string; kind: string }>;
+        mkdirSync(DUMP, { recursive: true });
+        writeFileSync(join(DUMP, `${path.split('/').filter(Boolean)[0] ?? 'page'}.txt`), blocks.map((b) => `${b.kind}: ${b.text}`).join('\n'));
+      }
       for (const k of [0, 1]) medians[k]!.push(median(times[k]!));
+      measured.push(path);
       if (!CORPUS) {
         for (const [k, dir] of [dirA, dirB].entries()) {
           const xs = times[k]!;
@@ -147,7 +158,7 @@ try {
     const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
     const faster = medians[0]!.filter((a, i) => medians[1]![i]! < a).length;
     for (const [k, dir] of [dirA, dirB].entries()) console.log(`${dir}: sum of per-page medians ${r1(sum(medians[k]!))} ms, median page ${r1(median(medians[k]!))} ms`);
-    console.log(`${medians[0]!.length} pages; B faster on ${faster}; largest: ${medians[0]!.map((a, i) => [a, medians[1]![i]!]).sort((x, y) => y[0]! - x[0]!).slice(0, 5).map(([a, b]) => `${r1(a!)}→${r1(b!)}`).join(', ')}`);
+    console.log(`${medians[0]!.length} pages; B faster on ${faster}; largest: ${medians[0]!.map((a, i) => [a, medians[1]![i]!, i] as const).sort((x, y) => y[0] - x[0]).slice(0, 5).map(([a, b, i]) => `${measured[i]!.split('/')[1]} ${r1(a)}→${r1(b)}`).join(', ')}`);
   }
   if (!FRESH) console.log(differ.length ? `text differs on ${differ.length}: ${differ.join(', ')}` : 'the same text from both builds on every page');
 } finally {
