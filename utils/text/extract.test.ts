@@ -76,6 +76,7 @@ describe('what a listener does not want is left out, and counted', () => {
       {},
       ['paragraph: The client sends a request (see Section 4.2) to the server:', 'paragraph: GET /storage/michiel/ HTTP/1.1 Host: example.com', "paragraph: The server answers with the folder's listing, as described below."],
     ],
+    ['dialogue in a <pre>, quotes, colons and brackets, is read', '<pre>Он сказал: "Да" (тихо).\nОна ответила: "Нет!" — и ушла (навсегда).</pre>', {}, ['paragraph: Он сказал: "Да" (тихо). Она ответила: "Нет!" — и ушла (навсегда).']],
     ['a poem with quotes and dashes is read', '<pre>"Tell me," she said — "what is it: the sea, or the sky?"\nAnd I said: "Both (and neither)."</pre>', {}, ['paragraph: "Tell me," she said — "what is it: the sea, or the sky?" And I said: "Both (and neither)."']],
     ['inline code in a sentence stays', '<p>Call <code>fetch()</code> first.</p>', {}, ['paragraph: Call fetch() first.']],
     ['captions left out when asked', '<figure><img src="a.png"><figcaption>Рис. 1.</figcaption></figure><p>Текст.</p>', { leaveOutCaptions: true }, ['paragraph: Текст.']],
