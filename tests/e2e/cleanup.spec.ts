@@ -6,7 +6,7 @@ import type { Page } from '@playwright/test';
 import { billed } from '../fixtures/billed.ts';
 import { recordedHighlights, recordHighlights } from '../fixtures/highlights.ts';
 import { JUNK_CLEAN_TEXT } from '../fixtures/junk-clean-text.ts';
-import { expect, type ExtensionHelpers, player, test } from './fixtures.ts';
+import { expect, type ExtensionHelpers, newReadingReaches, player, test } from './fixtures.ts';
 
 const PAGE = `<!doctype html><html lang="ru"><head><meta charset="utf-8"><title>ИИ в работе</title></head><body><article>
 <h1>ИИ в работе</h1>
@@ -87,8 +87,11 @@ test('code blocks are left out and a URL is said as its site, both counted as le
   await expect(options.getByTestId('account')).toBeVisible();
   service.resetLog();
   await popup.close();
+  // The page's last reading finished: the new one is waited for, not a state the popup may show first.
+  const before = (await ext.readingView()).id;
   popup = await ext.openPopup(tabId);
-  await expect(player(popup)).toHaveAttribute('data-state', 'finished', { timeout: 30_000 });
+  await newReadingReaches(ext, before);
+  await expect(player(popup)).toHaveAttribute('data-state', 'finished');
   text = billed(service);
   expect(text).toContain('npm ci');
   expect(text).not.toContain('example.com');

@@ -170,6 +170,14 @@ export { expect };
 export const player = (popup: Page) => popup.getByTestId('player');
 
 /**
+ * Waits for a reading other than `before` (an id from `readingView`) to reach `state`. A popup opened over a page
+ * whose last reading has ended shows that reading until the new one it asked for has started.
+ */
+export async function newReadingReaches(ext: ExtensionHelpers, before: string | undefined, state = 'finished'): Promise<void> {
+  await expect.poll(async () => { const v = await ext.readingView(); return v.id !== before && v.state; }, { timeout: 30_000 }).toBe(state);
+}
+
+/**
  * Whether the worker has made the context menu item `id` (an update of it succeeds). The menus are
  * made in `onInstalled`, which can run after the worker is already reachable: wait on this with
  * `expect.poll` rather than assume it.

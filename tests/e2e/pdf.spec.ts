@@ -6,7 +6,7 @@
 import { billed, highlightOrder, words } from '../fixtures/billed.ts';
 import { recordedHighlights, recordHighlights } from '../fixtures/highlights.ts';
 import { BOOK_PAGES, pdfBytes, TEST_PDFS, type TestPdfName } from '../fixtures/pdfs.ts';
-import { expect, type ExtensionHelpers, player, test } from './fixtures.ts';
+import { expect, type ExtensionHelpers, newReadingReaches, player, test } from './fixtures.ts';
 import type { PagesServer } from './pages-server.ts';
 
 
@@ -170,8 +170,11 @@ test('the reading starts from the page in view, or from the text selected on the
   });
   expect(selected.length).toBeGreaterThan(10);
   service.resetLog();
+  // The page's last reading finished too: the new one is waited for, not a state the popup may show first.
+  const before = (await ext.readingView()).id;
   popup = await ext.openPopup(tabId);
-  await expect(player(popup)).toHaveAttribute('data-state', 'finished', { timeout: 30_000 });
+  await newReadingReaches(ext, before);
+  await expect(player(popup)).toHaveAttribute('data-state', 'finished');
   expect(words(billed(service))).toEqual(words(selected));
   expect((await ext.readingView()).source).toBe('selection');
 
