@@ -123,6 +123,8 @@ describe('isBoilerplate: a block that is only a label or button', () => {
     ['Like us on Facebook', true],
     ['Follow us on Twitter & Instagram', true],
     ['Next', true],
+    ['HIDE CAPTION', true],
+    ['SHOW CAPTION +', true],
     ['Next, the committee met again.', false],
     ['Читайте также:', true],
     ['Поделиться', true],

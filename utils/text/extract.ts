@@ -233,7 +233,7 @@ const BOILERPLATE = new Set([
   'story continues below', 'article continues below', 'article continues below advertisement', 'continue reading below', 'continue reading the main story',
   'share', 'share this', 'share this post', 'share this article', 'share this story', 'share on facebook', 'share on twitter', 'tweet', 'tweet this', 'pin it',
   'follow us', 'follow us on twitter', 'follow us on facebook', 'follow us on instagram', 'follow us on twitter & instagram', 'follow us on twitter and instagram',
-  'follow us on social media', 'like us on facebook', 'share this video', 'video tools', 'previous', 'next', 'view comments', 'show comments', 'toggle caption',
+  'follow us on social media', 'like us on facebook', 'share this video', 'video tools', 'previous', 'next', 'view comments', 'show comments', 'toggle caption', 'hide caption', 'show caption',
   "what's your reaction", 'most popular', 'recommended for you', 'related articles', 'related stories', 'related content', 'read more',
   'реклама', 'поделиться', 'поделитесь', 'поделиться в соцсетях', 'поделиться ссылкой', 'читайте также', 'читать далее', 'читать полностью',
   'материалы по теме', 'показать комментарии', 'самое читаемое', 'новости партнёров', 'новости партнеров', 'подписывайтесь на нас',
@@ -247,7 +247,7 @@ export function isBoilerplate(block: string): boolean {
     .toLowerCase()
     .replace(/\s*[-‐‑‒–—―]\s*/gu, ' - ')
     .replace(/[’ʼ]/gu, "'")
-    .replace(/^[\s•·|>-]+|[\s:.…!?|•·>-]+$/gu, '')
+    .replace(/^[\s•·|>-]+|[\s:.…!?|•·>+-]+$/gu, '')
     .replace(/\s+/g, ' ');
   return BOILERPLATE.has(key);
 }
