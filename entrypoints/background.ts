@@ -253,7 +253,22 @@ function main() {
   });
   onPageMessage('startReading', ({ data }) => {
     const req = { tabId: data.tabId, source: '' as const, extract: () => extractFromTab(data.tabId) };
-    void (data.force ? reader.start(req) : reader.startUnlessActive(req, (starts) => void (starts || readyTab(data.tabId))));
+    if (data.force) {
+      void reader.start(req);
+      return { starts: true };
+    }
+    // Answered once decided: the popup shows the new reading at once, not the last one's end until its first view.
+    return new Promise<{ starts: boolean }>((answer) => {
+      const decided = (starts: boolean) => {
+        answer({ starts });
+        if (!starts) void readyTab(data.tabId);
+      };
+      reader.startUnlessActive(req, decided).catch((err: unknown) => {
+        // Failed before deciding, nothing started (after it, the answer was given: only logged).
+        answer({ starts: false });
+        ignore('starting a reading')(err);
+      });
+    });
   });
   onPageMessage('command', ({ data }) => runCommand(data.command));
   onPageMessage('jumpTo', ({ data }) => {

@@ -15,7 +15,7 @@ import { IDLE_VIEW, isActive, readingViewStorage, type ReadingView } from '@/uti
 import { accountStorage, type AccountInfo, DEFAULT_PLAYBACK, type Playback, playbackStorage } from '@/utils/storage/settings';
 import { followStored } from '@/utils/storage/stored-value';
 import { loadPlan } from '@/utils/reading/plan-store';
-import { HOLD_MS, mayWait } from '@/utils/pages/view-pace';
+import { type AskedStart, HOLD_MS, mayWait, startingView } from '@/utils/pages/view-pace';
 
 const locale = uiLocale();
 document.documentElement.lang = locale.slice(0, 2);
@@ -36,6 +36,7 @@ async function targetTabId(): Promise<number | null> {
 
 function useReadingView(): ReadingView | null {
   const [view, setView] = useState<ReadingView | null>(null);
+  const asked = useAskedStart();
   useEffect(() => {
     // The view last drawn, and the newest one waiting to be (each view is whole: the newest is all of them).
     let shown: ReadingView | null = null;
@@ -58,7 +59,37 @@ function useReadingView(): ReadingView | null {
       stop();
     };
   }, []);
-  return view;
+  return startingView(view, asked, Date.now());
+}
+
+/**
+ * The reading this popup asked for as it opened (`startReadingOnOpen`), until the background turns it
+ * down (a reading is active) or cannot be asked: while it starts, the last reading's end is not drawn as its.
+ */
+let askedStart: AskedStart | null = null;
+const askedStartFollowers = new Set<(asked: AskedStart | null) => void>();
+
+function askStart(tabId: number): void {
+  const asked: AskedStart = { sentAt: Date.now(), tabId };
+  const set = (value: AskedStart | null) => {
+    askedStart = value;
+    askedStartFollowers.forEach((follow) => follow(value));
+  };
+  set(asked);
+  void sendMessage('startReading', { tabId }).then(
+    (answer) => answer?.starts === true,
+    () => false,
+  ).then((starts) => void (!starts && askedStart === asked && set(null)));
+}
+
+function useAskedStart(): AskedStart | null {
+  const [asked, setAsked] = useState(askedStart);
+  useEffect(() => {
+    askedStartFollowers.add(setAsked);
+    setAsked(askedStart);
+    return () => void askedStartFollowers.delete(setAsked);
+  }, []);
+  return asked;
 }
 
 /** 760.4 → "12:40"; 3725 → "1:02:05". */
@@ -82,7 +113,7 @@ export function startReadingOnOpen(): void {
   // ended by now: it is not started again).
   if (new URLSearchParams(location.search).get('from') === 'toolbar') return;
   const start = (tabId: number | null) => {
-    if (tabId !== null) void sendMessage('startReading', { tabId });
+    if (tabId !== null) askStart(tabId);
   };
   // A tab named in the address is asked for now, not in a callback that would run after the first render (6–8 ms).
   const named = tabIdFromQuery();

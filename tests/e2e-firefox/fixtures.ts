@@ -50,6 +50,9 @@ export const attr = (page: Page, testId: string, name: string): Promise<string> 
 
 export const state = (popup: Page) => attr(popup, 'player', 'data-state');
 
+/** Every state the popup's player was drawn in, from its first frame on (test builds record them: entrypoints/popup/main.tsx). */
+export const drawnStates = (popup: Page): Promise<string[]> => evaluate(popup, () => (globalThis as unknown as { drawnStates?: string[] }).drawnStates ?? []);
+
 export const test = base.extend<FirefoxFixtures>({
   serviceOptions: [{}, { option: true }],
   service: async ({ serviceOptions }, use) => {

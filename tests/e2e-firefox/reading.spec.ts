@@ -5,7 +5,7 @@ import { makeArticleHtml } from '../fixtures/make-article.ts';
 import { recordedHighlights, recordHighlights } from '../fixtures/highlights.ts';
 import { selectContents } from '../fixtures/select.ts';
 import { settled } from '../fixtures/settled.ts';
-import { attr, expect, fill, state, test, TEST_KEY, type Ext, type Hooks } from './fixtures.ts';
+import { attr, drawnStates, expect, fill, state, test, TEST_KEY, type Ext, type Hooks } from './fixtures.ts';
 import { click, evaluate } from './firefox.ts';
 
 /** Short tones keep a long article's playback to a few seconds of real time. */
@@ -150,6 +150,23 @@ test('"Read selection aloud" reads only the selection; reading it again comes fr
   await expect.poll(loads, { timeout: 30_000 }).toEqual({ loads: before + 1, ended: true });
   await expect.poll(() => state(popup)).toBe('finished');
   expect(service.speechLog()).toHaveLength(requests);
+});
+
+test("a popup opened over a reading that is over shows the new reading it starts from its first frame, never the last one's end", async ({ ext, service }) => {
+  await ext.configure();
+  const { tabId } = await ext.openTab('sample-article.html');
+  const first = await ext.openPopup(tabId);
+  await expect.poll(() => state(first), { timeout: 30_000 }).toBe('finished');
+  await first.close();
+  const again = await ext.openPopup(tabId);
+  // The article again, from the audio cache: played to its end.
+  await expect.poll(() => drawnStates(again), { timeout: 30_000 }).toEqual(expect.arrayContaining(['playing', 'finished']));
+  const states = await drawnStates(again);
+  // Drawn as the new reading at once (not `idle`, nor the last reading's `finished`), then as it goes.
+  expect(states[0], states.join(' → ')).toBe('extracting');
+  expect(states.indexOf('finished')).toBeGreaterThan(states.indexOf('playing'));
+  expect(states.filter((s) => s === 'finished')).toHaveLength(1);
+  expect(paid(service).length).toBeGreaterThan(0);
 });
 
 test('pause holds the position; resuming after the pause continues without a new request', async ({ ext, service, pages }) => {

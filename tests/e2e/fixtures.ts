@@ -177,6 +177,9 @@ export async function newReadingReaches(ext: ExtensionHelpers, before: string | 
   await expect.poll(async () => { const v = await ext.readingView(); return v.id !== before && v.state; }, { timeout: 30_000 }).toBe(state);
 }
 
+/** Every state the popup's player was drawn in, from its first frame on (test builds record them: entrypoints/popup/main.tsx). */
+export const drawnStates = (popup: Page): Promise<string[]> => popup.evaluate(() => (globalThis as unknown as { drawnStates?: string[] }).drawnStates ?? []);
+
 /**
  * Whether the worker has made the context menu item `id` (an update of it succeeds). The menus are
  * made in `onInstalled`, which can run after the worker is already reachable: wait on this with

@@ -4,7 +4,7 @@ import { recordedHighlights, recordHighlights } from '../fixtures/highlights.ts'
 import { selectContents } from '../fixtures/select.ts';
 import { settled } from '../fixtures/settled.ts';
 import type { Worker } from 'playwright-core';
-import { expect, player, test } from './fixtures.ts';
+import { drawnStates, expect, player, test } from './fixtures.ts';
 
 /** Short tones keep a long article's playback to a few seconds of real time. */
 test.use({ serviceOptions: { msPerChar: 0.35, minMs: 200, firstByteMs: 30 } });
@@ -143,6 +143,23 @@ test('if Chrome has closed the offscreen document, the next reading opens it aga
   await expect(player(again)).toHaveAttribute('data-state', 'finished');
   // Read again from the cache: the same text is never requested or billed twice.
   expect(service.speechLog().length).toBe(before);
+});
+
+test("a popup opened over a reading that is over shows the new reading it starts from its first frame, never the last one's end", async ({ ext, service }) => {
+  await ext.configure();
+  const { tabId } = await ext.openTab('sample-article.html');
+  const first = await ext.openPopup(tabId);
+  await expect(player(first)).toHaveAttribute('data-state', 'finished');
+  await first.close();
+  const again = await ext.openPopup(tabId);
+  // The article again, from the audio cache: played to its end.
+  await expect.poll(() => drawnStates(again)).toEqual(expect.arrayContaining(['playing', 'finished']));
+  const states = await drawnStates(again);
+  // Drawn as the new reading at once (not `idle`, nor the last reading's `finished`), then as it goes.
+  expect(states[0], states.join(' → ')).toBe('extracting');
+  expect(states.indexOf('finished')).toBeGreaterThan(states.indexOf('playing'));
+  expect(states.filter((s) => s === 'finished')).toHaveLength(1);
+  expect(speech(service).length).toBeGreaterThan(0);
 });
 
 test('the popup reads the selection when there is one, and closing it never stops the reading', async ({ ext, service }) => {

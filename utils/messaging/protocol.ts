@@ -51,8 +51,11 @@ interface ProtocolMap {
   removeKey(): SettingsView;
   /** Empties the usage history through the background's one history writer. */
   clearHistory(): void;
-  /** Starts reading tab `tabId` unless a reading is active (then it is left alone). */
-  startReading(data: { tabId: number; force?: boolean }): void;
+  /**
+   * Starts reading tab `tabId` unless a reading is active (then it is left alone). Answers as soon as that is
+   * decided, before the reading's first view is written: whether a reading starts.
+   */
+  startReading(data: { tabId: number; force?: boolean }): { starts: boolean };
   command(data: { command: ReadingCommand }): void;
   jumpTo(data: { part: number }): void;
   /** "Continue from 12:40": to where the listener stopped on this page last time. */
