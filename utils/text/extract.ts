@@ -364,8 +364,8 @@ function extract(doc: Document, opts: ExtractOptions): Extraction {
   let found = blocksOf(content, live, { ...opts, hidden: (n) => hiddenOnPage(pairs.get(n)?.parentElement ?? null, seen) });
   // Most of the article hidden is not the author hiding a note: the whole page is (an anti-flicker
   // `body { visibility: hidden }` its scripts have not lifted yet, an overlay): then it is all read.
-  const shown = found.blocks.reduce((n, b) => n + countChars(b.text), 0);
-  if (found.hiddenChars > shown) found = blocksOf(content, live, opts);
+  // Counted only when something was hidden (3.5 ms of a 900,000-character article).
+  if (found.hiddenChars > 0 && found.hiddenChars > found.blocks.reduce((n, b) => n + countChars(b.text), 0)) found = blocksOf(content, live, opts);
   const headline = opts.headline ?? headlineOf(doc, article?.title ?? doc.title ?? '', seen);
   const blocks = found.blocks;
   const segments = found.segments;

@@ -5,6 +5,8 @@
  * Runs in the content script.
  */
 
+import { isSpaceCode } from './chars';
+
 // Node's constant, without needing a DOM global (unit tests run these on a parsed document).
 const TEXT_NODE = 3;
 
@@ -61,11 +63,6 @@ function looksLikeCode(pre: Element): boolean {
 /** "form........13", "1.  Introduction . . . . . 3": table-of-contents leaders. */
 const DOT_LEADER = /(?:\.\s?){4,}\s*\d+\s*$|(?:\.\s){3,}\.?\s*\d+\s*$/;
 const EDIT_LINK = /^\[\s*(edit|править|править код|править \| править код|edit source)\s*\]$/i;
-
-/** Whitespace as `\s` has it. */
-function isSpaceCode(c: number): boolean {
-  return c === 32 || (c >= 9 && c <= 13) || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
-}
 
 /** Box drawing (U+2500–U+257F), block elements (to U+259F) and the ASCII-art rules: | + - = _ ~ * # < > ^ */
 function isDrawingCode(c: number): boolean {
