@@ -34,7 +34,7 @@ test('the toolbar click starts reading at once; the popup then shows that readin
     .not.toMatch(/popup\.html/);
 });
 
-test("a page's first reading gets its text with the script's injection (no message after it); the next one asks the resident script; both read the same", async ({ ext }) => {
+test("a page's first reading sends its title from what the small function read, before the script is in (no message after it); the next one asks the resident script; both read the same", async ({ ext }) => {
   test.setTimeout(60_000);
   await ext.configure({ threshold: '1000' });
   const { tabId } = await ext.openTab('sample-article.html');
@@ -59,10 +59,19 @@ test("a page's first reading gets its text with the script's injection (no messa
     return { labels, view: await view() };
   };
   const first = await readFromShortcut();
-  expect(first.labels).toContain('extract:with-injection');
-  // The script came as a function with the request (its code put into the worker by the build), not as its file after one.
-  expect(first.labels).not.toContain('extract:not-built-in');
+  // An article read title first (the threshold): the background page found the title from the page's facts;
+  // the script injected beside it answered the same request, and the rest is its.
+  expect(first.labels).toContain('extract:title-from-head');
+  expect(first.labels).not.toContain('extract:with-injection');
   expect(first.labels).not.toContain('extract:ask');
+  // The script came as a function with the request (its code put into the worker by the build), not as its file after one.
+  const later = () =>
+    evaluate(helper, async () => {
+      const bg = (await (globalThis as unknown as Ext).browser.runtime.getBackgroundPage()) as unknown as { readingTrace?: [string, number][] };
+      return (bg.readingTrace ?? []).map(([label]) => label);
+    });
+  await expect.poll(later).toContain('extract:injected');
+  expect(await later()).not.toContain('extract:not-built-in');
   await run('stop');
   await expect.poll(async () => (await view()).state).toMatch(/stopped|finished/);
   const second = await readFromShortcut();

@@ -54,28 +54,6 @@ export function extractScript(pending: PendingExtract | null): unknown {
 }
 
 /**
- * The page's selection, read by a small function injected beside the extract script (self-contained:
- * no imports): the background makes the answer the script would make of it (`selectionText`) while the
- * script is still being loaded (its first part is sent ~13 ms sooner in Chrome, ~25 in Firefox). The
- * script still answers: the page keeps where each line is. Null without a selection, and on the
- * browser's PDF viewer (its page holds no text of the PDF).
- */
-export function pageSelection(): PageSelection | null {
-  if (document.contentType === 'application/pdf') return null;
-  const selected = document.getSelection()?.toString() ?? '';
-  if (!selected.trim()) return null;
-  return { selected, title: document.title, site: location.hostname, url: location.href };
-}
-
-/** A page's selection as `pageSelection` read it, and what the answer made from it names. */
-export interface PageSelection {
-  selected: string;
-  title: string;
-  site: string;
-  url: string;
-}
-
-/**
  * Injected as a function (self-contained) to take the rest of an article the page's reader answered
  * title first (utils/text/page-reader.ts): its blocks after the first `after` (the title), once extracted.
  * Null when the page has none (read again since, or reloaded).

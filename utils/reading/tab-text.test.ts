@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import type { Browser } from 'wxt/browser';
 
@@ -32,7 +32,7 @@ const scriptCall = (calls: unknown[][], nth = 0) => calls.map(([c]) => c as Inje
 function scriptedPage(selection: unknown = null, notBuiltIn = false) {
   let pendingId: string | null = null;
   const executeScript = vi.fn(async (injection: Injection) => {
-    if (named(injection, 'pageSelection')) return [{ frameId: 0, result: selection }];
+    if (named(injection, 'pageFacts')) return [{ frameId: 0, result: selection }];
     if (named(injection, 'extractScript')) {
       pendingId = injection.args![0]!.id;
       return [{ frameId: 0, result: notBuiltIn ? '@@trysasha-extract-script@@' : { ...TEXT, requestId: pendingId } }];
@@ -296,7 +296,7 @@ describe('a selection on a page read for the first time', () => {
   function slowScript(read: unknown) {
     let arrive = () => {};
     const executeScript = vi.fn((injection: Injection) =>
-      named(injection, 'pageSelection') ? Promise.resolve([{ frameId: 0, result: read }]) : new Promise((resolve) => (arrive = () => resolve([{ frameId: 0, result: null }]))),
+      named(injection, 'pageFacts') ? Promise.resolve([{ frameId: 0, result: read }]) : new Promise((resolve) => (arrive = () => resolve([{ frameId: 0, result: null }]))),
     );
     Object.assign(fakeBrowser.scripting, { executeScript, insertCSS: vi.fn(async () => undefined) });
     return { executeScript, arrive: () => arrive() };
@@ -376,15 +376,117 @@ describe('a selection on a page read for the first time', () => {
   it("makes the answer the page's script would make of the same selection", async () => {
     const { parseHTML } = await import('linkedom');
     const { extractFromPage } = await import('../text/extract');
-    const { pageSelection } = await import('../messaging/content');
+    const { pageFacts } = await import('../text/page-facts');
     const { document } = parseHTML(`<html><head><title> Статья —  Сайт </title></head><body><p>${'Текст статьи. '.repeat(60)}</p></body></html>`);
     Object.assign(document, { getSelection: () => ({ toString: () => SELECTED, rangeCount: 0 }) });
     vi.stubGlobal('document', document);
-    vi.stubGlobal('location', { hostname: 'example.com', href: URL_READ });
+    Object.defineProperty(document, 'location', { value: { hostname: 'example.com', href: URL_READ } });
+    vi.stubGlobal('location', document.location);
     try {
-      expect(tabText.selectionAnswer(pageSelection())).toEqual({ ...extractFromPage(document).text, tookMs: undefined, site: 'example.com', url: URL_READ });
+      expect(tabText.earlyAnswer(pageFacts())).toEqual({ ...extractFromPage(document).text, tookMs: undefined, site: 'example.com', url: URL_READ });
     } finally {
       vi.unstubAllGlobals();
     }
+  });
+});
+
+describe("in Firefox, an article's title read first from what the small function read, while the script loads", () => {
+  let tab: Browser.tabs.Tab;
+  const TITLE = 'Как читают страницы вслух';
+  const READ = {
+    selected: '',
+    title: `${TITLE} — Газета`,
+    site: 'example.com',
+    url: URL_READ,
+    head: { textLength: 3_000, foldable: 0, elements: 20, metas: [], jsonLd: [], h1: [{ text: ` ${TITLE} `, hidden: false }], h2: [] },
+  };
+  // Its bound: the page's text, two for each element, the title three times over.
+  const EARLY = { title: TITLE, source: 'article', blocks: [{ text: TITLE, kind: 'title' }], more: true, bound: 3_000 + 40 + 3 * TITLE.length, site: 'example.com', url: URL_READ };
+  const REST = { blocks: [{ text: 'Первый абзац.', kind: 'paragraph' }], leftOutChars: 0, more: false };
+
+  beforeEach(async () => {
+    vi.restoreAllMocks();
+    vi.stubEnv('FIREFOX', true as never);
+    // The background page's document, where Readability's title is found from those facts.
+    const { parseHTML } = await import('linkedom');
+    vi.stubGlobal('document', { implementation: { createHTMLDocument: () => parseHTML('<html><head></head><body></body></html>').document } });
+    vi.resetModules();
+    settings = await import('../storage/settings');
+    tabText = await import('./tab-text');
+    await settings.accountStorage.setValue({ name: 'a', provider: 'p', balanceRub: '100.0000', pricePerMillionRub: '1500.0000', maxConcurrency: 2, checkedAt: 0 });
+    tab = (await fakeBrowser.tabs.create({ url: URL_READ })) as Browser.tabs.Tab;
+  });
+  afterEach(() => {
+    vi.unstubAllEnvs();
+    vi.unstubAllGlobals();
+  });
+
+  /** A page whose script answers `answer` (to the request it was handed) only when `arrive` is called; the rest is `REST`. */
+  function slowPage(answer: object) {
+    let arrive = () => {};
+    let arrived = false;
+    const executeScript = vi.fn(async (injection: Injection) => {
+      if (named(injection, 'pageFacts')) return [{ frameId: 0, result: READ }];
+      if (named(injection, 'restOfPage')) return [{ frameId: 0, result: arrived ? REST : null }];
+      const id = injection.args![0]!.id;
+      await new Promise<void>((resolve) => (arrive = resolve));
+      arrived = true;
+      return [{ frameId: 0, result: { ...answer, requestId: id } }];
+    });
+    Object.assign(fakeBrowser.scripting, { executeScript, insertCSS: vi.fn(async () => undefined) });
+    return { executeScript, arrive: () => arrive() };
+  }
+
+  it("answers the title before the script is in; the rest is asked of the page's script once it has answered", async () => {
+    const page = slowPage({ ...EARLY, site: undefined, url: undefined });
+    await Promise.all([settings.readSettings(), tabText.loadTabTextState()]);
+    await expect(tabText.extractFromTab(tab.id!, { clicked: tab })).resolves.toEqual(EARLY);
+    // The function read the page's facts up to the bound a title-first reading may have.
+    expect(page.executeScript.mock.calls.map(([c]) => c as Injection).find((c) => named(c, 'pageFacts'))?.args).toEqual([6_666]);
+    let more: unknown = null;
+    const asked = tabText.moreFromTab(tab.id!, 1).then((batch) => (more = batch));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(more).toBeNull();
+    page.arrive();
+    await asked;
+    expect(more).toEqual(REST);
+  });
+
+  it('a page whose script answered whole (it changed in between): the rest is that answer after its title', async () => {
+    const whole = { title: TITLE, source: 'article', blocks: [{ text: TITLE, kind: 'title' }, ...REST.blocks, { text: 'Второй абзац.', kind: 'paragraph' }], leftOutChars: 7 };
+    const page = slowPage(whole);
+    await Promise.all([settings.readSettings(), tabText.loadTabTextState()]);
+    await expect(tabText.extractFromTab(tab.id!, { clicked: tab })).resolves.toEqual(EARLY);
+    page.arrive();
+    await expect(tabText.moreFromTab(tab.id!, 1)).resolves.toEqual({ blocks: whole.blocks.slice(1), leftOutChars: 7, more: false });
+  });
+
+  it('a script that never answers is not waited for past 20 s: the reading ends with its title', async () => {
+    slowPage(EARLY);
+    await Promise.all([settings.readSettings(), tabText.loadTabTextState()]);
+    await expect(tabText.extractFromTab(tab.id!, { clicked: tab })).resolves.toEqual(EARLY);
+    vi.useFakeTimers();
+    try {
+      const asked = tabText.moreFromTab(tab.id!, 1);
+      const failed = expect(asked).rejects.toThrow(/did not give the rest/);
+      await vi.advanceTimersByTimeAsync(20_000);
+      await failed;
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('not in Firefox: the function reads no facts, and the article is the script\'s answer', async () => {
+    vi.unstubAllEnvs();
+    vi.resetModules();
+    settings = await import('../storage/settings');
+    tabText = await import('./tab-text');
+    const page = slowPage(EARLY);
+    await Promise.all([settings.readSettings(), tabText.loadTabTextState()]);
+    const extracting = tabText.extractFromTab(tab.id!, { clicked: tab });
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    page.arrive();
+    await expect(extracting).resolves.toEqual(EARLY);
+    expect(page.executeScript.mock.calls.map(([c]) => c as Injection).find((c) => named(c, 'pageFacts'))?.args).toEqual([0]);
   });
 });

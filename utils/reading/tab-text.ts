@@ -1,7 +1,9 @@
 import { browser, type Browser } from 'wxt/browser';
-import { type ExtractRequest, isNoReceiver, NOT_AT, type PageSelection, type PendingExtract, extractScript, pageSelection, restOfPage, sendToPage, type ExtractMode } from '../messaging/content';
+import { type ExtractRequest, isNoReceiver, NOT_AT, type PendingExtract, extractScript, restOfPage, sendToPage, type ExtractMode } from '../messaging/content';
+import { type PageFacts, pageFacts } from '../text/page-facts';
 import { ignore } from '../log';
 import { blocksFromPlainText, selectionText, type ExtractedText, type TextBatch } from '../text/extract';
+import { titleFirstFromHead } from '../text/title-first';
 import { HIGHLIGHT_NAME } from '../text/highlight';
 import { accountStorage, readSettings, settingsNow, cleanupOf, type Settings } from '../storage/settings';
 import { titleFirstMax } from './ask-first';
@@ -120,6 +122,7 @@ function extractRequest(mode: ExtractMode, settings: Settings, whole = false): E
 async function askPage(tabId: number, mode: ExtractMode, settings: Settings, url: string | undefined, whole: boolean): Promise<ExtractedText> {
   const request = extractRequest(mode, settings, whole);
   deferred.delete(tabId);
+  scriptAnswers.delete(tabId);
   const under = injecting.get(tabId);
   if (under) await under.catch(() => undefined);
   if (under || !surelyWithoutScript(tabId, url)) {
@@ -142,15 +145,20 @@ async function askPage(tabId: number, mode: ExtractMode, settings: Settings, url
   const pending: PendingExtract = { id, request };
   // A selection is read by a small function beside the script, and answered from that (as the script
   // would): the script takes longer to come. "Read from here" reads the article whatever is selected.
-  const read = mode === 'normal' ? browser.scripting.executeScript({ target: { tabId }, func: pageSelection }) : null;
+  // In Firefox it also reads what an article's title first is found from: its background page finds the
+  // title while the page compiles the script (~17 ms of its 60 KB), and the script answers later.
+  const headMax = import.meta.env.FIREFOX && !whole ? (request.titleFirstMax ?? 0) : 0;
+  const read = mode === 'normal' ? browser.scripting.executeScript({ target: { tabId }, func: pageFacts, args: [headMax] }) : null;
   read?.then(() => mark('extract:selection-read'), () => undefined);
   // From the menu the page surely has a selection: the script is put in only once the reading's first
   // sentence is to be marked (put in at once, it loaded beside the first request and its answer: in
   // Firefox it came at 122 ms, the request having left at 44). Else at once: the page may have none.
   const injection = whole ? null : injectScript(tabId, url, pending);
-  const selection = read && (await read.then(([result]) => selectionAnswer(result?.result), () => null));
+  const selection = read && (await read.then(([result]) => earlyAnswer(result?.result, headMax, import.meta.env.FIREFOX ? titleFirstFromHead : undefined), () => null));
   if (selection) {
-    mark('extract:selection-handed');
+    mark(selection.more ? 'extract:title-from-head' : 'extract:selection-handed');
+    // The rest of an article read title first is the script's, once it has answered (`moreFromTab`).
+    if (selection.more && injection) scriptAnswers.set(tabId, { title: selection.title, answer: injection.then(([injected]) => answerOf(injected?.result, id), () => null) });
     // The script keeps where each line is: the highlight waits for it (`pageScript`).
     if (injection) injection.catch(ignore('injecting the extract script'));
     // Handed a request for the selection alone at this address: by then the page may be another.
@@ -158,11 +166,10 @@ async function askPage(tabId: number, mode: ExtractMode, settings: Settings, url
     return selection;
   }
   const [injected] = await (injection ?? injectScript(tabId, url, pending));
-  const answer = injected?.result as (ExtractedText & { requestId?: string }) | null | undefined;
-  if (answer?.requestId === id) {
+  const answer = answerOf(injected?.result, id);
+  if (answer) {
     mark('extract:with-injection');
-    const { requestId: _, ...text } = answer;
-    return text;
+    return answer;
   }
   mark('extract:ask-after');
   return sendToPage('extract', request, tabId);
@@ -187,12 +194,39 @@ function injectScript(tabId: number, url: string | undefined, pending: PendingEx
   return injection;
 }
 
-/** The answer a page's selection read by `pageSelection` makes; null when there was none. */
-export function selectionAnswer(read: unknown): ExtractedText | null {
-  const r = read as Partial<PageSelection> | null | undefined;
-  if (!r || typeof r.selected !== 'string' || !r.selected.trim() || typeof r.title !== 'string') return null;
-  return { ...selectionText(r.selected, r.title), site: String(r.site ?? ''), url: String(r.url ?? '') };
+/** The extract script's answer to the request handed over with it (`id`), else null. */
+function answerOf(result: unknown, id: string): ExtractedText | null {
+  const answer = result as (ExtractedText & { requestId?: string }) | null | undefined;
+  if (answer?.requestId !== id) return null;
+  const { requestId: _, ...text } = answer;
+  return text;
 }
+
+/**
+ * The answer what `pageFacts` read makes: its selection, else (`headMax` over 0, in Firefox's background
+ * page, which has a DOM: `fromHead` is `titleFirstFromHead`) its article's title read first, as the page's
+ * script would answer; null when neither (the script's answer is waited for).
+ */
+export function earlyAnswer(read: unknown, headMax = 0, fromHead?: typeof titleFirstFromHead): ExtractedText | null {
+  const r = read as Partial<PageFacts> | null | undefined;
+  if (!r || typeof r.selected !== 'string' || typeof r.title !== 'string') return null;
+  const page = { site: String(r.site ?? ''), url: String(r.url ?? '') };
+  if (r.selected.trim()) return { ...selectionText(r.selected, r.title), ...page };
+  if (headMax <= 0 || !r.head || !fromHead) return null;
+  try {
+    const early = fromHead(r.head, r.title, headMax);
+    return early && { ...early, ...page };
+  } catch {
+    // Facts of an unexpected shape: the script's own answer is waited for.
+    return null;
+  }
+}
+
+/**
+ * Articles read title first from what `pageFacts` read (Firefox), by tab: the title read, and the
+ * extract script's own answer to the same request, whose page keeps the rest (`moreFromTab`).
+ */
+const scriptAnswers = new Map<number, { title: string; answer: Promise<ExtractedText | null> }>();
 
 /**
  * The extract script of a selection read from the menu, put in the page only when its first sentence
@@ -276,13 +310,24 @@ export async function moreFromTab(tabId: number, after: number): Promise<TextBat
   if (isPdfPage(tab.url)) return sendToPage('extractMore', { after }, tabId);
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('The page did not give the rest of the article in time.')), REST_WAIT_MS)));
-  const asked = browser.scripting.executeScript({ target: { tabId }, func: restOfPage, args: [after] });
-  // Never waited for in vain: a page that does not answer ends the reading with its title, said (`incomplete`).
-  const [injected] = await Promise.race([asked, late]).finally(() => clearTimeout(timer));
-  const batch = injected?.result as TextBatch | null | undefined;
-  if (!batch || !Array.isArray(batch.blocks)) throw new Error('The page no longer has the rest of the article (reloaded, or read again).');
-  mark('extract:rest');
-  return batch;
+  try {
+    // Its title read from what `pageFacts` read (Firefox): the page's script has the rest once it has answered.
+    const early = scriptAnswers.get(tabId);
+    scriptAnswers.delete(tabId);
+    const answer = early && (await Promise.race([early.answer, late]));
+    if (early && answer && answer.title !== early.title) mark('extract:head-differs');
+    // The page answered it whole (it changed in between): the rest is that answer's after the title.
+    if (answer && !answer.more) return { blocks: answer.blocks.slice(after), leftOutChars: answer.leftOutChars ?? 0, more: false };
+    const asked = browser.scripting.executeScript({ target: { tabId }, func: restOfPage, args: [after] });
+    // Never waited for in vain: a page that does not answer ends the reading with its title, said (`incomplete`).
+    const [injected] = await Promise.race([asked, late]);
+    const batch = injected?.result as TextBatch | null | undefined;
+    if (!batch || !Array.isArray(batch.blocks)) throw new Error('The page no longer has the rest of the article (reloaded, or read again).');
+    mark('extract:rest');
+    return batch;
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 export interface ExtractHow {

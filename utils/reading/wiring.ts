@@ -182,7 +182,7 @@ export function createReader(player: PlayerSink, onView: (view: ReadingView, wri
     },
     highlight(tabId, sentence) {
       const send = (): Promise<unknown> => (sentence === null ? sendToPage('clearHighlight', undefined, tabId) : sendToPage('highlight', sentence, tabId));
-      // A selection is read before the page's script is in (`selectionAnswer`): its first sentence waits for it.
+      // A selection is read before the page's script is in (`earlyAnswer`): its first sentence waits for it.
       const under = pageScript(tabId);
       const sent = under ? under.then(send, send) : send();
       // Pages that could not be scripted (the PDF viewer) have no receiver: nothing to mark there (logged once).

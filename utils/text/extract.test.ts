@@ -2,7 +2,8 @@ import { parseHTML } from 'linkedom';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Readability } from '@mozilla/readability';
 import { blocksOf, type CleanupChoices, extractFromPage, isBoilerplate, isJunkLine } from './extract';
-import { billedBound, titleFirst } from './title-first';
+import { billedBound, titleFirst, titleFirstFromHead } from './title-first';
+import { pageFacts } from './page-facts';
 import { planParts } from '../reading/plan';
 import { quickReadability } from './quick-readability';
 
@@ -394,11 +395,23 @@ describe('an article read title first: its title before Readability runs, then t
     ["the site's name in an h1 before the headline", '<title>Статья о реке и мосте</title>', `<header><h1>Газета</h1></header><article><h1>Статья о реке и мосте</h1>${paragraph.repeat(8)}</article>`, 'Статья о реке и мосте', true],
     ["the page's metadata (og:title) over its <title>", '<title>Газета</title><meta property="og:title" content="Новый мост через реку">', `<article>${paragraph.repeat(8)}</article>`, 'Новый мост через реку', false],
     ['only <title>', '<title>Заметка о погоде на завтра</title>', `<div>${paragraph.repeat(8)}</div>`, 'Заметка о погоде на завтра', false],
+    [
+      "the page's JSON-LD headline (the first that parses) over its metas",
+      '<title>Газета</title><meta property="og:title" content="Заголовок из меты"><script type="application/ld+json">{ broken</script><script type="application/ld+json">{"@context":"https://schema.org","@type":"NewsArticle","headline":"Мост через реку откроют весной"}</script>',
+      `<article><h1>Мост через реку откроют весной</h1>${paragraph.repeat(8)}</article>`,
+      'Мост через реку откроют весной',
+      true,
+    ],
+    ['a <title> with a colon that an h2 holds whole', '<title>Мосты: как их строят зимой в Сибири</title>', `<article><h2>Мосты: как их строят зимой в Сибири</h2>${paragraph.repeat(8)}</article>`, 'Мосты: как их строят зимой в Сибири', false],
+    ['a short <title>, one h1: the h1', '<title>Итоги</title>', `<article><h1>Как строят мосты через реки</h1>${paragraph.repeat(8)}</article>`, 'Как строят мосты через реки', true],
   ])('%s: the title first, then the rest, are the article read whole', (_name, head, body, title, onPage) => {
     const whole = extractFromPage(page(head, body), { articleOnly: true });
     const doc = page(head, body);
     const early = titleFirst(doc, 100_000)!;
     expect(early.text).toMatchObject({ title, blocks: [{ text: title, kind: 'title' }], more: true });
+    // Firefox's background page finds the same from what the injected function read of the page.
+    const read = pageFacts(100_000, doc)!;
+    expect(titleFirstFromHead(read.head!, read.title, 100_000, () => page('', ''))).toEqual(early.text);
     // Marked on the page where it is there (the h1's text).
     expect(early.segments[0]!.length > 0).toBe(onPage);
     const rest = extractFromPage(doc, { articleOnly: true, headline: { text: early.text.title, segments: early.segments[0]! } });
@@ -418,6 +431,8 @@ describe('an article read title first: its title before Readability runs, then t
     ['a title mostly in a script the service does not read', '<title>Ελληνικός τίτλος του άρθρου</title>', `<article>${paragraph.repeat(8)}</article>`, 100_000],
   ])('not read title first: %s', (_name, head, body, most) => {
     expect(titleFirst(page(head, body), most)).toBeNull();
+    const read = pageFacts(most, page(head, body));
+    expect(read?.head ? titleFirstFromHead(read.head, read.title, most, () => page('', '')) : null).toBeNull();
   });
 });
 
@@ -455,6 +470,11 @@ describe("an article's bound: never less than what its reading bills (before the
     ['a non-ASCII host after user and password', 'см. https://user:pw@я.рф/', 'Заголовок', 25 + 27],
     ["a script's text: an address, then a quote (where a bare address ends) and words", 'f("https://example.com/s.js",a);b("What’s")', 'Заголовок', 43 + 2 + 27],
   ])('billedBound: %s', (_name, text, title, bound) => {
-    expect(billedBound(text, title, 0)).toBe(bound);
+    // The page's text as the injected function reads it (its counts), a body of that text alone.
+    const { document } = parseHTML('<html><body></body></html>');
+    document.body.textContent = text;
+    const head = pageFacts(Number.MAX_SAFE_INTEGER, document as unknown as Document)?.head;
+    expect(head).toMatchObject({ textLength: text.length, elements: 0 });
+    expect(billedBound(head!, title)).toBe(bound);
   });
 });

@@ -322,7 +322,7 @@ export function blocksOf(
 
 /**
  * What a selection reads as: its lines, under the page's title. The background makes the same answer
- * from a selection an injected function read (`pageSelection`), before the script is in the page.
+ * from a selection an injected function read (`pageFacts`), before the script is in the page.
  */
 export function selectionText(selected: string, pageTitle: string): ExtractedText {
   return { title: clean(pageTitle), source: 'selection', blocks: blocksFromPlainText(selected) };
@@ -394,42 +394,48 @@ function copyOf(doc: Document, pairs: Map<Text, Text>): Document {
 
 /** The title read first: the page's headline whose words are `title`'s, else `title` itself, kept to a sane length. */
 export function headlineOf(doc: Document, title: string, seen: Sight = { seen: new Map() }): Headline {
-  const headline = visibleHeadline(doc, clean(title), seen);
-  // A title found only in <title> (nowhere on the page) is read and kept to a sane length.
-  if (headline.segments.length === 0) headline.text = boundTitle(headline.text);
-  return headline;
+  const h1s = Array.from(doc.getElementsByTagName('h1'));
+  const found = headlineAmong(
+    h1s.map((h1) => h1.textContent ?? ''),
+    title,
+    (i) => hiddenOnPage(h1s[i]!, seen),
+  );
+  const segments: Segment[] = [];
+  if (found.h1 < 0) return { text: found.text, segments };
+  const walker = doc.createTreeWalker(h1s[found.h1]!, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode() as Text | null; n; n = walker.nextNode() as Text | null) {
+    if (n.data.trim()) segments.push({ node: n, start: 0, end: n.data.length });
+  }
+  return { text: found.text, segments };
 }
 
 const sameWords = (a: string, b: string) => tokens(a).join(' ') === tokens(b).join(' ');
 
 /**
- * The article's title as the page shows it: the first visible `h1` whose words are the title's, or
- * hold it (a title with a site suffix: "Headline — Site"); else the title Readability found, with no
- * place on the page to highlight (it may be only in `<title>`).
+ * The article's title as the page shows it: the first `h1` (of `h1s`, their text) the reader sees
+ * (`hidden`, asked only of those that match) whose words are the title's, or hold it (a title with a site
+ * suffix: "Headline — Site"), and its index; else the title Readability found, kept to a sane length, with
+ * no place on the page to highlight (it may be only in `<title>`): index −1.
  */
-function visibleHeadline(doc: Document, title: string, seen: Sight): Headline {
+export function headlineAmong(h1s: readonly string[], title: string, hidden: (index: number) => boolean): { text: string; h1: number } {
+  const cleanTitle = clean(title);
   let want: string | undefined;
-  for (const h1 of Array.from(doc.querySelectorAll('h1'))) {
-    const text = clean(h1.textContent ?? '');
+  for (let i = 0; i < h1s.length; i++) {
+    const text = clean(h1s[i]!);
     // A heading that is the title itself, letter for letter (with a letter or digit the service reads,
     // which `tokens` always reads as a word), has its words; others are compared word by
     // word. `tokens` folds case and marks, and its first call in a page built Firefox's Unicode tables
     // there (3.5 ms of the 8 the title took, on the way to the first audio).
-    if (text !== title || !isSpeakable(text)) {
+    if (text !== cleanTitle || !isSpeakable(text)) {
       const have = tokens(text).join(' ');
       if (!have) continue;
-      want ??= tokens(title).join(' ');
+      want ??= tokens(cleanTitle).join(' ');
       if (want && !want.includes(have) && !have.includes(want)) continue;
     }
-    if (hiddenOnPage(h1, seen)) continue;
-    const segments: Segment[] = [];
-    const walker = doc.createTreeWalker(h1, NodeFilter.SHOW_TEXT);
-    for (let n = walker.nextNode() as Text | null; n; n = walker.nextNode() as Text | null) {
-      if (n.data.trim()) segments.push({ node: n, start: 0, end: n.data.length });
-    }
-    return { text, segments };
+    if (hidden(i)) continue;
+    return { text, h1: i };
   }
-  return { text: title, segments: [] };
+  return { text: boundTitle(cleanTitle), h1: -1 };
 }
 
 /** The live text the selection covers. */

@@ -4,7 +4,8 @@
  * without asking first. The rest follows from `extractFromPage` with that headline (page-reader.ts).
  */
 import { Readability } from '@mozilla/readability';
-import { type Extraction, headlineOf } from './extract';
+import { type Extraction, type ExtractedText, headlineAmong, type Segment } from './extract';
+import { type PageHead, pageFacts } from './page-facts';
 
 /** Less text than this on a page may hold no article at all (Readability's own threshold): it is not read title first. */
 const TITLE_FIRST_MIN_TEXT = 500;
@@ -22,46 +23,83 @@ const TITLE_FIRST_MIN_TITLE = 20;
  * `extractFromPage` with `headline` (the reading's first part is sent while Readability runs). Null
  * when the page is not read this way: a selection, a title short or long, a page with too little text,
  * or more than `maxText` code units of it (the reading could ask first: a preview, an estimate over the
- * threshold), or a Readability without the steps used.
+ * threshold), or a Readability without the steps used. Found from what `pageFacts` reads of the page,
+ * as Firefox's background page finds it from the same facts (`titleFirstFromHead`).
  */
 export function titleFirst(doc: Document, maxText: number): Extraction | null {
-  if (doc.getSelection?.()?.toString().trim()) return null;
-  const pageText = doc.body?.textContent ?? '';
-  // The bound is never less than the page's text: a longer page is read whole first.
-  if (pageText.length < TITLE_FIRST_MIN_TEXT || pageText.length > maxText) return null;
-  const title = readabilityTitle(doc);
-  if (title === null) return null;
-  const headline = headlineOf(doc, title);
-  if (!readAlone(headline.text)) return null;
-  const bound = billedBound(pageText, headline.text, doc.body?.querySelectorAll('*').length ?? 0);
-  if (bound > maxText) return null;
-  return { text: { title: headline.text, source: 'article', blocks: [{ text: headline.text, kind: 'title' }], more: true, bound }, segments: [headline.segments] };
+  const head = pageFacts(maxText, doc)?.head;
+  if (!head) return null;
+  const found = titleFrom(head, readabilityTitle(doc), maxText);
+  if (!found) return null;
+  const h1 = found.h1 >= 0 ? doc.getElementsByTagName('h1')[found.h1] : undefined;
+  const segments: Segment[] = [];
+  const walker = h1 ? doc.createTreeWalker(h1, NodeFilter.SHOW_TEXT) : null;
+  for (let n = walker?.nextNode() as Text | null; n; n = walker!.nextNode() as Text | null) {
+    if (n.data.trim()) segments.push({ node: n, start: 0, end: n.data.length });
+  }
+  // The page changed between its facts and now (its h1 gone): not read title first.
+  if (found.h1 >= 0 && segments.length === 0) return null;
+  return { text: titleFirstText(found), segments: [segments] };
 }
 
 /**
- * The code units of `text` other than ASCII and Russian letters: folding may write up to three for one
- * character (ﬃ → ffi, ß → ss, ї → йи). A loop, not a Unicode regex's replace: on the New York Times'
- * page (280,000 characters) that took Firefox 4–6 ms of the page's answer.
+ * An article's title read first, found from what `pageFacts` read of its page (`title`: its `<title>`)
+ * in Firefox's background page, which has a DOM: Readability's title from a document of those facts alone,
+ * the rest as `titleFirst` finds it on the page itself. The page's script, answering the same request,
+ * keeps where the title is.
  */
-function foldableUnits(text: string): number {
-  let n = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    // ASCII, Ё (0x401), А–я (0x410–0x44f), ё (0x451).
-    if (c > 0x7f && c !== 0x401 && c !== 0x451 && (c < 0x410 || c > 0x44f)) n++;
-  }
-  return n;
+export function titleFirstFromHead(
+  head: PageHead,
+  title: string,
+  maxText: number,
+  makeDocument: () => Document = () => document.implementation.createHTMLDocument(''),
+): ExtractedText | null {
+  const found = titleFrom(head, readabilityTitle(documentOf(head, title, makeDocument())), maxText);
+  return found && titleFirstText(found);
 }
+
+function titleFirstText(found: { text: string; bound: number }): ExtractedText {
+  return { title: found.text, source: 'article', blocks: [{ text: found.text, kind: 'title' }], more: true, bound: found.bound };
+}
+
+/** The headline read first (and the index of the h1 it is, −1 for none), and the bound; null when the page is not read title first. */
+function titleFrom(head: PageHead, title: string | null, maxText: number): { text: string; h1: number; bound: number } | null {
+  if (head.textLength < TITLE_FIRST_MIN_TEXT || head.textLength > maxText || title === null) return null;
+  const found = headlineAmong(head.h1.map((h) => h.text), title, (i) => head.h1[i]!.hidden);
+  if (!readAlone(found.text)) return null;
+  const bound = billedBound(head, found.text);
+  return bound > maxText ? null : { ...found, bound };
+}
+
 /**
- * The most code points an article of this page (its words a part of `pageText`, and `title`) can bill before
- * the listener's pronunciation rules: one for each character of the page, three for one that folding may
- * write as three, two more for each element (the full stop a heading gets, the line break between blocks),
- * and the title three times over (it may be only in `<title>`). A bare address is read as its site as written
+ * A document holding only what Readability's title is found from: the page's `<title>`, its metas and
+ * JSON-LD in the page's order, its h1 and h2 headings' text (`head`).
+ */
+function documentOf(head: PageHead, title: string, doc: Document): Document {
+  const add = (parent: Element, tag: string, text: string | null, attributes: Array<[string, string | null]> = []) => {
+    const el = doc.createElement(tag);
+    for (const [name, value] of attributes) if (value !== null) el.setAttribute(name, value);
+    if (text !== null) el.textContent = text;
+    parent.append(el);
+  };
+  doc.title = title;
+  for (const [name, property, content] of head.metas) add(doc.head, 'meta', null, [['name', name], ['property', property], ['content', content]]);
+  for (const json of head.jsonLd) add(doc.head, 'script', json, [['type', 'application/ld+json']]);
+  for (const h1 of head.h1) add(doc.body, 'h1', h1.text);
+  for (const h2 of head.h2) add(doc.body, 'h2', h2);
+  return doc;
+}
+
+/**
+ * The most code points an article of this page (its words a part of the page's text, and `title`) can bill
+ * before the listener's pronunciation rules: one for each character of the page, three for one that folding
+ * may write as three (`foldable`: the code units other than ASCII and Russian letters, as ﬃ → ffi, ß → ss,
+ * ї → йи), two more for each element (the full stop a heading gets, the line break between blocks), and the
+ * title three times over (it may be only in `<title>`). A bare address is read as its site as written
  * (utils/text/urls.ts): never longer than the address.
  */
-export function billedBound(pageText: string, title: string, elements: number): number {
-  const fixed = 3 * title.length + 2 * elements;
-  return pageText.length + 2 * foldableUnits(pageText) + fixed;
+export function billedBound(page: Pick<PageHead, 'textLength' | 'foldable' | 'elements'>, title: string): number {
+  return page.textLength + 2 * page.foldable + 3 * title.length + 2 * page.elements;
 }
 
 /**
