@@ -82,6 +82,31 @@ test("a page's first reading sends its title from what the small function read, 
   expect(first.view.estimateChars).toBeGreaterThan(1000);
 });
 
+test("an article not read title first (its title too short to play alone) gets its whole text with the script's injection, no message after it", async ({ ext, pages }) => {
+  test.setTimeout(60_000);
+  await ext.configure({ threshold: '1000' });
+  pages.put('/short-title.html', makeArticleHtml(3_000, 'Итоги'));
+  const { tabId } = await ext.openTab('short-title.html');
+  const helper = await ext.extensionPage();
+  const labels = await evaluate(
+    helper,
+    async (tabId: number) => {
+      const { browser } = globalThis as unknown as Ext;
+      const bg = (await browser.runtime.getBackgroundPage()) as unknown as { readingTrace?: [string, number][]; commandHandler: (c: string, t: object) => Promise<void> };
+      bg.readingTrace = [];
+      await bg.commandHandler('read', await browser.tabs.get(tabId));
+      return bg.readingTrace.map(([label]) => label);
+    },
+    tabId,
+  );
+  expect(labels).toContain('extract:with-injection');
+  expect(labels).not.toContain('extract:title-from-head');
+  expect(labels).not.toContain('extract:not-built-in');
+  expect(labels).not.toContain('extract:ask-after');
+  await expect.poll(async () => (await ext.readingView()).state, { timeout: 30_000 }).toMatch(/playing|finished/);
+  expect((await ext.readingView()).estimateChars).toBeGreaterThan(2_500);
+});
+
 test("a reading after another has the last one's init segment in its player before its first bytes come, and plays to the end", async ({ ext, service, pages }) => {
   test.setTimeout(60_000);
   await ext.configure({ threshold: '100000' });

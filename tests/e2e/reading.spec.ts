@@ -239,7 +239,7 @@ test('starting a new reading stops the old one', async ({ ext, service, pages })
   expect(service.speechLog().filter((e) => e.text.includes('Первая статья')).length).toBeLessThanOrEqual(1);
 });
 
-test("a page's first reading gets its text with the script's injection (no message after it); the next one asks the resident script; both read the same", async ({ ext, sw, service }) => {
+test("a page's first reading sends its title from what the small function read, before the script is in (no message after it); the next one asks the resident script; both read the same", async ({ ext, sw, service }) => {
   test.setTimeout(60_000);
   await ext.configure({ threshold: '1000' });
   const { page, tabId } = await ext.openTab('sample-article.html');
@@ -252,11 +252,16 @@ test("a page's first reading gets its text with the script's injection (no messa
     return { labels, view: await view() };
   };
   const first = await readFromShortcut();
-  expect(first.labels).toContain('extract:with-injection');
-  // The script came as a function with the request (its code put into the worker by the build), not as its file after one.
-  expect(first.labels).not.toContain('extract:not-built-in');
+  // An article read title first (the threshold): the worker found the title from the page's facts; the
+  // script injected beside it answered the same request, and the rest is its.
+  expect(first.labels).toContain('extract:title-from-head');
+  expect(first.labels).not.toContain('extract:with-injection');
   expect(first.labels).not.toContain('extract:ask');
   expect(first.labels).not.toContain('extract:ask-after');
+  // The script came as a function with the request (its code put into the worker by the build), not as its file after one.
+  const later = () => sw.evaluate(() => ((globalThis as unknown as { readingTrace?: [string, number][] }).readingTrace ?? []).map(([label]) => label));
+  await expect.poll(later).toContain('extract:injected');
+  expect(await later()).not.toContain('extract:not-built-in');
   expect(speech(service).length).toBeGreaterThan(0);
   await sw.evaluate(async (tabId) => {
     const g = globalThis as unknown as { commandHandler: (c: string, t: object) => Promise<void> };
@@ -270,6 +275,20 @@ test("a page's first reading gets its text with the script's injection (no messa
   expect(second.view.id).not.toBe(first.view.id);
   expect([second.view.estimateChars, second.view.parts]).toEqual([first.view.estimateChars, first.view.parts]);
   expect(first.view.estimateChars).toBeGreaterThan(1000);
+});
+
+test("an article not read title first (its title too short to play alone) gets its whole text with the script's injection, no message after it", async ({ ext, sw, pages }) => {
+  await ext.configure({ threshold: '1000' });
+  pages.put('/short-title.html', makeArticleHtml(3_000, 'Итоги'));
+  const { page, tabId } = await ext.openTab('short-title.html');
+  await page.bringToFront();
+  const labels = await shortcutTrace(sw, tabId);
+  expect(labels).toContain('extract:with-injection');
+  expect(labels).not.toContain('extract:title-from-head');
+  expect(labels).not.toContain('extract:not-built-in');
+  expect(labels).not.toContain('extract:ask-after');
+  await expect.poll(async () => (await ext.readingView()).state, { timeout: 30_000 }).toMatch(/playing|finished/);
+  expect((await ext.readingView()).estimateChars).toBeGreaterThan(2_500);
 });
 
 test("a selection on a page read for the first time is answered as the request is handed over, before the script is in: the same text, its first sentence highlighted", async ({ ext, sw, service }) => {

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import type { Browser } from 'wxt/browser';
 
@@ -390,7 +390,7 @@ describe('a selection on a page read for the first time', () => {
   });
 });
 
-describe("in Firefox, an article's title read first from what the small function read, while the script loads", () => {
+describe("an article's title read first from what the small function read, while the script loads", () => {
   let tab: Browser.tabs.Tab;
   const TITLE = 'Как читают страницы вслух';
   const READ = {
@@ -406,21 +406,9 @@ describe("in Firefox, an article's title read first from what the small function
 
   beforeEach(async () => {
     vi.restoreAllMocks();
-    vi.stubEnv('FIREFOX', true as never);
-    // The background page's document, where Readability's title is found from those facts.
-    const { parseHTML } = await import('linkedom');
-    vi.stubGlobal('document', { implementation: { createHTMLDocument: () => parseHTML('<html><head></head><body></body></html>').document } });
-    vi.resetModules();
-    settings = await import('../storage/settings');
-    tabText = await import('./tab-text');
     await settings.accountStorage.setValue({ name: 'a', provider: 'p', balanceRub: '100.0000', pricePerMillionRub: '1500.0000', maxConcurrency: 2, checkedAt: 0 });
     tab = (await fakeBrowser.tabs.create({ url: URL_READ })) as Browser.tabs.Tab;
   });
-  afterEach(() => {
-    vi.unstubAllEnvs();
-    vi.unstubAllGlobals();
-  });
-
   /** A page whose script answers `answer` (to the request it was handed) only when `arrive` is called; the rest is `REST`. */
   function slowPage(answer: object) {
     let arrive = () => {};
@@ -476,17 +464,14 @@ describe("in Firefox, an article's title read first from what the small function
     }
   });
 
-  it('not in Firefox: the function reads no facts, and the article is the script\'s answer', async () => {
-    vi.unstubAllEnvs();
-    vi.resetModules();
-    settings = await import('../storage/settings');
-    tabText = await import('./tab-text');
+  it('from the context menu (a selection, never title first): the function reads no facts, and the selection is read', async () => {
     const page = slowPage(EARLY);
     await Promise.all([settings.readSettings(), tabText.loadTabTextState()]);
-    const extracting = tabText.extractFromTab(tab.id!, { clicked: tab });
+    const extracting = tabText.extractFromTab(tab.id!, { clicked: tab, menuSelection: 'Выделенный текст.' });
+    expect(page.executeScript.mock.calls.map(([c]) => c as Injection).find((c) => named(c, 'pageFacts'))?.args).toEqual([0]);
+    // No selection on the page (its facts say none): the script is put in and asked; the menu's own text is read.
     await new Promise((resolve) => setTimeout(resolve, 0));
     page.arrive();
-    await expect(extracting).resolves.toEqual(EARLY);
-    expect(page.executeScript.mock.calls.map(([c]) => c as Injection).find((c) => named(c, 'pageFacts'))?.args).toEqual([0]);
+    await expect(extracting).resolves.toMatchObject({ source: 'selection', blocks: [{ text: 'Выделенный текст.' }] });
   });
 });

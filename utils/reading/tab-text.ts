@@ -145,16 +145,16 @@ async function askPage(tabId: number, mode: ExtractMode, settings: Settings, url
   const pending: PendingExtract = { id, request };
   // A selection is read by a small function beside the script, and answered from that (as the script
   // would): the script takes longer to come. "Read from here" reads the article whatever is selected.
-  // In Firefox it also reads what an article's title first is found from: its background page finds the
-  // title while the page compiles the script (~17 ms of its 60 KB), and the script answers later.
-  const headMax = import.meta.env.FIREFOX && !whole ? (request.titleFirstMax ?? 0) : 0;
+  // It also reads what an article's title first is found from: the background finds the title while the
+  // page loads and compiles the script (60 KB), and the script answers the same request later.
+  const headMax = whole ? 0 : (request.titleFirstMax ?? 0);
   const read = mode === 'normal' ? browser.scripting.executeScript({ target: { tabId }, func: pageFacts, args: [headMax] }) : null;
   read?.then(() => mark('extract:selection-read'), () => undefined);
   // From the menu the page surely has a selection: the script is put in only once the reading's first
   // sentence is to be marked (put in at once, it loaded beside the first request and its answer: in
   // Firefox it came at 122 ms, the request having left at 44). Else at once: the page may have none.
   const injection = whole ? null : injectScript(tabId, url, pending);
-  const selection = read && (await read.then(([result]) => earlyAnswer(result?.result, headMax, import.meta.env.FIREFOX ? titleFirstFromHead : undefined), () => null));
+  const selection = read && (await read.then(([result]) => earlyAnswer(result?.result, headMax), () => null));
   if (selection) {
     mark(selection.more ? 'extract:title-from-head' : 'extract:selection-handed');
     // The rest of an article read title first is the script's, once it has answered (`moreFromTab`).
@@ -203,18 +203,18 @@ function answerOf(result: unknown, id: string): ExtractedText | null {
 }
 
 /**
- * The answer what `pageFacts` read makes: its selection, else (`headMax` over 0, in Firefox's background
- * page, which has a DOM: `fromHead` is `titleFirstFromHead`) its article's title read first, as the page's
- * script would answer; null when neither (the script's answer is waited for).
+ * The answer what `pageFacts` read makes: its selection, else (`headMax` over 0) its article's title read
+ * first, as the page's script would answer (`titleFirstFromHead`); null when neither (the script's answer
+ * is waited for).
  */
-export function earlyAnswer(read: unknown, headMax = 0, fromHead?: typeof titleFirstFromHead): ExtractedText | null {
+export function earlyAnswer(read: unknown, headMax = 0): ExtractedText | null {
   const r = read as Partial<PageFacts> | null | undefined;
   if (!r || typeof r.selected !== 'string' || typeof r.title !== 'string') return null;
   const page = { site: String(r.site ?? ''), url: String(r.url ?? '') };
   if (r.selected.trim()) return { ...selectionText(r.selected, r.title), ...page };
-  if (headMax <= 0 || !r.head || !fromHead) return null;
+  if (headMax <= 0 || !r.head) return null;
   try {
-    const early = fromHead(r.head, r.title, headMax);
+    const early = titleFirstFromHead(r.head, r.title, headMax);
     return early && { ...early, ...page };
   } catch {
     // Facts of an unexpected shape: the script's own answer is waited for.
@@ -223,7 +223,7 @@ export function earlyAnswer(read: unknown, headMax = 0, fromHead?: typeof titleF
 }
 
 /**
- * Articles read title first from what `pageFacts` read (Firefox), by tab: the title read, and the
+ * Articles read title first from what `pageFacts` read, by tab: the title read, and the
  * extract script's own answer to the same request, whose page keeps the rest (`moreFromTab`).
  */
 const scriptAnswers = new Map<number, { title: string; answer: Promise<ExtractedText | null> }>();
@@ -311,7 +311,7 @@ export async function moreFromTab(tabId: number, after: number): Promise<TextBat
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('The page did not give the rest of the article in time.')), REST_WAIT_MS)));
   try {
-    // Its title read from what `pageFacts` read (Firefox): the page's script has the rest once it has answered.
+    // Its title read from what `pageFacts` read: the page's script has the rest once it has answered.
     const early = scriptAnswers.get(tabId);
     scriptAnswers.delete(tabId);
     const answer = early && (await Promise.race([early.answer, late]));

@@ -409,9 +409,9 @@ describe('an article read title first: its title before Readability runs, then t
     const doc = page(head, body);
     const early = titleFirst(doc, 100_000)!;
     expect(early.text).toMatchObject({ title, blocks: [{ text: title, kind: 'title' }], more: true });
-    // Firefox's background page finds the same from what the injected function read of the page.
+    // The background finds the same from what the injected function read of the page.
     const read = pageFacts(100_000, doc)!;
-    expect(titleFirstFromHead(read.head!, read.title, 100_000, () => page('', ''))).toEqual(early.text);
+    expect(titleFirstFromHead(read.head!, read.title, 100_000)).toEqual(early.text);
     // Marked on the page where it is there (the h1's text).
     expect(early.segments[0]!.length > 0).toBe(onPage);
     const rest = extractFromPage(doc, { articleOnly: true, headline: { text: early.text.title, segments: early.segments[0]! } });
@@ -432,7 +432,7 @@ describe('an article read title first: its title before Readability runs, then t
   ])('not read title first: %s', (_name, head, body, most) => {
     expect(titleFirst(page(head, body), most)).toBeNull();
     const read = pageFacts(most, page(head, body));
-    expect(read?.head ? titleFirstFromHead(read.head, read.title, most, () => page('', '')) : null).toBeNull();
+    expect(read?.head ? titleFirstFromHead(read.head, read.title, most) : null).toBeNull();
   });
 });
 

@@ -11,9 +11,9 @@
  * browser's PDF viewer (its page holds no text of the PDF).
  *
  * Without a selection, and with `titleMax` over 0, it also reads what an article's title first is found
- * from (`head`: utils/text/title-first.ts), when the page's text is at most `titleMax` code units: Firefox's
- * background page finds the title from it while the script (60 KB) is still being compiled. The page's
- * script finds its own title from the same facts, read by this very function (`doc`).
+ * from (`head`: utils/text/title-first.ts), when the page's text is at most `titleMax` code units: the
+ * background finds the title from it while the script (60 KB) is still being loaded and compiled. The
+ * page's script finds its own title from the same facts, read by this very function (`doc`).
  */
 export function pageFacts(titleMax = 0, doc: Document = document): PageFacts | null {
   if (doc.contentType === 'application/pdf') return null;

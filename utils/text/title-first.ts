@@ -24,7 +24,7 @@ const TITLE_FIRST_MIN_TITLE = 20;
  * when the page is not read this way: a selection, a title short or long, a page with too little text,
  * or more than `maxText` code units of it (the reading could ask first: a preview, an estimate over the
  * threshold), or a Readability without the steps used. Found from what `pageFacts` reads of the page,
- * as Firefox's background page finds it from the same facts (`titleFirstFromHead`).
+ * as the background finds it from the same facts (`titleFirstFromHead`).
  */
 export function titleFirst(doc: Document, maxText: number): Extraction | null {
   const head = pageFacts(maxText, doc)?.head;
@@ -43,18 +43,13 @@ export function titleFirst(doc: Document, maxText: number): Extraction | null {
 }
 
 /**
- * An article's title read first, found from what `pageFacts` read of its page (`title`: its `<title>`)
- * in Firefox's background page, which has a DOM: Readability's title from a document of those facts alone,
- * the rest as `titleFirst` finds it on the page itself. The page's script, answering the same request,
- * keeps where the title is.
+ * An article's title read first, found from what `pageFacts` read of its page (`title`: its `<title>`) by
+ * the background, before the page's script is in: Readability's title from a stand-in document of those
+ * facts alone (`documentOf`: no DOM needed, Chromium's service worker has none), the rest as `titleFirst`
+ * finds it on the page itself. The page's script, answering the same request, keeps where the title is.
  */
-export function titleFirstFromHead(
-  head: PageHead,
-  title: string,
-  maxText: number,
-  makeDocument: () => Document = () => document.implementation.createHTMLDocument(''),
-): ExtractedText | null {
-  const found = titleFrom(head, readabilityTitle(documentOf(head, title, makeDocument())), maxText);
+export function titleFirstFromHead(head: PageHead, title: string, maxText: number): ExtractedText | null {
+  const found = titleFrom(head, readabilityTitle(documentOf(head, title)), maxText);
   return found && titleFirstText(found);
 }
 
@@ -72,22 +67,22 @@ function titleFrom(head: PageHead, title: string | null, maxText: number): { tex
 }
 
 /**
- * A document holding only what Readability's title is found from: the page's `<title>`, its metas and
- * JSON-LD in the page's order, its h1 and h2 headings' text (`head`).
+ * A stand-in document holding only what Readability's title steps read of a page (`_getJSONLD`,
+ * `_getArticleMetadata`, `_getArticleTitle`: its `title`, and by `getElementsByTagName` the metas' and
+ * JSON-LD scripts' attributes and text, the h1 and h2 headings' text), made from what `pageFacts` read.
+ * Those steps touch nothing else of a document (Readability 0.6; the corpus test finds the same title on
+ * all 130 of its pages, and the unit tests' pages cover each step).
  */
-function documentOf(head: PageHead, title: string, doc: Document): Document {
-  const add = (parent: Element, tag: string, text: string | null, attributes: Array<[string, string | null]> = []) => {
-    const el = doc.createElement(tag);
-    for (const [name, value] of attributes) if (value !== null) el.setAttribute(name, value);
-    if (text !== null) el.textContent = text;
-    parent.append(el);
+function documentOf(head: PageHead, title: string): Document {
+  const element = (text: string, attributes: Record<string, string | null> = {}) => ({ textContent: text, getAttribute: (name: string) => attributes[name] ?? null });
+  const byTag: Record<string, unknown[]> = {
+    meta: head.metas.map(([name, property, content]) => element('', { name, property, content })),
+    script: head.jsonLd.map((json) => element(json, { type: 'application/ld+json' })),
+    h1: head.h1.map((h1) => element(h1.text)),
+    h2: head.h2.map((h2) => element(h2)),
   };
-  doc.title = title;
-  for (const [name, property, content] of head.metas) add(doc.head, 'meta', null, [['name', name], ['property', property], ['content', content]]);
-  for (const json of head.jsonLd) add(doc.head, 'script', json, [['type', 'application/ld+json']]);
-  for (const h1 of head.h1) add(doc.body, 'h1', h1.text);
-  for (const h2 of head.h2) add(doc.body, 'h2', h2);
-  return doc;
+  const root = {};
+  return { title, documentElement: root, firstChild: root, getElementsByTagName: (tag: string) => byTag[tag.toLowerCase()] ?? [] } as unknown as Document;
 }
 
 /**
