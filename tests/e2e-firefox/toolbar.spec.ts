@@ -34,25 +34,30 @@ test('the toolbar click starts reading at once; the popup then shows that readin
     .not.toMatch(/popup\.html/);
 });
 
+/**
+ * Runs a keyboard command's handler in the background page for the tab, and returns the background's marks
+ * of it (test builds): from the command's start to its first part asked for.
+ */
+const commandTrace = (helper: Parameters<typeof evaluate>[0], tabId: number, command: string) =>
+  evaluate(
+    helper,
+    async ({ tabId, command }: { tabId: number; command: string }) => {
+      const { browser } = globalThis as unknown as Ext;
+      const bg = (await browser.runtime.getBackgroundPage()) as unknown as { readingTrace?: [string, number][]; commandHandler: (c: string, t: object) => Promise<void> };
+      bg.readingTrace = [];
+      await bg.commandHandler(command, await browser.tabs.get(tabId));
+      return bg.readingTrace.map(([label]) => label);
+    },
+    { tabId, command },
+  );
+
 test("a page's first reading sends its title from what the small function read, before the script is in (no message after it); the next one asks the resident script; both read the same", async ({ ext }) => {
   test.setTimeout(60_000);
   await ext.configure({ threshold: '1000' });
   const { tabId } = await ext.openTab('sample-article.html');
   const helper = await ext.extensionPage();
   const view = ext.readingView;
-  // The background's marks of a reading's first steps (test builds), from the shortcut's start to its first part asked for.
-  const run = (command: string) =>
-    evaluate(
-      helper,
-      async ({ tabId, command }: { tabId: number; command: string }) => {
-        const { browser } = globalThis as unknown as Ext;
-        const bg = (await browser.runtime.getBackgroundPage()) as unknown as { readingTrace?: [string, number][]; commandHandler: (c: string, t: object) => Promise<void> };
-        bg.readingTrace = [];
-        await bg.commandHandler(command, await browser.tabs.get(tabId));
-        return bg.readingTrace.map(([label]) => label);
-      },
-      { tabId, command },
-    );
+  const run = (command: string) => commandTrace(helper, tabId, command);
   const readFromShortcut = async () => {
     const labels = await run('read');
     await expect.poll(async () => (await view()).state, { timeout: 30_000 }).toMatch(/playing|finished/);
@@ -87,18 +92,7 @@ test("an article not read title first (its title too short to play alone) gets i
   await ext.configure({ threshold: '1000' });
   pages.put('/short-title.html', makeArticleHtml(3_000, 'Итоги'));
   const { tabId } = await ext.openTab('short-title.html');
-  const helper = await ext.extensionPage();
-  const labels = await evaluate(
-    helper,
-    async (tabId: number) => {
-      const { browser } = globalThis as unknown as Ext;
-      const bg = (await browser.runtime.getBackgroundPage()) as unknown as { readingTrace?: [string, number][]; commandHandler: (c: string, t: object) => Promise<void> };
-      bg.readingTrace = [];
-      await bg.commandHandler('read', await browser.tabs.get(tabId));
-      return bg.readingTrace.map(([label]) => label);
-    },
-    tabId,
-  );
+  const labels = await commandTrace(await ext.extensionPage(), tabId, 'read');
   expect(labels).toContain('extract:with-injection');
   expect(labels).not.toContain('extract:title-from-head');
   expect(labels).not.toContain('extract:not-built-in');
