@@ -158,7 +158,7 @@ async function askPage(tabId: number, mode: ExtractMode, settings: Settings, url
   if (selection) {
     mark(selection.more ? 'extract:title-from-head' : 'extract:selection-handed');
     // The rest of an article read title first is the script's, once it has answered (`moreFromTab`).
-    if (selection.more && injection) scriptAnswers.set(tabId, { title: selection.title, answer: injection.then(([injected]) => answerOf(injected?.result, id), () => null) });
+    if (selection.more && injection) scriptAnswers.set(tabId, injection.then(([injected]) => answerOf(injected?.result, id), () => null));
     // The script keeps where each line is: the highlight waits for it (`pageScript`).
     if (injection) injection.catch(ignore('injecting the extract script'));
     // Handed a request for the selection alone at this address: by then the page may be another.
@@ -223,10 +223,10 @@ export function earlyAnswer(read: unknown, headMax = 0): ExtractedText | null {
 }
 
 /**
- * Articles read title first from what `pageFacts` read, by tab: the title read, and the
- * extract script's own answer to the same request, whose page keeps the rest (`moreFromTab`).
+ * Articles read title first from what `pageFacts` read, by tab: the extract script's own answer to the
+ * same request, whose page keeps the rest (`moreFromTab`).
  */
-const scriptAnswers = new Map<number, { title: string; answer: Promise<ExtractedText | null> }>();
+const scriptAnswers = new Map<number, Promise<ExtractedText | null>>();
 
 /**
  * The extract script of a selection read from the menu, put in the page only when its first sentence
@@ -314,8 +314,7 @@ export async function moreFromTab(tabId: number, after: number): Promise<TextBat
     // Its title read from what `pageFacts` read: the page's script has the rest once it has answered.
     const early = scriptAnswers.get(tabId);
     scriptAnswers.delete(tabId);
-    const answer = early && (await Promise.race([early.answer, late]));
-    if (early && answer && answer.title !== early.title) mark('extract:head-differs');
+    const answer = early && (await Promise.race([early, late]));
     // The page answered it whole (it changed in between): the rest is that answer's after the title.
     if (answer && !answer.more) return { blocks: answer.blocks.slice(after), leftOutChars: answer.leftOutChars ?? 0, more: false };
     const asked = browser.scripting.executeScript({ target: { tabId }, func: restOfPage, args: [after] });

@@ -395,15 +395,22 @@ function copyOf(doc: Document, pairs: Map<Text, Text>): Document {
 /** The title read first: the page's headline whose words are `title`'s, else `title` itself, kept to a sane length. */
 export function headlineOf(doc: Document, title: string, seen: Sight = { seen: new Map() }): Headline {
   const h1s = Array.from(doc.getElementsByTagName('h1'));
-  const found = headlineAmong(
-    h1s.map((h1) => h1.textContent ?? ''),
-    title,
-    (i) => hiddenOnPage(h1s[i]!, seen),
+  return headlineIn(
+    doc,
+    headlineAmong(
+      h1s.map((h1) => h1.textContent ?? ''),
+      title,
+      (i) => hiddenOnPage(h1s[i]!, seen),
+    ),
   );
+}
+
+/** The headline `headlineAmong` found, with where its words are on the page: the text of the h1 it is (none for −1, or an h1 gone since). */
+export function headlineIn(doc: Document, found: { text: string; h1: number }): Headline {
   const segments: Segment[] = [];
-  if (found.h1 < 0) return { text: found.text, segments };
-  const walker = doc.createTreeWalker(h1s[found.h1]!, NodeFilter.SHOW_TEXT);
-  for (let n = walker.nextNode() as Text | null; n; n = walker.nextNode() as Text | null) {
+  const h1 = found.h1 >= 0 ? doc.getElementsByTagName('h1')[found.h1] : undefined;
+  const walker = h1 ? doc.createTreeWalker(h1, NodeFilter.SHOW_TEXT) : null;
+  for (let n = walker?.nextNode() as Text | null; n; n = walker!.nextNode() as Text | null) {
     if (n.data.trim()) segments.push({ node: n, start: 0, end: n.data.length });
   }
   return { text: found.text, segments };

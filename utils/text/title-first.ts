@@ -4,7 +4,7 @@
  * without asking first. The rest follows from `extractFromPage` with that headline (page-reader.ts).
  */
 import { Readability } from '@mozilla/readability';
-import { type Extraction, type ExtractedText, headlineAmong, type Segment } from './extract';
+import { type Extraction, type ExtractedText, headlineAmong, headlineIn } from './extract';
 import { type PageHead, pageFacts } from './page-facts';
 
 /** Less text than this on a page may hold no article at all (Readability's own threshold): it is not read title first. */
@@ -31,12 +31,7 @@ export function titleFirst(doc: Document, maxText: number): Extraction | null {
   if (!head) return null;
   const found = titleFrom(head, readabilityTitle(doc), maxText);
   if (!found) return null;
-  const h1 = found.h1 >= 0 ? doc.getElementsByTagName('h1')[found.h1] : undefined;
-  const segments: Segment[] = [];
-  const walker = h1 ? doc.createTreeWalker(h1, NodeFilter.SHOW_TEXT) : null;
-  for (let n = walker?.nextNode() as Text | null; n; n = walker!.nextNode() as Text | null) {
-    if (n.data.trim()) segments.push({ node: n, start: 0, end: n.data.length });
-  }
+  const { segments } = headlineIn(doc, found);
   // The page changed between its facts and now (its h1 gone): not read title first.
   if (found.h1 >= 0 && segments.length === 0) return null;
   return { text: titleFirstText(found), segments: [segments] };
