@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { Money } from '@/components/Money';
 import { sendMessage } from '@/utils/messaging/protocol';
 import { i18n } from '@/utils/pages/i18n';
-import { costOf, formatRubPlain, parseRub } from '@/utils/speech/money';
+import { costOf, formatRubPlain, parseRub } from '@/utils/money/money';
 import { followStored } from '@/utils/storage/stored-value';
 import { type QueueEntry, type QueueRun, queueRunStorage, queueStorage, queueTotal } from '@/utils/storage/queue';
 

@@ -31,6 +31,7 @@ async function buildFile(): Promise<{ blob: Blob; name: string } | null> {
 export function SaveMp3({ locale, enabled }: { locale: string; enabled: boolean }) {
   const [estimate, setEstimate] = useState<SaveEstimate | null>(null);
   const [busy, setBusy] = useState(false);
+  /** The code of the last refusal or failure ('' when none): shown in words, kept in `data-code`. */
   const [error, setError] = useState('');
 
   async function save() {
@@ -39,7 +40,7 @@ export function SaveMp3({ locale, enabled }: { locale: string; enabled: boolean 
     try {
       const file = await buildFile();
       if (file) saveFile(file.blob, file.name);
-      else setError(i18n.t('saveNothing'));
+      else setError('save-nothing');
     } finally {
       setBusy(false);
       setEstimate(null);
@@ -48,20 +49,24 @@ export function SaveMp3({ locale, enabled }: { locale: string; enabled: boolean 
 
   async function start() {
     setError('');
+    setEstimate(null);
     const e = await sendMessage('saveEstimate');
-    if (e.missing > 0) setEstimate(e);
+    // Still counted (a PDF), or waiting for its own answer: its cost is not known yet.
+    if (e.refusal) setError(e.refusal);
+    else if (e.missing > 0) setEstimate(e);
     // Parts paid for and still arriving are waited for (nothing is bought); then the file is made.
-    else if (e.arriving > 0) await fetchThenSave();
+    else if (e.arriving > 0) await fetchThenSave(e);
     else await save();
   }
 
-  async function fetchThenSave() {
+  /** Buys what `shown` counted missing, for that reading and at most that cost: the background refuses anything else. */
+  async function fetchThenSave(shown: SaveEstimate) {
     setBusy(true);
-    const result = await sendMessage('fetchForSave');
+    const result = await sendMessage('fetchForSave', { readingId: shown.readingId, upTo: shown.upTo, maxRub: shown.missingRub });
     setBusy(false);
     if (!result.ok) {
       setEstimate(null);
-      setError(errorText(result.code));
+      setError(result.code);
       return;
     }
     await save();
@@ -75,7 +80,7 @@ export function SaveMp3({ locale, enabled }: { locale: string; enabled: boolean 
       {estimate && (
         <p class="save-confirm">
           {i18n.t('saveMissing')} {estimate.missing} / {estimate.parts} · <Money value={estimate.missingRub} locale={locale} />{' '}
-          <button type="button" data-testid="confirm-save" disabled={busy} onClick={() => void fetchThenSave()}>
+          <button type="button" data-testid="confirm-save" disabled={busy} onClick={() => void fetchThenSave(estimate)}>
             {i18n.t('saveConfirm')}
           </button>
           <button type="button" onClick={() => setEstimate(null)}>
@@ -83,11 +88,9 @@ export function SaveMp3({ locale, enabled }: { locale: string; enabled: boolean 
           </button>
         </p>
       )}
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
+      <p class="error" role="alert" data-testid="save-error" data-code={error} hidden={!error}>
+        {error === 'save-nothing' ? i18n.t('saveNothing') : error && errorText(error)}
+      </p>
     </div>
   );
 }

@@ -67,6 +67,7 @@ export function UsageHistory({ locale }: { locale: string }) {
           {i18n.t('clearHistory')}
         </button>
       </div>
+      <p class="hint" data-testid="history-keeps-totals">{i18n.t('historyKeepsTotals')}</p>
       {failed && (
         <p class="error" role="alert" data-testid="history-error">
           {i18n.t('historyWriteFailed')}

@@ -13,7 +13,7 @@ import { extractFromTab, loadTabTextState, readyTab } from '@/utils/reading/tab-
 import type { ReadingView } from '@/utils/reading/state';
 import { accountStorage } from '@/utils/storage/settings';
 import { isNoReceiver, sendToPage } from '@/utils/messaging/content';
-import { onPageUiMessage } from '@/utils/messaging/page-ui';
+import { floatingCommandOf, onPageUiMessage } from '@/utils/messaging/page-ui';
 import { FloatingLink } from '@/utils/reading/floating';
 import { type ScriptRegistry, syncClickToRead } from '@/utils/reading/page-scripts';
 import { listeningQueue } from '@/utils/reading/queue-wiring';
@@ -107,7 +107,11 @@ function main() {
         return reader.confirm();
     }
   };
-  onPageUiMessage('floatingCommand', readingTab, ({ data }) => runCommand(data.command));
+  onPageUiMessage('floatingCommand', readingTab, ({ data }) => {
+    const command = floatingCommandOf(data.command);
+    if (!command) throw new Error('refused');
+    return runCommand(command);
+  });
   onPageUiMessage('floatingRate', readingTab, async ({ data }) => {
     if (typeof data.rate === 'number') await reader.setPlayback({ rate: data.rate });
   });
@@ -289,8 +293,8 @@ function main() {
   onPageMessage('saveEstimate', () => {
     return reader.saveEstimate();
   });
-  onPageMessage('fetchForSave', () => {
-    return reader.fetchMissing();
+  onPageMessage('fetchForSave', ({ data }) => {
+    return reader.fetchMissing(data);
   });
   onPageMessage('queue', ({ data }) => {
     if (data.action === 'play') return queue.play();

@@ -1,5 +1,5 @@
 import type { Page } from 'puppeteer-core';
-import { formatRubPlain } from '../../utils/speech/money.ts';
+import { formatRubPlain } from '../../utils/money/money.ts';
 import { MP3_KBPS } from '../fake-service/audio.ts';
 import { makeArticleHtml } from '../fixtures/make-article.ts';
 import { recordedHighlights, recordHighlights } from '../fixtures/highlights.ts';

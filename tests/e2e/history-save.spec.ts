@@ -1,4 +1,4 @@
-import { formatRubPlain } from '../../utils/speech/money.ts';
+import { formatRubPlain } from '../../utils/money/money.ts';
 import { readFile } from 'node:fs/promises';
 import { mp3Duration } from '../../utils/audio/mp3-frames.ts';
 import { makeArticleHtml } from '../fixtures/make-article.ts';

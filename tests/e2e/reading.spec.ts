@@ -1,4 +1,4 @@
-import { formatRubPlain } from '../../utils/speech/money.ts';
+import { formatRubPlain } from '../../utils/money/money.ts';
 import { makeArticleHtml } from '../fixtures/make-article.ts';
 import { recordedHighlights, recordHighlights } from '../fixtures/highlights.ts';
 import { selectContents } from '../fixtures/select.ts';

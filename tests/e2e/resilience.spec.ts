@@ -1,4 +1,4 @@
-import { formatRubPlain } from '../../utils/speech/money.ts';
+import { formatRubPlain } from '../../utils/money/money.ts';
 import type { Page } from '@playwright/test';
 import { makeArticleHtml } from '../fixtures/make-article.ts';
 import { settled } from '../fixtures/settled.ts';

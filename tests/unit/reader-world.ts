@@ -11,6 +11,8 @@ import { Reader, type ReaderDeps } from '../../utils/reading/session';
 import type { ReadingView } from '../../utils/reading/state';
 import { ServiceError, type SpeechBody, type SpeechReceipt, type SpeechStream } from '../../utils/speech/client';
 import { RequestSlots } from '../../utils/speech/slots';
+import { SpendingBook } from '../../utils/money/spending-book';
+import type { SpendingTotals } from '../../utils/money/totals';
 import { type AccountInfo, DEFAULT_PLAYBACK, DEFAULT_SETTINGS, type Settings } from '../../utils/storage/settings';
 import type { UsageEntry } from '../../utils/storage/usage-history';
 import type { TextBatch, TextBlock } from '../../utils/text/extract';
@@ -115,6 +117,20 @@ export function makeWorld(opts: WorldOptions = {}) {
     checkedAt: 0,
   };
   const slots = new RequestSlots(1);
+  // The spending totals, kept in memory (`totals` is what storage.local holds); `totalsFail` makes every write fail.
+  const spending = { totals: null as SpendingTotals | null, fail: false };
+  const wallet = new SpendingBook(
+    {
+      load: async () => spending.totals,
+      save: async (t) => {
+        if (spending.fail) throw new DOMException('full', 'QuotaExceededError');
+        spending.totals = t;
+      },
+      seed: async () => opts.spent ?? { day: 0n, month: 0n },
+    },
+    () => clock,
+    (now) => new Date(now).toISOString().slice(0, 10),
+  );
 
   async function open(body: SpeechBody, signal: AbortSignal): Promise<SpeechStream> {
     if (!key) throw new ReadingError('no-key');
@@ -249,7 +265,7 @@ export function makeWorld(opts: WorldOptions = {}) {
       if (opts.freshAccount === 'fails') throw new ReadingError('network');
       return { ...account, ...opts.freshAccount };
     },
-    spent: async () => opts.spent ?? { day: 0n, month: 0n },
+    wallet,
     slots,
     open,
     sleep: (ms, signal) =>
@@ -302,6 +318,8 @@ export function makeWorld(opts: WorldOptions = {}) {
     deps,
     log,
     usage,
+    spending,
+    wallet,
     commands,
     cache,
     store,
@@ -362,6 +380,11 @@ export function makeWorld(opts: WorldOptions = {}) {
         await new Promise((r) => setTimeout(r, 0));
       }
       throw new Error(`never reached: ${what} (state ${reader.view.state}, ${log.length} requests)`);
+    },
+    /** Save as MP3 as the popup does it: the estimate shown, then confirmed as it was shown. */
+    async saveAll() {
+      const e = await reader.saveEstimate();
+      return reader.fetchMissing({ readingId: e.readingId, upTo: e.upTo, maxRub: e.missingRub });
     },
     okTexts: () => log.filter((e) => e.status === 200).map((e) => e.text),
   };

@@ -9,6 +9,17 @@ import type { FloatingPlace } from '../storage/page-options';
  */
 export type FloatingCommand = 'toggle' | 'next' | 'prev' | 'stop';
 
+/**
+ * What the page's mini-player may command: play, pause, previous, next, stop (and its speed, `floatingRate`).
+ * Never `confirm`: a page's process may be compromised, and an answer to "read it?" is the listener's, in the popup.
+ */
+const FLOATING_COMMANDS: readonly FloatingCommand[] = ['toggle', 'next', 'prev', 'stop'];
+
+/** The command, when it is one the mini-player may send; null for anything else. */
+export function floatingCommandOf(command: unknown): FloatingCommand | null {
+  return FLOATING_COMMANDS.find((c) => c === command) ?? null;
+}
+
 export interface FloatingProtocol {
   floatingCommand(data: { command: FloatingCommand }): void;
   floatingRate(data: { rate: number }): void;

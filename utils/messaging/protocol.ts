@@ -2,7 +2,7 @@ import { defineExtensionMessaging } from '@webext-core/messaging';
 import type { AccountInfo, AudioFormat, Playback, Settings, UrlReading } from '../storage/settings';
 import type { PlayerEvent } from './player';
 import type { PronunciationRule } from '../text/pronunciation';
-import type { SaveEstimate } from '../reading/save';
+import type { SaveEstimate, SaveOrder } from '../reading/save';
 
 export interface SettingsView {
   settings: Settings;
@@ -65,9 +65,12 @@ interface ProtocolMap {
   setPlayback(data: Partial<Playback>): Playback;
   /** The sleep timer: stop listening this many minutes from now, at the end of a sentence (null: off). */
   setSleepTimer(data: { minutes: number | null; atEnd?: boolean }): void;
-  /** Saving as MP3: what is still missing and its cost; then fetching it (only after the user confirmed). */
+  /**
+   * Saving as MP3: what is still missing and its cost; then fetching it, once the user confirmed that cost
+   * for that reading (refused when the reading changed since, is still counted, or waits for its own answer).
+   */
   saveEstimate(): SaveEstimate;
-  fetchForSave(): Outcome;
+  fetchForSave(order: SaveOrder): Outcome;
   /** The listening queue: play it from the top, move an entry by `delta` places, or remove one. */
   queue(data: { action: 'play' } | { action: 'move'; id: string; delta: number } | { action: 'remove'; id: string }): void;
   /** From the offscreen player. */
@@ -76,15 +79,55 @@ interface ProtocolMap {
 
 export const { sendMessage, onMessage } = defineExtensionMessaging<ProtocolMap>();
 
-/** Only the extension's own pages may drive it: never a content script or a web page. */
-function fromExtensionPage(sender: chrome.runtime.MessageSender): boolean {
-  return sender.id === chrome.runtime.id && !!sender.url?.startsWith(chrome.runtime.getURL('/'));
+/** The extension's pages that send to the background, by their file. */
+export type PageSender = 'popup' | 'options' | 'pdf' | 'offscreen';
+
+const SENDER_PAGES: Record<string, PageSender> = {
+  '/popup.html': 'popup',
+  '/options.html': 'options',
+  '/pdf.html': 'pdf',
+  '/offscreen.html': 'offscreen',
+};
+
+/**
+ * Who may send what: the one table. Money, the key and the settings only from the popup and the options
+ * page; never from a content script, a web page, the PDF page (it shows a file from the web) or the player.
+ */
+export const MAY_SEND: { readonly [T in keyof ProtocolMap]: readonly PageSender[] } = {
+  getSettings: ['popup', 'options', 'pdf'],
+  saveSettings: ['options'],
+  removeKey: ['options'],
+  clearHistory: ['options'],
+  startReading: ['popup', 'pdf'],
+  command: ['popup'],
+  jumpTo: ['popup'],
+  resumeFromOffer: ['popup'],
+  setBlockOn: ['popup'],
+  setPlayback: ['popup'],
+  setSleepTimer: ['popup'],
+  saveEstimate: ['popup'],
+  fetchForSave: ['popup'],
+  queue: ['popup'],
+  playerEvent: ['offscreen'],
+};
+
+/** Which of the extension's pages sent a message; null for anything else (a content script, another extension, a web page). */
+export function pageSender(sender: { id?: string; url?: string; tab?: unknown }, ownId: string, ownOrigin: string): PageSender | null {
+  if (sender.id !== ownId || !sender.url?.startsWith(ownOrigin)) return null;
+  let path: string;
+  try {
+    path = new URL(sender.url).pathname;
+  } catch {
+    return null;
+  }
+  return SENDER_PAGES[path] ?? null;
 }
 
-/** `onMessage` for the background: anything not sent by one of the extension's pages is refused. */
+/** `onMessage` for the background: a message is taken only from a page the table lets send it. */
 export function onPageMessage<T extends keyof ProtocolMap>(type: T, handler: Parameters<typeof onMessage<T>>[1]) {
   return onMessage(type, (message) => {
-    if (!fromExtensionPage(message.sender)) throw new Error('refused');
+    const from = pageSender(message.sender, chrome.runtime.id, chrome.runtime.getURL('/'));
+    if (!from || !MAY_SEND[type].includes(from)) throw new Error('refused');
     return handler(message);
   });
 }

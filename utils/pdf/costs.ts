@@ -4,7 +4,7 @@
  * points and priced exactly, in the same batches as the reading: the popup's estimate for those pages is the same.
  */
 import { planParts } from '../reading/plan';
-import { costOf, formatRubPlain, parseRub } from '../speech/money';
+import { costOf, formatRubPlain, parseRub } from '../money/money';
 import type { Settings } from '../storage/settings';
 import type { PdfText } from './pdf-text';
 

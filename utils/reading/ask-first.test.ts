@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { askFirstReason, boundOf, growthOf, titleFirstMax } from './ask-first';
-import { Budget } from './budget';
+import { type Caps } from '../money/caps';
 import { ReadingRun } from './run';
-import { costOf, parseRub } from '../speech/money';
+import { costOf, parseRub } from '../money/money';
 
 const PRICE = '1500.0000';
 const rule = (find: string, replace: string) => ({ find, replace, wholeWord: true });
@@ -42,20 +42,20 @@ describe('titleFirstMax: the most page text an article may have to be read title
 
 describe('askFirstReason for an article read title first (its rest not counted yet)', () => {
   const price = parseRub(PRICE)!;
-  const growingRun = (budget: Budget | null = null) => {
+  const growingRun = (caps: Caps | null = null) => {
     const run = new ReadingRun('r1');
     run.growing = true;
-    run.budget = budget;
+    run.purse.caps = caps;
     return run;
   };
 
-  it.each<[string, number, string, Budget | null, boolean, string]>([
+  it.each<[string, number, string, Caps | null, boolean, string]>([
     ['the page bounds it under the threshold: nothing asked, nothing waited for', 6_000, '10', null, false, ''],
     ['the bound passes the threshold: the whole count decides', 7_000, '10', null, false, 'wait'],
-    ['the bound passes a spending cap: the whole count decides', 6_000, '10', new Budget({ day: parseRub('5')!, month: null }, { day: 0n, month: 0n }, price), false, 'wait'],
+    ['the bound passes a spending cap: the whole count decides', 6_000, '10', { day: parseRub('5')!, month: null }, false, 'wait'],
     ['a preview asked for: the whole is waited for', 6_000, '10', null, true, 'wait'],
-  ])('%s', async (_name, boundChars, threshold, budget, previewFirst, expected) => {
-    const run = growingRun(budget);
+  ])('%s', async (_name, boundChars, threshold, caps, previewFirst, expected) => {
+    const run = growingRun(caps);
     let settled = 'wait';
     const reason = askFirstReason(run, { estimateChars: () => 30, price, threshold: parseRub(threshold)!, previewFirst, boundChars }).then((r) => (settled = r));
     // Every promise callback queued so far has run (no timer: the next turn of the event loop).

@@ -1,4 +1,5 @@
-import { costOf, parseRub, type RubUnits } from '../speech/money';
+import { passesCaps } from '../money/caps';
+import { costOf, parseRub, type RubUnits } from '../money/money';
 import type { Settings } from '../storage/settings';
 import { countChars } from '../text/chars';
 import type { PronunciationRule } from '../text/pronunciation';
@@ -67,13 +68,13 @@ export function titleFirstMax(settings: Pick<Settings, 'previewFirst' | 'confirm
 export async function askFirstReason(run: ReadingRun, terms: AskFirstTerms): Promise<ReadingView['confirmReason']> {
   const reason = (): '' | 'budget' | 'threshold' => {
     const estimate = costOf(terms.estimateChars(), terms.price);
-    return run.budget?.estimatePasses(estimate) ? 'budget' : estimate > terms.threshold ? 'threshold' : '';
+    return passesCaps(run.purse.caps, run.purse.spentAtStart, estimate) ? 'budget' : estimate > terms.threshold ? 'threshold' : '';
   };
   // An article read title first: when all of its page's text could be read without asking, nothing is
   // asked; else it is counted whole first, and decided as a reading counted whole (its rest comes at once).
   if (run.growing && terms.boundChars !== undefined) {
     const most = costOf(terms.boundChars, terms.price);
-    if (!terms.previewFirst && !run.budget?.estimatePasses(most) && most <= terms.threshold) return '';
+    if (!terms.previewFirst && !passesCaps(run.purse.caps, run.purse.spentAtStart, most) && most <= terms.threshold) return '';
     while (run.growing && !run.signal.aborted) await run.nextGrowth();
     run.signal.throwIfAborted();
   }

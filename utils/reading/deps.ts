@@ -1,5 +1,6 @@
 /** What the reader needs from the world: passed in, so every piece of it can be faked in unit tests. */
 import type { AudioCache } from '../audio/cache';
+import type { SpendingBook } from '../money/spending-book';
 import type { PlayerSink } from '../messaging/player';
 import type { SpeechBody, SpeechStream } from '../speech/client';
 import type { RequestSlots } from '../speech/slots';
@@ -28,8 +29,8 @@ export interface ReaderDeps {
   /** The last known account; `refreshAccount` asks the service again. */
   getAccount(): Promise<AccountInfo | null>;
   refreshAccount(): Promise<AccountInfo>;
-  /** What the usage history says was spent today and this month (for the spending caps). */
-  spent(): Promise<{ day: bigint; month: bigint }>;
+  /** What was spent today and this month, kept apart from the usage history: the spending caps count it. */
+  wallet: SpendingBook;
   slots: RequestSlots;
   /** Sends a speech request with the key as it is at that moment. */
   open(body: SpeechBody, signal: AbortSignal): Promise<SpeechStream>;

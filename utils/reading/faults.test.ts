@@ -46,7 +46,7 @@ describe('review of the reading core', () => {
     parts = w.store.plan!.parts.map((p) => p.text);
     await w.until(() => w.okTexts().length === 2 && w.reader.view.state === 'playing', 'parts 0 and 1 received');
     await turns();
-    const saving = w.reader.fetchMissing();
+    const saving = w.saveAll();
     await w.until(() => w.okTexts().includes(parts[2]!), 'Save as MP3 streaming part 2');
     // The listener goes to part 2 (joins the save's download), then on to part 6.
     await w.reader.jumpTo(2);
@@ -70,7 +70,7 @@ describe('review of the reading core', () => {
     await w.until(() => w.store.plan !== null, 'planned');
     parts = w.store.plan!.parts.map((p) => p.text);
     await w.until(() => w.reader.view.state === 'playing' && w.log.some((e) => e.text === parts[1]), 'part 0 playing, part 1 requested ahead');
-    const saving = w.reader.fetchMissing();
+    const saving = w.saveAll();
     await turns();
     await w.reader.stop();
     w.release();
@@ -121,7 +121,7 @@ describe('review of the reading core', () => {
     parts = w.store.plan!.parts.map((p) => p.text);
     await w.until(() => w.okTexts().length === 2 && w.reader.view.state === 'playing', 'parts 0 and 1 received');
     await turns();
-    const saving = w.reader.fetchMissing();
+    const saving = w.saveAll();
     await w.until(() => w.log.some((e) => e.text === parts[2]), 'Save as MP3 asking for part 2');
     // The listener jumps to the last part (nothing after it to fetch ahead): the service refuses it, 402.
     await w.reader.jumpTo(parts.length - 1);

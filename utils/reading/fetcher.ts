@@ -20,10 +20,31 @@ import { mark } from '../trace';
  */
 const ABORT_GRACE_MS = 120;
 
+/** What a request is for, as the spending gate asks it: the part, whether it is the rest of a dropped stream, whether Save as MP3 wants it. */
+export interface RequestAbout {
+  part: Part;
+  resumed: boolean;
+  forSave: boolean;
+}
+
+/**
+ * The request may not be sent now, and nothing was: the reading waits for the listener's answer (it asks
+ * first, or again because its text grew). The part is asked for anew once that is given.
+ */
+export class NotNow extends Error {
+  constructor(readonly why: string) {
+    super(`Not sent now: ${why}`);
+    this.name = 'NotNow';
+  }
+}
+
 export interface FetchDeps {
   slots: RequestSlots;
-  /** Sends a request with the key as it is now (a removed key fails here, with nothing sent). */
-  open(body: SpeechBody, signal: AbortSignal): Promise<SpeechStream>;
+  /**
+   * Sends a request with the key as it is now (a removed key fails here, with nothing sent), once the
+   * spending gate lets it through (else it throws: `NotNow`, or the error that stops the reading).
+   */
+  open(body: SpeechBody, signal: AbortSignal, about: RequestAbout): Promise<SpeechStream>;
   sleep(ms: number, signal: AbortSignal): Promise<void>;
   /** Every request the service billed, whatever becomes of its audio. */
   billed(receipt: SpeechReceipt, sentChars: number): void | Promise<void>;
@@ -165,7 +186,7 @@ export class Download {
         this.requesting = true;
         const request = body(from);
         mark('request');
-        const stream = await this.deps.open(request, signal);
+        const stream = await this.deps.open(request, signal, { part, resumed, forSave: this.wantedBySave });
         this.receiving = whole;
         mark('response');
         // The bill is counted at the call (in memory); what it shows is written while the audio comes in,
@@ -181,6 +202,10 @@ export class Download {
         return { kind: 'ok', whole };
       } catch (err) {
         if (signal.aborted) return { kind: 'aborted' };
+        if (err instanceof NotNow) {
+          if (attempt === 0) this.sent = false;
+          return { kind: 'aborted' };
+        }
         if (!(err instanceof ServiceError)) return { kind: 'stop', error: err };
         if (err.status === 0 && received > 0 && retries < MAX_RETRIES) {
           // Dropped or stalled mid-body: what arrived plays; only the rest, from the cut sentence, is asked for again.

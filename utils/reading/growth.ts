@@ -5,7 +5,7 @@
  * notice, and what was planned is read.
  */
 import { ignore, logIgnored } from '../log';
-import { costOf, formatRubPlain, parseRub, type RubUnits } from '../speech/money';
+import { costOf, formatRubPlain, parseRub, type RubUnits } from '../money/money';
 import type { Settings } from '../storage/settings';
 import type { ReaderDeps } from './deps';
 import { planBatch } from './plan';

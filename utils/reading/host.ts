@@ -4,9 +4,13 @@
  * part, a stopping error), each saved so a restarted background knows them.
  */
 import { ignore } from '../log';
-import { formatRubPlain } from '../speech/money';
+import { mayPay, type Refusal } from '../money/gate';
+import { formatRubPlain, type RubUnits } from '../money/money';
+import type { Reservation } from '../money/spending-book';
 import { countChars } from '../text/parts';
-import { ReadingError } from './plan';
+import type { SpeechReceipt } from '../speech/client';
+import { NotNow } from './fetcher';
+import { keyOf, ReadingError } from './plan';
 import type { ReaderDeps } from './deps';
 import { errorViewOf, type ReadingRun } from './run';
 import type { DeliveryHost } from './scheduler';
@@ -17,22 +21,89 @@ export interface ViewAccess {
   current(): boolean;
   view(): ReadingView;
   update(patch: Partial<ReadingView>): Promise<void>;
+  /** The reading's text grew past what the listener agreed to: it asks again before more is bought. */
+  askAgain(): void;
+}
+
+/** What the gate's refusal does to the request: wait for the listener (`NotNow`), or stop with a code. */
+function refused(refusal: Refusal): Error {
+  switch (refusal) {
+    case 'not-current':
+    case 'not-agreed':
+    case 'over-envelope':
+      return new NotNow(refusal);
+    case 'over-cap':
+    case 'totals-unwritable':
+      return new ReadingError('budget-limit');
+    case 'not-granted':
+      return new ReadingError('save-changed');
+  }
+}
+
+/** A request let through by the gate: what it reserved, and under whose agreement. */
+interface Admitted {
+  reservation: Reservation;
+  cost: RubUnits;
+  under: 'play' | 'save';
 }
 
 export function runHost(run: ReadingRun, deps: ReaderDeps, reader: ViewAccess): DeliveryHost {
+  const admissions = new WeakMap<SpeechReceipt, Admitted>();
   const saveProgress = () => deps.store.saveProgress(run.progress()).catch(ignore('saving the reading'));
   return {
     fetch: {
       slots: deps.slots,
-      open: (body, signal) => {
-        // A spending cap: nothing is requested past it (what was received plays, then the reading ends).
-        if (run.budget?.refuses(run.ledger, countChars(body.text))) throw new ReadingError('budget-limit');
-        return deps.open(body, signal);
+      // Every request asks the spending gate first; what it lets through is reserved in the spending totals
+      // and settled on the receipt (or given back when nothing was billed).
+      open: async (body, signal, about) => {
+        const wallet = deps.wallet;
+        await wallet.ready;
+        const purse = run.purse;
+        const chars = countChars(body.text);
+        const partKey = keyOf(run.plan!, about.part);
+        const decision = mayPay(
+          { readingId: run.id, part: about.part.index, partKey, chars, resumed: about.resumed, forSave: about.forSave },
+          purse.snapshot(run.ledger, run.parts.length),
+          { caps: purse.caps, spent: wallet.spent(), writable: wallet.writable },
+        );
+        if (!decision.ok) {
+          if (decision.refusal === 'over-envelope') reader.askAgain();
+          throw refused(decision.refusal);
+        }
+        const reservation = wallet.reserve(decision.cost);
+        const admitted: Admitted = { reservation, cost: decision.cost, under: decision.under };
+        purse.reserved += decision.cost;
+        if (decision.under === 'save') purse.saveGrant!.spent += decision.cost;
+        else if (!about.resumed) purse.commit(partKey, about.part.chars);
+        const giveBack = () => {
+          purse.reserved -= decision.cost;
+          if (decision.under === 'save' && purse.saveGrant) purse.saveGrant.spent -= decision.cost;
+          void wallet.release(reservation);
+        };
+        // With a cap set, nothing is sent unless the totals holding this request are kept (fail closed).
+        if (purse.caps && !(await reservation.written)) {
+          giveBack();
+          throw new ReadingError('budget-limit');
+        }
+        try {
+          const stream = await deps.open(body, signal);
+          admissions.set(stream.receipt, admitted);
+          return stream;
+        } catch (err) {
+          giveBack();
+          throw err;
+        }
       },
       sleep: (ms, signal) => deps.sleep(ms, signal),
       // Every billed request is recorded, even one answered after its reading was replaced.
       billed: async (receipt, sentChars) => {
         const charge = run.ledger.add(receipt, sentChars);
+        const admitted = admissions.get(receipt);
+        if (admitted) {
+          run.purse.reserved -= admitted.cost;
+          if (admitted.under === 'save' && run.purse.saveGrant) run.purse.saveGrant.spent += charge.cost - admitted.cost;
+          void deps.wallet.settle(admitted.reservation, charge.cost);
+        }
         deps.recordUsage({ time: deps.now(), title: run.title, chars: charge.chars, costRub: formatRubPlain(charge.cost), requestId: receipt.requestId });
         if (!reader.current()) return;
         const balanceRub = charge.balance !== null ? formatRubPlain(charge.balance) : reader.view().balanceRub;

@@ -8,7 +8,7 @@ import { boundTitle } from '../text/title';
 import { readUrls } from '../text/urls';
 import { partKey } from '../audio/cache';
 import type { SpeechBody } from '../speech/client';
-import { costOf, formatRubPlain, parseRub, type RubUnits } from '../speech/money';
+import { costOf, formatRubPlain, parseRub, type RubUnits } from '../money/money';
 import type { AccountInfo, AudioFormat, Settings, UrlReading } from '../storage/settings';
 import { countLetters, makeAcceptable } from '../text/accepted';
 import type { TextBlock } from '../text/extract';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseRub } from '../speech/money';
+import { parseRub } from '../money/money';
 import type { ReadingPlan } from './plan';
 import { ReadingRun } from './run';
 
@@ -12,7 +12,7 @@ describe('ReadingRun.adopt: the site the media controls and the floating player 
     ['none', undefined, ''],
   ])('%s', (_name, site, expected) => {
     const run = new ReadingRun('r1');
-    run.adopt({ title: 'Статья', source: 'article', blocks: [], site }, { plan: { ...plan }, price: parseRub('1')! }, null, false);
+    run.adopt({ title: 'Статья', source: 'article', blocks: [], site }, { plan: { ...plan }, price: parseRub('1')! }, false);
     expect(run.site).toBe(expected);
   });
 });

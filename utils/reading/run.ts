@@ -7,10 +7,11 @@ import type { Part } from '../text/parts';
 import type { Download } from './fetcher';
 import type { AccountInfo, Settings } from '../storage/settings';
 import type { ExtractedText } from '../text/extract';
-import { Budget, type Caps } from './budget';
-import { Ledger } from './ledger';
+import { Purse, type SavedPurse } from '../money/purse';
+import { Ledger } from '../money/ledger';
 import { logIgnored } from '../log';
-import { parseRub, type RubUnits } from '../speech/money';
+import { costOf, parseRub, type RubUnits } from '../money/money';
+import { charsWithin } from '../money/gate';
 import { boundTitle } from '../text/title';
 import { siteName } from '../text/urls';
 import { ServiceError } from '../speech/client';
@@ -34,6 +35,8 @@ export interface RunProgress {
   skipped: number[];
   stopAt: number | null;
   pendingError: ErrorView | null;
+  /** What the user agreed to (absent in what an earlier version saved). */
+  purse?: SavedPurse;
 }
 
 export class ReadingRun {
@@ -43,8 +46,8 @@ export class ReadingRun {
   private readonly life = new AbortController();
   plan: ReadingPlan | null = null;
   ledger = new Ledger(0n);
-  /** The spending caps this reading keeps to (null: none set). */
-  budget: Budget | null = null;
+  /** What the user agreed to spend on it, and what the spending gate let through. */
+  readonly purse: Purse;
   /** What the reading was planned from, kept while it asks first (the preview may switch blocks off). */
   planning: { text: ExtractedText; settings: Settings; account: AccountInfo } | null = null;
   /** Blocks the listener switched off in the preview. */
@@ -59,6 +62,8 @@ export class ReadingRun {
   readonly downloads = new Map<string, Download>();
   /** The player is being loaded again after it lost the reading. */
   reloading = false;
+  /** The player has said its audio plays (at least once). */
+  sounding = false;
   /** When the last jump was made: quick jumps in a row wait before paying for a part. */
   lastJumpAt = 0;
   highlighted = '';
@@ -84,18 +89,19 @@ export class ReadingRun {
   constructor(
     readonly id: string,
     public title = '',
-  ) {}
+  ) {
+    this.purse = new Purse(id);
+  }
 
   /**
    * Takes its plan: the page's title, site and address, a ledger at the plan's price, the spending caps
    * it keeps to. A document read in batches (a PDF) is marked growing: the rest is planned as it comes.
    */
-  adopt(text: ExtractedText, planned: { plan: ReadingPlan; price: RubUnits }, budget: Budget | null, batched: boolean): void {
+  adopt(text: ExtractedText, planned: { plan: ReadingPlan; price: RubUnits }, batched: boolean): void {
     this.title = boundTitle(text.title);
     this.site = boundTitle(siteName(text.site ?? ''), 100);
     this.url = text.url ?? '';
     this.ledger = new Ledger(planned.price);
-    this.budget = budget;
     this.plan = planned.plan;
     if (batched) {
       this.growing = true;
@@ -104,21 +110,17 @@ export class ReadingRun {
     }
   }
 
-  /**
-   * The run a restarted background carries on with, from what was saved: the plan, the bill so far, the
-   * progress, and the spending caps (`spent` is the usage history's, which already holds this reading's
-   * requests: what was spent before it is the rest).
-   */
-  static fromSaved(view: ReadingView, plan: ReadingPlan, progress: RunProgress | null, caps: { caps: Caps; spent: { day: bigint; month: bigint } } | null): ReadingRun {
+  /** The run a restarted background carries on with, from what was saved: the plan, the bill so far, the progress, what was agreed to. */
+  static fromSaved(view: ReadingView, plan: ReadingPlan, progress: RunProgress | null, threshold: RubUnits): ReadingRun {
     const run = new ReadingRun(view.id, view.title);
     run.plan = plan;
     run.ledger = new Ledger(parseRub(plan.priceRub) ?? 0n, { cost: parseRub(view.costRub) ?? 0n, chars: view.chars });
     run.restoreProgress(progress);
-    if (caps) {
-      const before = run.ledger.cost;
-      run.budget = new Budget(caps.caps, { day: caps.spent.day - before, month: caps.spent.month - before }, run.ledger.price);
-      run.budget.lifted = view.confirmReason === 'budget' && view.state !== 'confirm';
-    }
+    // Not kept (nothing was asked again mid-reading): the view says what was agreed to.
+    const agreed = view.confirmReason ? (plan.grows ? Infinity : view.estimateChars) : charsWithin(threshold, run.ledger.price);
+    run.purse.restore(progress?.id === view.id ? progress.purse : undefined, agreed, view.chars);
+    if (view.confirmReason === 'budget' && view.state !== 'confirm' && !progress?.purse) run.purse.capApproval = costOf(view.estimateChars, run.ledger.price);
+    run.purse.phase = view.state === 'confirm' ? 'asking' : 'open';
     return run;
   }
 
@@ -175,7 +177,7 @@ export class ReadingRun {
 
   /** Part k may be fetched when every part between the one playing and k was refused (one part ahead, no more). */
   withinLookahead(k: number, playing: number): boolean {
-    if (k > playing && k >= this.holdFrom) return false;
+    if (k > playing && (k >= this.holdFrom || this.purse.phase === 'asking')) return false;
     let ahead = 0;
     for (let j = playing + 1; j < k; j++) if (!this.skipped.has(j)) ahead++;
     return k <= playing || ahead < 1;
@@ -187,6 +189,7 @@ export class ReadingRun {
       skipped: [...this.skipped],
       stopAt: Number.isFinite(this.stopAt) ? this.stopAt : null,
       pendingError: this.pendingError,
+      purse: this.purse.saved(),
     };
   }
 
@@ -268,6 +271,7 @@ export class ReadingRun {
 
   /** Ends the reading's requests not sent yet (and the rest of cut parts) and any wait for a confirmation. */
   close(): void {
+    this.purse.phase = 'over';
     this.controller.abort(new DOMException('The reading ended.', 'AbortError'));
     this.grew();
     for (const download of this.downloads.values()) {

@@ -202,7 +202,9 @@ export class Delivery {
           return 'ok';
         case 'aborted':
           hold = null;
-          continue; // pre-empted before it was needed again: asked for anew
+          // Pre-empted before it was needed again, or held back while the reading asks the listener: asked for anew (after the answer).
+          await this.until(() => this.run.purse.phase !== 'asking');
+          continue;
         case 'skip':
           this.run.skipped.add(k);
           await this.host.refused();

@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { makeWorld, sentences } from '../../tests/unit/reader-world';
 import { planParts } from './plan';
 import { MAX_RETRIES } from '../speech/errors';
-import { formatRubPlain } from '../speech/money';
+import { formatRubPlain } from '../money/money';
 import { DEFAULT_PLAYBACK, type Playback } from '../storage/settings';
 
 const finished = (w: ReturnType<typeof makeWorld>) => w.until(() => !['extracting', 'loading', 'playing', 'confirm'].includes(w.reader.view.state), 'the reading to end');
@@ -231,7 +231,7 @@ describe('a reading', () => {
     const before = w.log.length;
     w.removeKey();
     expect((await w.reader.saveEstimate()).missing).toBeGreaterThan(0);
-    expect(await w.reader.fetchMissing()).toEqual({ ok: false, code: 'no-key' });
+    expect(await w.saveAll()).toEqual({ ok: false, code: 'no-key' });
     expect(w.log).toHaveLength(before);
   });
 
@@ -246,7 +246,7 @@ describe('a reading', () => {
     // Part 0 is arriving (paid for), part 1 is in the cache: neither is counted missing.
     expect(await w.reader.saveEstimate()).toMatchObject({ missing: parts.length - 2, arriving: 1 });
     // Saving joins the arriving part.
-    const saving = w.reader.fetchMissing();
+    const saving = w.saveAll();
     w.release();
     expect(await saving).toEqual({ ok: true });
     expect(w.log[0]!.aborted).toBe(false);

@@ -9,10 +9,11 @@ import pLimit from 'p-limit';
 import { ignore, logIgnored } from '../log';
 import type { PlayerEvent } from '../messaging/player';
 import type { Outcome } from '../messaging/protocol';
-import { formatRubPlain, parseRub, type RubUnits } from '../speech/money';
+import { costOf, formatRubPlain, parseRub, type RubUnits } from '../money/money';
 import { clampPlayback, type Playback, type Settings } from '../storage/settings';
 import { askFirstReason, boundOf } from './ask-first';
-import { Budget, capsOf } from './budget';
+import { capsOf } from '../money/caps';
+import { charsWithin } from '../money/gate';
 import type { ReaderDeps, ReadingRequest } from './deps';
 import { runHost } from './host';
 import { planReading, previewOf, ReadingError } from './plan';
@@ -21,7 +22,7 @@ import { SleepTimer } from './sleep';
 import { keepPlace, resumeOfferOf } from './resume-place';
 import { prepare } from './prepare';
 import { errorViewOf, ReadingRun } from './run';
-import { fetchMissing, saveEstimate, type SaveEstimate } from './save';
+import { fetchMissing, saveEstimate, type SaveEstimate, type SaveOrder } from './save';
 import { Delivery, type DeliveryHost, JUMP_SETTLE_MS, markNeeded, type PartialHold } from './scheduler';
 import { IDLE_VIEW, isActive, type ReadingView } from './state';
 import { mark } from '../trace';
@@ -111,10 +112,14 @@ export class Reader {
       const resumeLookup = text.url ? this.deps.getResume(text.url).catch(() => null) : Promise.resolve(null);
       const planned = planReading(run.id, text, settings, account);
       mark('planned');
-      const caps = capsOf(settings);
       // A document read in batches (a PDF): the rest of its text is planned as it comes.
       const batched = text.more === true && req.tabId !== null;
-      run.adopt(text, planned, caps && new Budget(caps, await this.deps.spent(), planned.price), batched);
+      run.adopt(text, planned, batched);
+      run.purse.caps = capsOf(settings);
+      if (run.purse.caps) {
+        await this.deps.wallet.ready;
+        run.purse.spentAtStart = this.deps.wallet.spent();
+      }
       this.deps.slots.setLimit(account.maxConcurrency);
       // Saved (for a restarted background) while the view is written.
       const planSaved = this.deps.store.savePlan(run.plan);
@@ -155,25 +160,64 @@ export class Reader {
    */
   private async askFirstIfNeeded(run: ReadingRun, planning: NonNullable<ReadingRun['planning']>, price: RubUnits, batched: boolean, written: Promise<unknown>): Promise<void> {
     const { settings } = planning;
+    const threshold = parseRub(settings.confirmThresholdRub) ?? 0n;
     const confirmReason = await askFirstReason(run, {
       estimateChars: () => this.view.estimateChars,
       price,
-      threshold: parseRub(settings.confirmThresholdRub) ?? 0n,
+      threshold,
       previewFirst: settings.previewFirst === true,
       boundChars: planning.text.bound === undefined ? undefined : boundOf(planning.text.bound, settings.pronunciations ?? []),
     });
-    if (!confirmReason) return;
+    if (!confirmReason) {
+      // Nothing asked: the reading may spend what stays under the threshold, and asks again past it.
+      run.purse.envelope = { chars: charsWithin(threshold, price) };
+      run.purse.phase = 'open';
+      return;
+    }
     // The preview switches blocks off by planning again: only a reading planned whole has one.
     if (!batched) run.planning = planning;
     const preview = run.planning ? previewOf(planning.text.blocks, run.parts, price, run.off) : [];
     await written;
+    run.purse.phase = 'asking';
     await this.update({ confirmReason, preview, state: 'confirm' });
     await run.confirmation();
     run.signal.throwIfAborted();
-    // Agreed to knowingly: this reading may pass the cap.
-    if (confirmReason === 'budget') run.budget!.lifted = true;
+    this.agreed(run, confirmReason);
     run.planning = null;
     await this.update({ preview: [] });
+  }
+
+  /**
+   * The listener agreed to the reading as shown: its estimate (the document as it is counted, while a PDF
+   * is still being counted) and, asked because of a spending cap, passing that cap by as much.
+   */
+  private agreed(run: ReadingRun, reason: ReadingView['confirmReason']): void {
+    const chars = run.parts.reduce((n, p) => n + p.chars, 0);
+    run.purse.envelope = { chars: run.growing ? Infinity : chars };
+    if (reason === 'budget') run.purse.capApproval = costOf(chars, run.ledger.price);
+    run.purse.phase = 'open';
+    void this.deps.store.saveProgress(run.progress()).catch(ignore('saving the reading'));
+  }
+
+  /**
+   * The text grew past what the listener agreed to (an article read title first whose page grew, a document
+   * counted after it was agreed to): the reading asks again, with its whole estimate, and buys nothing more
+   * until the answer. What was received plays on meanwhile.
+   */
+  private askAgain(run: ReadingRun): void {
+    if (this.run !== run || run.purse.phase !== 'open' || !this.active) return;
+    run.purse.phase = 'asking';
+    const back = this.view.state;
+    void this.update({ state: 'confirm', confirmReason: 'threshold', preview: [] }).catch(ignore('saving the reading'));
+    run.confirmation().then(
+      async () => {
+        this.agreed(run, 'threshold');
+        if (this.run !== run || this.view.state !== 'confirm') return;
+        await this.update({ state: back === 'paused' ? 'paused' : run.sounding ? 'playing' : 'loading' });
+        this.delivery?.poke();
+      },
+      () => undefined, // stopped or replaced while it asked
+    );
   }
 
   /**
@@ -319,15 +363,29 @@ export class Reader {
   async saveEstimate(): Promise<SaveEstimate> {
     await this.ready;
     const run = this.run;
-    return run?.plan ? saveEstimate(run, this.deps.cache) : { parts: 0, missing: 0, arriving: 0, missingChars: 0, missingRub: formatRubPlain(0n) };
+    return run?.plan ? saveEstimate(run, this.deps.cache) : { readingId: '', upTo: 0, refusal: 'save-changed', parts: 0, missing: 0, arriving: 0, missingChars: 0, missingRub: formatRubPlain(0n) };
   }
 
-  /** Fetches the parts not received yet into the cache (Save as MP3), after the listener confirmed the cost. */
-  async fetchMissing(): Promise<Outcome> {
+  /**
+   * Save as MP3, confirmed: fetches the parts not received yet into the cache — those of the reading the
+   * cost was shown for, before `upTo`, for at most `maxRub`. Refused when the reading changed since (another
+   * one, more parts, a higher cost), is still counted, or waits for its own confirmation.
+   */
+  async fetchMissing(order: SaveOrder): Promise<Outcome> {
     await this.ready;
     const run = this.run;
-    if (!run?.plan) return { ok: false, code: 'no-text' };
-    return fetchMissing(run, this.host(run));
+    if (!run?.plan || run.id !== order.readingId) return { ok: false, code: 'save-changed' };
+    const now = await saveEstimate(run, this.deps.cache);
+    const maxRub = parseRub(order.maxRub);
+    if (now.refusal) return { ok: false, code: now.refusal };
+    if (now.upTo !== order.upTo || maxRub === null || (parseRub(now.missingRub) ?? 0n) > maxRub) return { ok: false, code: 'save-changed' };
+    const grant = { upTo: order.upTo, maxRub, spent: 0n };
+    run.purse.saveGrant = grant;
+    try {
+      return await fetchMissing(run, this.host(run), order.upTo);
+    } finally {
+      if (run.purse.saveGrant === grant) run.purse.saveGrant = null;
+    }
   }
 
   /** Speed and volume: applied by the player to what it already holds, remembered for later readings. */
@@ -353,6 +411,7 @@ export class Reader {
     switch (event.type) {
       case 'playing':
         run.reloading = false;
+        run.sounding = true;
         // An article read title first shows `playing` with its whole estimate: its rest is counted first (it
         // comes tens of milliseconds after the title was asked for, while the service synthesizes it).
         if (run.plan?.grows?.continues) {
@@ -476,6 +535,7 @@ export class Reader {
       current: () => this.run === run,
       view: () => this.view,
       update: (patch) => this.update(patch),
+      askAgain: () => this.askAgain(run),
     });
   }
 
@@ -490,8 +550,9 @@ export class Reader {
       await this.update({ state: 'stopped' });
       return;
     }
-    const caps = capsOf(await this.deps.getSettings());
-    const run = ReadingRun.fromSaved(view, plan, progress, caps && { caps, spent: await this.deps.spent() });
+    const settings = await this.deps.getSettings();
+    const run = ReadingRun.fromSaved(view, plan, progress, parseRub(settings.confirmThresholdRub) ?? 0n);
+    run.purse.caps = capsOf(settings);
     this.run = run;
     this.deps.slots.setLimit(plan.maxConcurrency);
     const problem = await this.deps.keyProblem();
@@ -505,10 +566,11 @@ export class Reader {
     if (view.state === 'confirm') {
       run.confirmation().then(
         async () => {
-          if (view.confirmReason === 'budget' && run.budget) run.budget.lifted = true;
+          this.agreed(run, view.confirmReason);
           const load = this.beginLoad();
           await this.update({ state: 'loading' });
-          await this.play(load, 0, 0);
+          // Asked again mid-reading: on from where it was.
+          await this.play(load, view.part, view.partTime);
         },
         () => undefined, // the reading was stopped or replaced while it waited
       );

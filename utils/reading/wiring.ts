@@ -11,6 +11,8 @@ import { getStoredKey } from '../storage/key-store';
 import { kept } from '../storage/kept';
 import { accountStorage, type AccountInfo, playbackStorage, readSettings, settingsStorage } from '../storage/settings';
 import { spentAround, usageFailedStorage, usageStorage } from '../storage/usage-history';
+import { spendingStorage } from '../storage/spending';
+import { SpendingBook } from '../money/spending-book';
 import { usageWriter } from '../storage/usage-writer';
 import { ReadingError } from './plan';
 import { mark } from '../trace';
@@ -94,6 +96,19 @@ export async function checkAccount(auth: Auth, signal: AbortSignal = AbortSignal
   }
 }
 
+/**
+ * What was spent today and this month, for the spending caps: kept apart from the usage history (never
+ * trimmed, not cleared with it). Started once from the history, for what was spent before it was kept.
+ */
+export const spendingBook = new SpendingBook(
+  {
+    load: () => spendingStorage.getValue(),
+    save: (totals) => spendingStorage.setValue(totals),
+    seed: async (now) => spentAround(await usageStorage.getValue(), now),
+  },
+  () => Date.now(),
+);
+
 /** The one writer of the usage history (appends from readings, clearing from the options page). */
 export const usageHistory = usageWriter(
   { get: () => usageStorage.getValue(), set: (list) => usageStorage.setValue(list) },
@@ -147,7 +162,7 @@ export function createReader(player: PlayerSink, onView: (view: ReadingView, wri
       void pageAnswered.then(() => accountStorage.setValue(account)).catch(ignore('keeping the account'));
       return account;
     },
-    spent: async () => spentAround(await usageStorage.getValue(), Date.now()),
+    wallet: spendingBook,
     slots: requestSlots,
     open: async (body, signal) => {
       const auth = await currentAuth();

@@ -1,6 +1,6 @@
 import { checkBaseUrl } from './base-url';
 import type { CheckResult, SaveSettingsInput, SettingsView } from '../messaging/protocol';
-import { parseRub } from './money';
+import { parseRub } from '../money/money';
 import { getStoredKey, maskKey, setStoredKey } from '../storage/key-store';
 import { accountStorage, AUDIO_FORMATS, cleanupOf, readSettings, writeSettings } from '../storage/settings';
 import { fetchAccount, ServiceError } from './client';

@@ -1,5 +1,5 @@
 import { ignore } from '../log';
-import { parseRub, type RubUnits } from './money';
+import { parseRub, type RubUnits } from '../money/money';
 import { errorCodeFor, parseErrorBody } from './errors';
 import type { AccountInfo } from '../storage/settings';
 

@@ -228,6 +228,9 @@ export const KNOWN_ERROR_CODES = [
   'bad-pdf',
   'page-refused',
   'not-a-page',
+  'save-changed',
+  'still-counting',
+  'stopped',
 ] as const;
 
 const KNOWN = new Set<string>(KNOWN_ERROR_CODES);

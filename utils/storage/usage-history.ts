@@ -1,5 +1,8 @@
 import { storage } from 'wxt/utils/storage';
-import { formatRubPlain, parseRub } from '../speech/money';
+import { formatRubPlain, parseRub } from '../money/money';
+import { dayOf } from '../money/totals';
+
+export { dayOf };
 import { boundTitle } from '../text/title';
 
 /** One paid request, as the service billed it. */
@@ -40,11 +43,6 @@ export function appendUsage(list: readonly UsageEntry[], entry: UsageEntry, cap 
   let bytes = encoder.encode(JSON.stringify(from ? next.slice(from) : next)).byteLength;
   while (bytes > maxBytes && from < next.length - 1) bytes -= encoder.encode(JSON.stringify(next[from++])).byteLength + 1;
   return from ? next.slice(from) : next;
-}
-
-/** The calendar day of `time` in `timeZone`, as YYYY-MM-DD. */
-export function dayOf(time: number, timeZone?: string): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(time);
 }
 
 /** What the history says was spent on `now`'s calendar day and month (the user's time zone), exactly. */

@@ -3,8 +3,14 @@
  * a negative, non-numeric or absurdly large header is replaced by what the price says, so one
  * bad header can neither lower the cost shown nor stop the reading.
  */
-import type { SpeechReceipt } from '../speech/client';
-import { costOf, type RubUnits } from '../speech/money';
+import { costOf, type RubUnits } from './money';
+
+/** What a service's answer says it billed (its receipt headers, read: null where missing or unreadable). */
+export interface Receipt {
+  charsBilled: number | null;
+  cost: RubUnits | null;
+  balance: RubUnits | null;
+}
 
 export interface Charge {
   chars: number;
@@ -17,7 +23,7 @@ export interface Charge {
 const MAX_UNITS = BigInt(Number.MAX_SAFE_INTEGER);
 
 /** One billed request, from its receipt; `sentChars` are the code points of the text sent. */
-export function chargeOf(receipt: SpeechReceipt, sentChars: number, price: RubUnits): Charge {
+export function chargeOf(receipt: Receipt, sentChars: number, price: RubUnits): Charge {
   const billed = receipt.charsBilled;
   const chars = billed !== null && Number.isSafeInteger(billed) && billed >= 0 ? billed : sentChars;
   const header = receipt.cost;
@@ -39,7 +45,7 @@ export class Ledger {
     this.chars = start.chars ?? 0;
   }
 
-  add(receipt: SpeechReceipt, sentChars: number): Charge {
+  add(receipt: Receipt, sentChars: number): Charge {
     const charge = chargeOf(receipt, sentChars, this.price);
     this.cost += charge.cost;
     this.chars += charge.chars;
