@@ -26,7 +26,7 @@ export interface FirefoxHelpers {
    * Saves key and base URL (and a threshold) as the options page's Save does, over the settings already
    * saved, and waits for the account check; through the background's test hook, not the page (which has tests of its own).
    */
-  configure(opts?: { key?: string; baseUrl?: string; threshold?: string }): Promise<void>;
+  configure(opts?: { key?: string; baseUrl?: string; threshold?: string; dailyCap?: string }): Promise<void>;
   /** Opens a fixture page by path, or any URL. */
   openTab(pathOrUrl: string): Promise<{ page: Page; tabId: number }>;
   openPopup(tabId: number): Promise<Page>;
@@ -89,6 +89,7 @@ export function extensionHelpers(firefox: LaunchedFirefox, service: FakeService,
         key: opts.key ?? TEST_KEY,
         baseUrl: opts.baseUrl ?? service.url,
         ...(opts.threshold !== undefined ? { confirmThresholdRub: opts.threshold } : {}),
+        ...(opts.dailyCap !== undefined ? { dailyCapRub: opts.dailyCap } : {}),
       };
       const result = await evaluate(
         await helpers.extensionPage(),

@@ -25,7 +25,7 @@ export interface ExtensionHelpers {
    * Saves key and base URL (and a voice or threshold) as the options page's Save does, over the settings
    * already saved, and waits for the account check; through the worker's test hook, not the page (options.spec.ts tests that).
    */
-  configure(opts?: { key?: string; baseUrl?: string; voice?: string; threshold?: string }): Promise<void>;
+  configure(opts?: { key?: string; baseUrl?: string; voice?: string; threshold?: string; dailyCap?: string }): Promise<void>;
   /** Opens a page (a fixture path on the pages server, or a full URL) and returns it with its tab id. */
   openTab(pathOrUrl: string): Promise<{ page: Page; tabId: number }>;
   openPopup(tabId: number): Promise<Page>;
@@ -91,6 +91,7 @@ export const test = base.extend<ExtensionFixtures>({
           baseUrl: opts.baseUrl ?? service.url,
           ...(opts.voice !== undefined ? { voice: opts.voice } : {}),
           ...(opts.threshold !== undefined ? { confirmThresholdRub: opts.threshold } : {}),
+          ...(opts.dailyCap !== undefined ? { dailyCapRub: opts.dailyCap } : {}),
         };
         const result = await worker.evaluate((changes) => {
           const save = (globalThis as { saveSettings?: (c: object) => Promise<{ ok: boolean; code?: string }> }).saveSettings;

@@ -1,0 +1,81 @@
+/**
+ * Every ruble through one gate (Firefox): caps that hold after the usage history is cleared, a page's
+ * script that cannot answer "read it?", and a Save as MP3 confirmation that buys only for its own reading.
+ */
+import { makeArticleHtml } from '../fixtures/make-article.ts';
+import { click, evaluate } from './firefox.ts';
+import { attr, expect, state, test, type Ext } from './fixtures.ts';
+
+test('a spending cap still holds after the usage history is cleared: the next reading that would pass it asks first', async ({ ext, service, pages }) => {
+  // About 0.52 ₽ and 0.49 ₽ at 1,500 ₽ a million: together past the 0.80 ₽ daily cap.
+  pages.put('/first.html', makeArticleHtml(340, 'Первая'));
+  pages.put('/second.html', makeArticleHtml(320, 'Вторая'));
+  await ext.configure({ threshold: '100', dailyCap: '0.80' });
+  const first = await ext.openTab('first.html');
+  const popup = await ext.openPopup(first.tabId);
+  await expect.poll(() => state(popup), { timeout: 30_000 }).toBe('finished');
+  expect(Number(await attr(popup, 'cost', 'data-value'))).toBeGreaterThan(0.4);
+  await popup.close();
+
+  const options = await ext.openOptions();
+  await expect.poll(() => attr(options, 'history', 'data-count')).not.toBe('0');
+  await click(options, '[data-testid="clear-history"]');
+  await expect.poll(() => attr(options, 'history', 'data-count')).toBe('0');
+
+  const billed = service.speechLog().length;
+  const second = await ext.openTab('second.html');
+  const again = await ext.openPopup(second.tabId);
+  await expect.poll(() => state(again)).toBe('confirm');
+  expect(await attr(again, 'confirm-reason', 'data-reason')).toBe('budget');
+  expect(service.speechLog()).toHaveLength(billed);
+});
+
+test("the page's own script cannot answer \"read it?\": a confirm sent through the mini-player's channel is refused", async ({ ext, service, pages }) => {
+  pages.put('/long.html', makeArticleHtml(4_000));
+  await ext.configure({ threshold: '1' });
+  const { tabId } = await ext.openTab('long.html');
+  const popup = await ext.openPopup(tabId);
+  await expect.poll(() => state(popup)).toBe('confirm');
+  // Run in the extension's content-script world, as a compromised page process would send.
+  const answers = await evaluate(
+    await ext.extensionPage(),
+    async (tabId: number) => {
+      const { browser } = globalThis as unknown as Ext;
+      const send = (type: string, data: unknown) =>
+        `browser.runtime.sendMessage(Object.assign(${JSON.stringify({ id: 1, type, data })}, { timestamp: Date.now() })).then((r) => JSON.stringify(r), (e) => 'refused: ' + e)`;
+      const out: string[] = [];
+      for (const [type, data] of [['floatingCommand', { command: 'confirm' }], ['fetchForSave', { readingId: '', upTo: 99, maxRub: '1000' }], ['removeKey', null]] as const) {
+        const [result] = (await browser.tabs.executeScript(tabId, { code: send(type, data) })) as unknown as string[];
+        out.push(String(result));
+      }
+      return out;
+    },
+    tabId,
+  );
+  for (const answer of answers) expect(answer).toContain('refused');
+  expect(await state(popup)).toBe('confirm');
+  expect(service.speechLog()).toHaveLength(0);
+});
+
+test('a Save as MP3 confirmation left open after another reading began buys nothing', async ({ ext, service, pages }) => {
+  await ext.configure({ threshold: '5' });
+  pages.put('/one.html', makeArticleHtml(3_000, 'Первая'));
+  pages.put('/two.html', makeArticleHtml(6_000, 'Вторая'));
+  const one = await ext.openTab('one.html');
+  const popup = await ext.openPopup(one.tabId);
+  await expect.poll(() => service.speechLog().length).toBeGreaterThan(0);
+  await click(popup, '[data-testid="stop"]');
+  await expect.poll(() => state(popup)).toBe('stopped');
+  await click(popup, '[data-testid="save-mp3"]');
+  await expect.poll(() => attr(popup, 'save-box', 'data-missing')).not.toBe('');
+  const billed = service.speechLog().length;
+
+  // Another reading starts (it asks first) while the confirmation stays open.
+  const two = await ext.openTab('two.html');
+  const other = await ext.openPopup(two.tabId);
+  await expect.poll(() => state(other)).toBe('confirm');
+  await click(popup, '[data-testid="confirm-save"]');
+  await expect.poll(() => attr(popup, 'save-error', 'data-code')).toBe('save-changed');
+  expect(service.speechLog()).toHaveLength(billed);
+  expect(await state(other)).toBe('confirm');
+});
