@@ -1,4 +1,5 @@
 import { passesCaps } from '../money/caps';
+import { charsWithin } from '../money/gate';
 import { costOf, parseRub, type RubUnits } from '../money/money';
 import type { Settings } from '../storage/settings';
 import { countChars } from '../text/chars';
@@ -54,10 +55,7 @@ export function titleFirstMax(settings: Pick<Settings, 'previewFirst' | 'confirm
   if (settings.previewFirst === true || price === null || price < 0n || threshold === null || threshold < 0n) return 0;
   const growth = growthOf(settings.pronunciations ?? []);
   if (price === 0n) return Math.floor(TITLE_FIRST_LIMIT / growth);
-  // The most characters whose cost is within the threshold (costOf rounds: checked, one less if need be).
-  let chars = Math.min(TITLE_FIRST_LIMIT, Number((threshold * 1_000_000n) / price));
-  while (chars > 0 && costOf(chars, price) > threshold) chars--;
-  return Math.floor(chars / growth);
+  return Math.floor(Math.min(TITLE_FIRST_LIMIT, charsWithin(threshold, price)) / growth);
 }
 
 /**
