@@ -2,6 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import preact from '@preact/preset-vite';
+import type { Plugin } from 'vite';
 import { defineConfig } from 'wxt';
 
 // The API origin every install may reach; other https origins are asked for at
@@ -16,12 +17,27 @@ const EXTRACT_SCRIPT_PLACE = /(["'`])@@trysasha-extract-script@@\1/g;
 /** WXT's own `wxt/browser` (`globalThis.browser` where it exists, else `chrome`), which the polyfill module aliases away. */
 const WXT_BROWSER = fileURLToPath(import.meta.resolve('wxt/browser'));
 
+/**
+ * Test builds (`--mode test`) get the diagnostics tests and benchmarks drive (`utils/diagnostics/wired-test.ts`)
+ * in place of the production build's none (`wired.ts`): the only place that knows which build it is.
+ */
+function testDiagnostics(mode: string): Plugin {
+  return {
+    name: 'trysasha:test-diagnostics',
+    enforce: 'pre',
+    async resolveId(source, importer, options) {
+      if (mode !== 'test' || !/(^|\/)diagnostics\/wired$/.test(source)) return null;
+      return this.resolve(`${source}-test`, importer, { ...options, skipSelf: true });
+    },
+  };
+}
+
 export default defineConfig({
   // Every import is written out: a file's imports say where its code comes from (and WXT's auto-imports
   // reach only files directly in utils/).
   imports: false,
   modules: ['@wxt-dev/webextension-polyfill', '@wxt-dev/i18n/module'],
-  vite: () => ({ plugins: [preact()] }),
+  vite: (env) => ({ plugins: [preact(), testDiagnostics(env.mode)] }),
   manifest: ({ browser }) => ({
     name: '__MSG_extName__',
     description: '__MSG_extDescription__',

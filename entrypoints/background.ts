@@ -5,6 +5,7 @@ import { ignore } from '@/utils/log';
 import { saveAndCheck, settingsView } from '@/utils/speech/account';
 import { backgroundPlayerSink } from '@/utils/audio/page-sink';
 import { PlayerStats } from '@/utils/audio/mse-player';
+import { diagnostics } from '@/utils/diagnostics/wired';
 import { onPageMessage, type ReadingCommand, type SaveSettingsInput } from '@/utils/messaging/protocol';
 import { offscreenPlayerSink } from '@/utils/audio/offscreen-sink';
 import { audioCache, checkAccount, createReader, forgetAuth, hasOriginPermission, usageHistory, warmAuth } from '@/utils/reading/wiring';
@@ -161,7 +162,7 @@ function main() {
   };
   browser.contextMenus.onClicked.addListener(onMenuClick);
   // The native menu cannot be clicked by tests; they call this from the worker's own console (test builds only).
-  if (import.meta.env.MODE === 'test') Object.assign(globalThis, { contextMenuClick: onMenuClick });
+  diagnostics.expose({ contextMenuClick: onMenuClick });
 
   const onCommand = async (command: string, tab?: Browser.tabs.Tab) => {
     switch (command) {
@@ -224,9 +225,9 @@ function main() {
   action.onClicked.addListener((tab) => onToolbarClick(tab));
   // Tests cannot click the toolbar; they call this from the worker's console, with the popup's latest
   // opening as a second argument where a busy machine could reach it before the audio (test builds only).
-  if (import.meta.env.MODE === 'test') Object.assign(globalThis, { toolbarClick: onToolbarClick });
+  diagnostics.expose({ toolbarClick: onToolbarClick });
   // Tests cannot press browser-level shortcuts; they call the handler from the worker's console (test builds only).
-  if (import.meta.env.MODE === 'test') Object.assign(globalThis, { commandHandler: onCommand });
+  diagnostics.expose({ commandHandler: onCommand });
 
   onPageMessage('getSettings', () => {
     return settingsView();
@@ -240,10 +241,7 @@ function main() {
   onPageMessage('saveSettings', ({ data }) => saveSettings(data));
   // Tests save the key and the address as the options page's Save does, over the settings shown, without
   // loading that page (about 1 s a test); the page has tests of its own (test builds only).
-  if (import.meta.env.MODE === 'test') {
-    const saveOver = async (changes: Partial<SaveSettingsInput>) => saveSettings({ ...(await settingsView()).settings, key: '', ...changes });
-    Object.assign(globalThis, { saveSettings: saveOver });
-  }
+  diagnostics.expose({ saveSettings: async (changes: Partial<SaveSettingsInput>) => saveSettings({ ...(await settingsView()).settings, key: '', ...changes }) });
   onPageMessage('clearHistory', () => {
     return usageHistory.clear();
   });
@@ -307,8 +305,8 @@ function main() {
 }
 
 function inPagePlayer(onEvent: Parameters<typeof backgroundPlayerSink>[0]) {
-  const sink = backgroundPlayerSink(onEvent, import.meta.env.MODE === 'test' ? new PlayerStats() : undefined);
+  const sink = backgroundPlayerSink(onEvent, diagnostics.counters(() => new PlayerStats()));
   // Test builds only: reachable from the background page (tests, benchmarks) as `player`, as in Chrome's offscreen document.
-  if (import.meta.env.MODE === 'test') Object.assign(globalThis, { player: sink.player });
+  diagnostics.expose({ player: sink.player });
   return sink;
 }

@@ -2,6 +2,7 @@ import { sendMessage } from '@/utils/messaging/protocol';
 import { MsePlayer, PlayerStats } from '@/utils/audio/mse-player';
 import type { PlayerCommand } from '@/utils/messaging/player';
 import { ignore } from '@/utils/log';
+import { diagnostics } from '@/utils/diagnostics/wired';
 import { onOffscreenRequest } from '@/utils/messaging/offscreen';
 import { PLAYER_PORT } from '@/utils/audio/offscreen-sink';
 import { parseArticle } from '@/utils/text/parse-article';
@@ -13,12 +14,12 @@ const player = new MsePlayer(
   },
   undefined,
   undefined,
-  // Test builds only (`wxt build --mode test`): counters for the benchmarks; production has none.
-  import.meta.env.MODE === 'test' ? new PlayerStats() : undefined,
+  // Counters for the benchmarks (test builds); production has none.
+  diagnostics.counters(() => new PlayerStats()),
 );
 
-// Test builds only: reachable from DevTools (the benchmarks) as `player`.
-if (import.meta.env.MODE === 'test') Object.assign(globalThis, { player });
+// Test builds: reachable from DevTools (the benchmarks) as `player`.
+diagnostics.expose({ player });
 
 // A port held open to the worker while this document lives: the worker keeps this document's client
 // (for its commands) only while the port is open, and closing the document closes it. A worker started

@@ -42,6 +42,11 @@ export interface FirefoxHelpers {
    * `browser.runtime.getBackgroundPage()` gives the background's window (MV2).
    */
   extensionPage(): Promise<Page>;
+  /**
+   * The background's test diagnostics (utils/diagnostics/wired-test.ts): `holdAt` a point, how many times
+   * the code `reached` it while held, `release` it.
+   */
+  diagnostics(call: 'holdAt' | 'reached' | 'release', point: string): Promise<number>;
 }
 
 /** An attribute of the element with `data-testid=testId` ('' while it is missing). */
@@ -138,6 +143,17 @@ export function extensionHelpers(firefox: LaunchedFirefox, service: FakeService,
       );
       // The click starts a new reading; a popup opened before it shows would start one of its own.
       await expect.poll(readingId).not.toBe(before);
+    },
+    async diagnostics(call, point) {
+      return evaluate(
+        await helpers.extensionPage(),
+        async (call: string, point: string) => {
+          const bg = (await (globalThis as unknown as Ext).browser.runtime.getBackgroundPage()) as unknown as { diagnostics: Record<string, (p: string) => unknown> };
+          return Number(bg.diagnostics[call]!(point) ?? 0);
+        },
+        call,
+        point,
+      );
     },
     async extensionPage() {
       if (!helperPage || helperPage.isClosed()) helperPage = await openExtensionPage(browser, url('options.html'));

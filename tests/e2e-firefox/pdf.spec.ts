@@ -97,3 +97,28 @@ test('in Firefox’s own PDF viewer, "Read selection aloud" reads the selection 
   const url = await evaluate(await ext.extensionPage(), async (id: number) => (await (globalThis as unknown as { browser: typeof chrome }).browser.tabs.get(id)).url ?? '', tabId);
   expect(url).not.toMatch(/pdf\.html/);
 });
+
+test('a PDF whose rest cannot be counted (its page reloaded while counting) says so: what was counted is read, and the reading ends incomplete', async ({ ext, service, pages }) => {
+  await ext.configure({ threshold: '1' });
+  // The background holds its next request for pages (test builds' diagnostics) until the PDF page has reloaded.
+  await ext.diagnostics('holdAt', 'text:more');
+  const { page, tabId } = await openPdfTab(ext, pages, 'book');
+  const popup = await ext.openPopup(tabId);
+  await expect.poll(() => state(popup), { timeout: 60_000 }).toBe('confirm');
+  expect(await attr(popup, 'estimate', 'data-counting')).toBe('true');
+  await expect.poll(() => ext.diagnostics('reached', 'text:more')).toBeGreaterThan(0);
+  const counted = await attr(popup, 'estimate', 'data-chars');
+  await evaluate(page, () => location.reload());
+  await expect.poll(() => evaluate(page, () => document.querySelector('[data-testid="pdf-toolbar"]')?.getAttribute('data-pages') ?? '').catch(() => ''), { timeout: 30_000 }).toBe(String(BOOK_PAGES));
+  await ext.diagnostics('release', 'text:more');
+  // Said at once, while it still asks: the rest could not be read.
+  await expect.poll(() => attr(popup, 'notice', 'data-code')).toBe('incomplete');
+  expect(await attr(popup, 'estimate', 'data-counting')).toBe('false');
+  await click(popup, '[data-testid="confirm-read"]');
+  await expect.poll(() => state(popup), { timeout: 60_000 }).toBe('finished');
+  expect(await attr(popup, 'notice', 'data-code')).toBe('incomplete');
+  const read = words(billed(service));
+  expect(read.length).toBeGreaterThan(0);
+  expect(words(TEST_PDFS.book.expected.join(' ')).slice(0, read.length)).toEqual(read);
+  expect(await attr(popup, 'chars', 'data-value')).toBe(counted);
+});

@@ -2,6 +2,7 @@
  * Every ruble through one gate (Firefox): caps that hold after the usage history is cleared, a page's
  * script that cannot answer "read it?", and a Save as MP3 confirmation that buys only for its own reading.
  */
+import { growArticle } from '../fixtures/grow-article.ts';
 import { makeArticleHtml } from '../fixtures/make-article.ts';
 import { click, evaluate } from './firefox.ts';
 import { attr, expect, state, test, type Ext } from './fixtures.ts';
@@ -78,4 +79,37 @@ test('a Save as MP3 confirmation left open after another reading began buys noth
   await expect.poll(() => attr(popup, 'save-error', 'data-code')).toBe('save-changed');
   expect(service.speechLog()).toHaveLength(billed);
   expect(await state(other)).toBe('confirm');
+});
+
+test('a page that grows after its size was checked (an article read title first) asks before the rest is bought, with the whole estimate', async ({ ext, service, pages }) => {
+  // 1 ₽ at 1,500 ₽ a million: 666 characters; about 300 when its facts are read, about 3,000 afterwards.
+  await ext.configure({ threshold: '1' });
+  pages.put('/grows.html', makeArticleHtml(300, 'Статья, которая растёт'));
+  const { page, tabId } = await ext.openTab('grows.html');
+  // The background waits (test builds' diagnostics) between reading the page's facts and putting its script in.
+  await ext.diagnostics('holdAt', 'extract:script');
+  await evaluate(
+    await ext.extensionPage(),
+    async (tabId: number) => {
+      const { browser } = globalThis as unknown as Ext;
+      const bg = (await browser.runtime.getBackgroundPage()) as unknown as { commandHandler(c: string, t: object): Promise<void> };
+      // Not waited for: the start waits on the hold.
+      void bg.commandHandler('read', await browser.tabs.get(tabId));
+    },
+    tabId,
+  );
+  await expect.poll(() => ext.diagnostics('reached', 'extract:script')).toBeGreaterThan(0);
+  await evaluate(page, growArticle);
+  await ext.diagnostics('release', 'extract:script');
+
+  const popup = await ext.openPopup(tabId);
+  await expect.poll(() => state(popup), { timeout: 30_000 }).toBe('confirm');
+  expect(await attr(popup, 'confirm-reason', 'data-reason')).toBe('threshold');
+  const estimate = Number(await attr(popup, 'estimate', 'data-chars'));
+  expect(estimate).toBeGreaterThan(2_500);
+  const paidChars = () => (service.speechLog() as Array<{ status: number; billedChars: number }>).filter((e) => e.status === 200).reduce((n, e) => n + e.billedChars, 0);
+  expect(paidChars()).toBeLessThanOrEqual(666);
+  await click(popup, '[data-testid="confirm-read"]');
+  await expect.poll(() => state(popup), { timeout: 60_000 }).toBe('finished');
+  expect(paidChars()).toBe(estimate);
 });

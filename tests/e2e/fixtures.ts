@@ -40,6 +40,11 @@ export interface ExtensionHelpers {
    * here, not through a popup, when a popup opened after a short reading's end would start another.
    */
   readingView(): Promise<ReadingViewSeen>;
+  /**
+   * The background's test diagnostics (utils/diagnostics/wired-test.ts): `holdAt` a point, how many times
+   * the code `reached` it while held, `release` it.
+   */
+  diagnostics(call: 'holdAt' | 'reached' | 'release', point: string): Promise<number>;
 }
 
 export interface ReadingViewSeen {
@@ -142,6 +147,13 @@ export const test = base.extend<ExtensionFixtures>({
       async readingView() {
         const sw = await helpers.serviceWorker();
         return sw.evaluate(async () => ((await chrome.storage.session.get('reading-view'))['reading-view'] ?? {}) as ReadingViewSeen);
+      },
+      async diagnostics(call, point) {
+        const sw = await helpers.serviceWorker();
+        return sw.evaluate(
+          ([call, point]) => Number((globalThis as unknown as { diagnostics: Record<string, (p: string) => unknown> }).diagnostics[call]!(point) ?? 0),
+          [call, point] as const,
+        );
       },
       async menuClick(tabId, selectionText, menuItemId = 'read-selection') {
         const sw = await helpers.serviceWorker();

@@ -205,3 +205,29 @@ test('a PDF the site gives only to its own page is fetched in the tab, and read 
   await expect(player(popup)).toHaveAttribute('data-state', 'finished', { timeout: 60_000 });
   expect(words(billed(service))).toEqual(words(TEST_PDFS.article.expected.join(' ')));
 });
+
+test('a PDF whose rest cannot be counted (its page reloaded while counting) says so: what was counted is read, and the reading ends incomplete, never as if whole', async ({ ext, service, pages }) => {
+  await ext.configure({ threshold: '1' });
+  // The background holds its next request for pages (test builds' diagnostics) until the PDF page has reloaded.
+  await ext.diagnostics('holdAt', 'text:more');
+  const { page, tabId } = await openPdfTab(ext, pages, 'book');
+  const popup = await ext.openPopup(tabId);
+  await expect(player(popup)).toHaveAttribute('data-state', 'confirm', { timeout: 60_000 });
+  await expect(popup.getByTestId('estimate')).toHaveAttribute('data-counting', 'true');
+  await expect.poll(() => ext.diagnostics('reached', 'text:more')).toBeGreaterThan(0);
+  const counted = await popup.getByTestId('estimate').getAttribute('data-chars');
+  await page.reload();
+  await expect(page.getByTestId('pdf-toolbar')).toHaveAttribute('data-pages', String(BOOK_PAGES));
+  await ext.diagnostics('release', 'text:more');
+  // Said at once, while it still asks: the rest could not be read.
+  await expect(popup.getByTestId('notice')).toHaveAttribute('data-code', 'incomplete');
+  await expect(popup.getByTestId('estimate')).toHaveAttribute('data-counting', 'false');
+  await popup.getByTestId('confirm-read').click();
+  await expect(player(popup)).toHaveAttribute('data-state', 'finished', { timeout: 60_000 });
+  await expect(popup.getByTestId('notice')).toHaveAttribute('data-code', 'incomplete');
+  // What was read is the book's first pages, as counted before the reload, and nothing more.
+  const read = words(billed(service));
+  expect(read.length).toBeGreaterThan(0);
+  expect(words(TEST_PDFS.book.expected.join(' ')).slice(0, read.length)).toEqual(read);
+  await expect(popup.getByTestId('chars')).toHaveAttribute('data-value', counted!);
+});

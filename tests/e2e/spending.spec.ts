@@ -5,6 +5,7 @@
  */
 import { makeArticleHtml } from '../fixtures/make-article.ts';
 import { pdfBytes, TEST_PDFS } from '../fixtures/pdfs.ts';
+import { growArticle } from '../fixtures/grow-article.ts';
 import { expect, player, test } from './fixtures.ts';
 
 test('a spending cap still holds after the usage history is cleared: the next reading that would pass it asks first', async ({ ext, service, pages }) => {
@@ -101,4 +102,36 @@ test('Save as MP3 on a PDF still being counted is refused: its cost is not known
   await expect(popup.getByTestId('estimate')).toHaveAttribute('data-counting', 'true');
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
   await popup.getByTestId('stop').click();
+});
+
+test('a page that grows after its size was checked (an article read title first) asks before the rest is bought, with the whole estimate', async ({ ext, service, pages, sw }) => {
+  // 1 ₽ at 1,500 ₽ a million: 666 characters. The page is about 300 when its facts are read, so its title
+  // is read at once; the script put in afterwards finds about 3,000.
+  await ext.configure({ threshold: '1' });
+  pages.put('/grows.html', makeArticleHtml(300, 'Статья, которая растёт'));
+  const { page, tabId } = await ext.openTab('grows.html');
+  await page.bringToFront();
+  // The background waits (test builds' diagnostics) between reading the page's facts and putting its script in.
+  await ext.diagnostics('holdAt', 'extract:script');
+  await sw.evaluate(async (tabId) => {
+    const handler = (globalThis as { commandHandler?: (name: string, tab: object) => Promise<void> }).commandHandler!;
+    // Not waited for: the start waits on the hold.
+    void handler('read', await chrome.tabs.get(tabId));
+  }, tabId);
+  await expect.poll(() => ext.diagnostics('reached', 'extract:script')).toBeGreaterThan(0);
+  await page.evaluate(growArticle);
+  await ext.diagnostics('release', 'extract:script');
+
+  const popup = await ext.openPopup(tabId);
+  await expect(player(popup)).toHaveAttribute('data-state', 'confirm', { timeout: 30_000 });
+  await expect(popup.getByTestId('confirm-reason')).toHaveAttribute('data-reason', 'threshold');
+  const estimate = Number(await popup.getByTestId('estimate').getAttribute('data-chars'));
+  expect(estimate).toBeGreaterThan(2_500);
+  // Nothing past what stays under the threshold was bought before it asked.
+  const paidChars = () => service.speechLog().filter((e) => e.status === 200).reduce((n, e) => n + e.billedChars, 0);
+  expect(paidChars()).toBeLessThanOrEqual(666);
+  await popup.getByTestId('confirm-read').click();
+  await expect(player(popup)).toHaveAttribute('data-state', 'finished', { timeout: 60_000 });
+  // The whole article, each part bought once.
+  expect(paidChars()).toBe(estimate);
 });

@@ -1,6 +1,6 @@
 import { MediaSessionLink } from './media-session';
 import type { PlayerCommand, PlayerEvent } from '../messaging/player';
-import { mark } from '../trace';
+import { diagnostics } from '../diagnostics/wired';
 import { initSegmentOf, sameBytes } from './mp3-fmp4';
 
 /** Turns one part's streamed bytes into what the SourceBuffer takes (Firefox: MP3 inside fragmented MP4). */
@@ -105,7 +105,7 @@ export class MsePlayer {
     audio.addEventListener('play', () => this.controls?.state('playing'));
     audio.addEventListener('pause', () => this.controls?.state(this.readingId ? 'paused' : 'none'));
     audio.addEventListener('playing', () => {
-      mark('player:playing-event');
+      diagnostics.mark('player:playing-event');
       this.stats?.playing(this.audio.currentTime);
       this.emit({ type: 'playing', readingId: this.readingId, load: this.loadId });
     });
@@ -139,7 +139,7 @@ export class MsePlayer {
     switch (cmd.type) {
       case 'append': {
         const { part, bytes, resumed } = cmd;
-        if (!this.started) mark('player:bytes');
+        if (!this.started) diagnostics.mark('player:bytes');
         this.stats?.bytes();
         this.partBytes.set(part, (this.partBytes.get(part) ?? 0) + bytes.byteLength);
         if (this.format.wrap) {
@@ -219,7 +219,7 @@ export class MsePlayer {
     this.afterFeed(async () => {
       const out = await op(this.wrapperOf(part));
       if (!out || generation !== this.generation) return;
-      if (!this.started) mark('player:wrapped');
+      if (!this.started) diagnostics.mark('player:wrapped');
       let bytes = out;
       if (!this.initSeen.has(part)) {
         this.initSeen.add(part);
@@ -227,7 +227,7 @@ export class MsePlayer {
         // The SourceBuffer has this very init segment already (appended ahead at the load): not again.
         if (init && this.primed && sameBytes(init, this.primed)) {
           bytes = out.subarray(init.length);
-          mark('player:init-left-out');
+          diagnostics.mark('player:init-left-out');
         }
         this.primed = null;
         if (init) this.lastInit = init.slice() as Uint8Array<ArrayBuffer>;
@@ -292,13 +292,13 @@ export class MsePlayer {
         if (this.media !== media) return;
         const buffer = media.addSourceBuffer(this.format.mime);
         buffer.mode = 'sequence';
-        mark('player:sourceopen');
+        diagnostics.mark('player:sourceopen');
         buffer.addEventListener('updateend', () => this.onUpdateEnd());
         this.buffer = buffer;
         // Wrapped streams: the last part's init segment goes in while the first bytes are awaited (Firefox
         // takes ~12 ms over an append that holds one); the part's own is then left out when it is the same.
         if (this.lastInit && this.queue.length === 0 && this.initSeen.size === 0) {
-          mark('player:primed');
+          diagnostics.mark('player:primed');
           this.primed = this.lastInit;
           buffer.appendBuffer(this.lastInit);
           return;
@@ -348,7 +348,7 @@ export class MsePlayer {
     if (next) {
       if (!this.partStarts.has(next.part)) this.partStarts.set(next.part, this.bufferedEnd());
       try {
-        if (!this.started) mark('player:appendBuffer');
+        if (!this.started) diagnostics.mark('player:appendBuffer');
         buffer.appendBuffer(next.bytes);
         this.queue.shift();
       } catch (err) {
@@ -367,7 +367,7 @@ export class MsePlayer {
 
   private onUpdateEnd(): void {
     if (!this.started) {
-      mark('player:updateend');
+      diagnostics.mark('player:updateend');
       void this.startPlayback();
     }
     this.pump();
@@ -395,9 +395,9 @@ export class MsePlayer {
   private async play(): Promise<void> {
     const id = this.readingId;
     try {
-      mark('player:play');
+      diagnostics.mark('player:play');
       await this.audio.play();
-      mark('player:play-resolved');
+      diagnostics.mark('player:play-resolved');
     } catch (err) {
       if (id !== this.readingId || (err instanceof DOMException && err.name === 'AbortError')) return;
       this.emit({ type: 'error', readingId: id, message: 'Playback was refused by the browser.' });

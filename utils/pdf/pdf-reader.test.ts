@@ -26,8 +26,9 @@ describe('PdfReader', () => {
     const reader = new PdfReader(fakeText(4), fakeView({ page: 2 }), () => 'Книга');
     const first = await reader.extract();
     expect(first).toMatchObject({ title: 'Книга', source: 'article', blocks: [{ text: 'Страница 2.' }], more: true, pdfPage: true, leftOutChars: 3 });
-    // A late request of a replaced reading (it had 5 blocks) gets nothing and takes nothing.
-    expect(await reader.more(5)).toEqual({ blocks: [], leftOutChars: 0, more: false });
+    // A request that does not follow on (a reading of this page before it reloaded, with 5 blocks) gets nothing,
+    // takes nothing, and is told the rest cannot be given (never an end as if the document were whole).
+    expect(await reader.more(5)).toEqual({ blocks: [], leftOutChars: 0, more: false, incomplete: true });
     expect((await reader.more(1)).blocks.map((b) => b.text)).toEqual(['Страница 3.']);
     // A restarted background that lost that answer asks again from where its plan stopped: given again.
     expect(await reader.more(1)).toEqual({ blocks: [{ text: 'Страница 3.', kind: 'paragraph' }], leftOutChars: 0, more: true });
@@ -55,7 +56,13 @@ describe('PdfReader', () => {
     expect(again.blocks.map((b) => b.text)).toEqual(['Страница 3.']);
     expect(again.more).toBeUndefined();
     // The new reading has one block: a request after it (and not after two) is answered.
-    expect(await reader.more(2)).toEqual({ blocks: [], leftOutChars: 0, more: false });
+    expect(await reader.more(2)).toEqual({ blocks: [], leftOutChars: 0, more: false, incomplete: true });
+    expect(await reader.more(1)).toEqual({ blocks: [], leftOutChars: 0, more: false });
+  });
+
+  it('a page reloaded under a reading (a new reader, nothing extracted) says the rest cannot be given', async () => {
+    const reader = new PdfReader(fakeText(4), fakeView(), () => 'Книга');
+    expect(await reader.more(3)).toEqual({ blocks: [], leftOutChars: 0, more: false, incomplete: true });
   });
 
   it('a selection on the text layer is read instead, its hyphenated line ends joined', async () => {

@@ -78,14 +78,16 @@ export class PdfReader {
 
   /**
    * The blocks after the first `after` of this reading. The next batch when the reader has had all it
-   * was given; what it was given again when it has less (a restarted background lost an answer); nothing
-   * for a request that does not follow on (a replaced reading's, late).
+   * was given; what it was given again when it has less (a restarted background lost an answer); nothing,
+   * `incomplete`, for a request that does not follow on (a reloaded page's, a replaced reading's).
    */
   more(after: number): Promise<TextBatch> {
     const batches = this.batches;
     const blocks = this.blocks;
     const step = this.pulling.then((): TextBatch | Promise<TextBatch> => {
-      if (this.batches !== batches || after > blocks.length) return { blocks: [], leftOutChars: 0, more: false };
+      // Not this page's reading (reloaded, or replaced): it cannot give the rest, and says so, so the reading
+      // never ends as if the document were whole.
+      if (this.batches !== batches || after > blocks.length) return { blocks: [], leftOutChars: 0, more: false, incomplete: true };
       if (after < blocks.length) return { blocks: blocks.slice(after).map(toTextBlock), leftOutChars: 0, more: !this.done };
       return this.next();
     });

@@ -11,7 +11,7 @@ import { ServiceError, type SpeechBody, type SpeechReceipt, type SpeechStream } 
 import { mp3Duration } from '../audio/mp3-frames';
 import { concatBytes } from '../audio/cache';
 import { countChars, type Part } from '../text/parts';
-import { mark } from '../trace';
+import { diagnostics } from '../diagnostics/wired';
 
 /**
  * A request cut off by the reader (a jump, a stop) holds its slot this much longer: the service counts
@@ -185,10 +185,10 @@ export class Download {
         this.sent = true;
         this.requesting = true;
         const request = body(from);
-        mark('request');
+        diagnostics.mark('request');
         const stream = await this.deps.open(request, signal, { part, resumed, forSave: this.wantedBySave });
         this.receiving = whole;
-        mark('response');
+        diagnostics.mark('response');
         // The bill is counted at the call (in memory); what it shows is written while the audio comes in,
         // not before its first bytes (2–4 ms of storage on the way to the first audio).
         const billing = Promise.resolve(this.deps.billed(stream.receipt, countChars(request.text)));

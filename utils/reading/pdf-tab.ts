@@ -3,7 +3,7 @@
  * `application/pdf`) is read through the extension's own PDF page, opened in that same tab. The file
  * is fetched here first, with the access the user's click gave to the tab, and handed to the page.
  */
-import { browser } from 'wxt/browser';
+import { browser, type Browser } from 'wxt/browser';
 import { isNoReceiver, sendToPage } from '../messaging/content';
 import { putPdf } from '../pdf/file-store';
 import type { ExtractedText } from '../text/extract';
@@ -14,6 +14,22 @@ export const PDF_PAGE = '/pdf.html';
 /** The extension's own PDF page. */
 export function isPdfPage(url: string | undefined): boolean {
   return !!url && url.startsWith(browser.runtime.getURL(PDF_PAGE));
+}
+
+/**
+ * The address of the document in tab `tabId`, the extension's own pages included: Chromium before 156
+ * hides its own pages' addresses from `tabs.get` without the "tabs" permission (the extension's PDF
+ * page in a tab has an undefined `url` on 150), but lists them among the extension's contexts.
+ */
+export async function tabUrl(tab: Pick<Browser.tabs.Tab, 'id' | 'url' | 'pendingUrl'>): Promise<string | undefined> {
+  const known = tab.url ?? tab.pendingUrl;
+  if (known || tab.id === undefined || import.meta.env.FIREFOX) return known;
+  try {
+    const contexts = await chrome.runtime.getContexts({ contextTypes: [chrome.runtime.ContextType.TAB] });
+    return contexts.find((c) => c.tabId === tab.id && c.frameId === 0)?.documentUrl;
+  } catch {
+    return undefined;
+  }
 }
 
 /** A URL whose path says PDF (".pdf"), on the web or on disk. */

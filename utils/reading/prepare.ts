@@ -8,7 +8,7 @@ import type { AccountInfo, Settings } from '../storage/settings';
 import type { ExtractedText } from '../text/extract';
 import type { ReaderDeps } from './deps';
 import { ReadingError } from './plan';
-import { mark } from '../trace';
+import { diagnostics } from '../diagnostics/wired';
 
 export interface Prepared {
   text: ExtractedText;
@@ -23,7 +23,7 @@ export async function prepare(deps: ReaderDeps, extract: () => Promise<Extracted
   // Asked for at once, not once the key is found good: its request checks the key and the address
   // itself (the check just begun is shared) and is never sent with a key that fails.
   const fresh = deps.refreshAccount().then(
-    (account) => (mark('account'), { account }),
+    (account) => (diagnostics.mark('account'), { account }),
     (error: unknown) => ({ error }),
   );
   const [problem, settings, cached] = await stored;

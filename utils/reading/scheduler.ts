@@ -4,7 +4,7 @@
  * A delivery lives from a load of the player to the next jump, reload or stop; the downloads it
  * starts belong to the reading, so ending a delivery never throws away a paid part.
  */
-import { mark } from '../trace';
+import { diagnostics } from '../diagnostics/wired';
 import type { AudioCache } from '../audio/cache';
 import type { PlayerSink } from '../messaging/player';
 import { PRIORITY, type Priority } from '../speech/slots';
@@ -251,7 +251,7 @@ export class Delivery {
     // A copy is transferred; the original stays for the cache and other readers.
     const bytes = chunk.slice().buffer;
     this.appended = true;
-    mark('append');
+    diagnostics.mark('append');
     await this.host.player.post({ type: 'append', readingId: this.run.id, part, bytes, ...(resumed ? { resumed } : {}) });
   }
 

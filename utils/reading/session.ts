@@ -25,7 +25,7 @@ import { errorViewOf, ReadingRun } from './run';
 import { fetchMissing, saveEstimate, type SaveEstimate, type SaveOrder } from './save';
 import { Delivery, type DeliveryHost, JUMP_SETTLE_MS, markNeeded, type PartialHold } from './scheduler';
 import { IDLE_VIEW, isActive, type ReadingView } from './state';
-import { mark } from '../trace';
+import { diagnostics } from '../diagnostics/wired';
 
 export type { ReaderDeps, ReaderStore, ReadingRequest } from './deps';
 export { ReadingError };
@@ -72,7 +72,7 @@ export class Reader {
   async start(req: ReadingRequest): Promise<void> {
     // Counted from the call itself: the popup the toolbar click opens asks to start too, and must find this one.
     this.starting++;
-    mark('start');
+    diagnostics.mark('start');
     // The text is asked for at once, while the last reading is ended and this one is set up; the player
     // (Chrome's offscreen document) is opened meanwhile, not after.
     const extraction = req.extract();
@@ -107,11 +107,11 @@ export class Reader {
       await firstWrites;
       const { text, settings, account, stalePrice } = await prepared;
       run.signal.throwIfAborted();
-      mark('prepared');
+      diagnostics.mark('prepared');
       // The place kept on this page is looked up while the reading is planned.
       const resumeLookup = text.url ? this.deps.getResume(text.url).catch(() => null) : Promise.resolve(null);
       const planned = planReading(run.id, text, settings, account);
-      mark('planned');
+      diagnostics.mark('planned');
       // A document read in batches (a PDF): the rest of its text is planned as it comes.
       const batched = text.more === true && req.tabId !== null;
       run.adopt(text, planned, batched);

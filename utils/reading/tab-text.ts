@@ -8,10 +8,11 @@ import { HIGHLIGHT_NAME } from '../text/highlight';
 import { accountStorage, readSettings, settingsNow, cleanupOf, type Settings } from '../storage/settings';
 import { titleFirstMax } from './ask-first';
 import { ReadingError } from './plan';
-import { mark } from '../trace';
+import { afterHold } from '../diagnostics/diagnostics';
+import { diagnostics } from '../diagnostics/wired';
 import { storage } from 'wxt/utils/storage';
 import { pageOptionsStorage } from '../storage/page-options';
-import { askPdfPage, isPdfPage, looksLikePdf, openPdfPage, servesPdf } from './pdf-tab';
+import { askPdfPage, isPdfPage, looksLikePdf, openPdfPage, servesPdf, tabUrl } from './pdf-tab';
 
 const RESTRICTED = [
   /^(chrome|edge|brave|opera|vivaldi|yandex|browser|about|view-source|devtools|chrome-search|chrome-untrusted|moz-extension|chrome-extension|resource|data|javascript):/i,
@@ -127,7 +128,7 @@ async function askPage(tabId: number, mode: ExtractMode, settings: Settings, url
   if (under) await under.catch(() => undefined);
   if (under || !surelyWithoutScript(tabId, url)) {
     try {
-      mark('extract:ask');
+      diagnostics.mark('extract:ask');
       return await sendToPage('extract', request, tabId);
     } catch (err) {
       // Expected on a page not read before: nothing answers until the script is injected.
@@ -140,7 +141,7 @@ async function askPage(tabId: number, mode: ExtractMode, settings: Settings, url
       return sendToPage('extract', request, tabId);
     }
   }
-  mark('extract:inject');
+  diagnostics.mark('extract:inject');
   const id = crypto.randomUUID();
   const pending: PendingExtract = { id, request };
   // A selection is read by a small function beside the script, and answered from that (as the script
@@ -149,14 +150,14 @@ async function askPage(tabId: number, mode: ExtractMode, settings: Settings, url
   // page loads and compiles the script (60 KB), and the script answers the same request later.
   const headMax = whole ? 0 : (request.titleFirstMax ?? 0);
   const read = mode === 'normal' ? browser.scripting.executeScript({ target: { tabId }, func: pageFacts, args: [headMax] }) : null;
-  read?.then(() => mark('extract:selection-read'), () => undefined);
+  read?.then(() => diagnostics.mark('extract:selection-read'), () => undefined);
   // From the menu the page surely has a selection: the script is put in only once the reading's first
   // sentence is to be marked (put in at once, it loaded beside the first request and its answer: in
   // Firefox it came at 122 ms, the request having left at 44). Else at once: the page may have none.
-  const injection = whole ? null : injectScript(tabId, url, pending);
+  const injection = whole ? null : afterHold(diagnostics, 'extract:script', () => injectScript(tabId, url, pending));
   const selection = read && (await read.then(([result]) => earlyAnswer(result?.result, headMax), () => null));
   if (selection) {
-    mark(selection.more ? 'extract:title-from-head' : 'extract:selection-handed');
+    diagnostics.mark(selection.more ? 'extract:title-from-head' : 'extract:selection-handed');
     // The rest of an article read title first is the script's, once it has answered (`moreFromTab`).
     if (selection.more && injection) scriptAnswers.set(tabId, injection.then(([injected]) => answerOf(injected?.result, id), () => null));
     // The script keeps where each line is: the highlight waits for it (`pageScript`).
@@ -168,10 +169,10 @@ async function askPage(tabId: number, mode: ExtractMode, settings: Settings, url
   const [injected] = await (injection ?? injectScript(tabId, url, pending));
   const answer = answerOf(injected?.result, id);
   if (answer) {
-    mark('extract:with-injection');
+    diagnostics.mark('extract:with-injection');
     return answer;
   }
-  mark('extract:ask-after');
+  diagnostics.mark('extract:ask-after');
   return sendToPage('extract', request, tabId);
 }
 
@@ -186,11 +187,11 @@ function injectScript(tabId: number, url: string | undefined, pending: PendingEx
       const results = await browser.scripting.executeScript({ target: { tabId }, func: extractScript, args: [pending] });
       // Not built in (`wxt dev`'s rebuilds): the function only handed the request over; the file answers it.
       if (typeof results[0]?.result !== 'string') return results;
-      mark('extract:not-built-in');
+      diagnostics.mark('extract:not-built-in');
       return browser.scripting.executeScript({ target: { tabId }, files: ['/extract.js'] });
     })(),
   );
-  injection.then(() => (mark('extract:injected'), rememberInjected(tabId, url)), () => undefined);
+  injection.then(() => (diagnostics.mark('extract:injected'), rememberInjected(tabId, url)), () => undefined);
   return injection;
 }
 
@@ -260,7 +261,7 @@ export async function readyTab(tabId: number, clicked?: Browser.tabs.Tab): Promi
     const url = (eventTab(tabId, clicked) ?? (await browser.tabs.get(tabId))).url;
     if (!url || injecting.has(tabId) || !scriptable(url) || !surelyWithoutScript(tabId, url)) return;
     deferred.delete(tabId);
-    mark('extract:ready');
+    diagnostics.mark('extract:ready');
     // Its file, not the function a start injects: off the way to the first audio, and Chrome compiles a
     // file whole as it comes (the compile hint, wxt.config.ts), so the next start's answer compiles nothing.
     await tracked(tabId, browser.scripting.executeScript({ target: { tabId }, files: ['/extract.js'] }));
@@ -281,7 +282,7 @@ function askEarly(tabId: number, mode: ExtractMode): { answerAt(url: string | un
   const settings = settingsNow();
   const known = scripts.loaded && !injecting.has(tabId) ? scripts.injected[tabId] : undefined;
   if (!settings || !known || !scriptable(known)) return null;
-  mark('extract:ask-early');
+  diagnostics.mark('extract:ask-early');
   const asked = sendToPage('extract', { ...extractRequest(mode, settings), at: known }, tabId).then(
     (text) => ({ text }),
     (error: unknown) => ({ error }),
@@ -290,7 +291,7 @@ function askEarly(tabId: number, mode: ExtractMode): { answerAt(url: string | un
     async answerAt(url) {
       if (url !== known) return null;
       const answer = await asked;
-      if ('text' in answer) return (mark('extract:early-taken'), answer.text);
+      if ('text' in answer) return (diagnostics.mark('extract:early-taken'), answer.text);
       // Not there (the page refused, or has no script): the usual way. The page's own failure is the start's.
       if (isNoReceiver(answer.error) || (answer.error instanceof Error && answer.error.message.includes(NOT_AT))) return null;
       throw answer.error;
@@ -307,7 +308,7 @@ const REST_WAIT_MS = 20_000;
  */
 export async function moreFromTab(tabId: number, after: number): Promise<TextBatch> {
   const tab = await browser.tabs.get(tabId);
-  if (isPdfPage(tab.url)) return sendToPage('extractMore', { after }, tabId);
+  if (isPdfPage(await tabUrl(tab))) return sendToPage('extractMore', { after }, tabId);
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('The page did not give the rest of the article in time.')), REST_WAIT_MS)));
   try {
@@ -322,7 +323,7 @@ export async function moreFromTab(tabId: number, after: number): Promise<TextBat
     const [injected] = await Promise.race([asked, late]);
     const batch = injected?.result as TextBatch | null | undefined;
     if (!batch || !Array.isArray(batch.blocks)) throw new Error('The page no longer has the rest of the article (reloaded, or read again).');
-    mark('extract:rest');
+    diagnostics.mark('extract:rest');
     return batch;
   } finally {
     clearTimeout(timer);
@@ -366,7 +367,8 @@ export async function extractFromTab(tabId: number, how: ExtractHow = {}): Promi
     if (menuSelection !== undefined) return fromMenu();
     throw new ReadingError('restricted-page');
   };
-  const url = tab?.url ?? tab?.pendingUrl;
+  // Awaited only when the tab hides its address: a known one is used in the call itself.
+  const url = tab?.url ?? tab?.pendingUrl ?? (tab ? await tabUrl(tab) : undefined);
   const pdfText = async () => {
     const fromPdf = await askPdfPage(tabId);
     if (menuSelection !== undefined && fromPdf.source !== 'selection') return fromMenu();
@@ -389,8 +391,8 @@ export async function extractFromTab(tabId: number, how: ExtractHow = {}): Promi
     // Unknown whether the page has the script (the state unread, or failing to read): it is asked first.
     if (!scripts.loaded) await stateRead.catch(() => undefined);
     extracted = (early && (await early.answerAt(tab.url))) || (await askPage(tabId, mode, settingsNow() ?? (await settingsRead), tab.url, menuSelection !== undefined));
-    mark('extract:answered');
-    if (extracted.bound !== undefined) mark('extract:title-first');
+    diagnostics.mark('extract:answered');
+    if (extracted.bound !== undefined) diagnostics.mark('extract:title-first');
     // A user style sheet for the highlight (the page's own DOM is left alone); not waited for: the first
     // sentence is marked only once its audio plays.
     void browser.scripting.insertCSS({ target: { tabId }, css: HIGHLIGHT_CSS }).catch(ignore('highlight style'));

@@ -15,7 +15,8 @@ import { spendingStorage } from '../storage/spending';
 import { SpendingBook } from '../money/spending-book';
 import { usageWriter } from '../storage/usage-writer';
 import { ReadingError } from './plan';
-import { mark } from '../trace';
+import { afterHold } from '../diagnostics/diagnostics';
+import { diagnostics } from '../diagnostics/wired';
 import { pageKey, resumeStorage, withPoint } from '../storage/resume';
 import pLimit from 'p-limit';
 
@@ -155,7 +156,7 @@ export function createReader(player: PlayerSink, onView: (view: ReadingView, wri
     getAccount: () => accountStorage.getValue(),
     async refreshAccount() {
       const auth = await currentAuth();
-      mark('account:auth');
+      diagnostics.mark('account:auth');
       const account = await checkAccount(auth);
       // Kept for the next start (and for a start whose refresh fails) while this one goes on, once the
       // start's page has answered (see startWritesAfter; Firefox: 66 against 75 ms to its answer, 8 runs each).
@@ -166,7 +167,7 @@ export function createReader(player: PlayerSink, onView: (view: ReadingView, wri
     slots: requestSlots,
     open: async (body, signal) => {
       const auth = await currentAuth();
-      mark('auth');
+      diagnostics.mark('auth');
       return openSpeechStream(auth, body, { signal });
     },
     sleep,
@@ -203,7 +204,7 @@ export function createReader(player: PlayerSink, onView: (view: ReadingView, wri
       // Pages that could not be scripted (the PDF viewer) have no receiver: nothing to mark there (logged once).
       void sent.catch(ignore('page highlight'));
     },
-    moreText: moreFromTab,
+    moreText: (tabId, after) => afterHold(diagnostics, 'text:more', () => moreFromTab(tabId, after)),
     getResume: async (url) => (await resumeStorage.getValue())[pageKey(url)] ?? null,
     saveResume: (url, point) => resumeWrites(async () => resumeStorage.setValue(withPoint(await resumeStorage.getValue(), url, point))),
     newId: () => crypto.randomUUID(),
