@@ -1,0 +1,74 @@
+/**
+ * The extension's controls on web pages: the floating mini-player on the page being read (its options,
+ * its place, its buttons) and click-to-read's ▶ (registered while the options page has it on).
+ */
+import { browser } from 'wxt/browser';
+import { ignore } from '../log';
+import { isNoReceiver, sendToPage } from '../messaging/content';
+import { floatingCommandOf, onPageUiMessage } from '../messaging/page-ui';
+import { FloatingLink } from '../reading/floating';
+import { type ScriptRegistry, syncClickToRead } from '../page-text/page-scripts';
+import { extractFromTab } from '../page-text/tab-text';
+import { DEFAULT_PAGE_OPTIONS, floatingPlaceStorage, type PageOptions, pageOptionsStorage, placeOf } from '../storage/page-options';
+import { type BackgroundContext, onAbort } from './context';
+
+export function init(signal: AbortSignal, { reader, runCommand, onView }: Pick<BackgroundContext, 'reader' | 'runCommand' | 'onView'>): void {
+  // The floating mini-player on the page being read: its options and place, kept at hand for every view.
+  let pageOptions: PageOptions = DEFAULT_PAGE_OPTIONS;
+  let place = null as ReturnType<typeof placeOf>;
+  const floating = new FloatingLink({
+    // Its script is injected on first use, once the reading is under way (never while the text is found).
+    send: async (tabId, view, at) => {
+      try {
+        return await sendToPage('floating', { view, place: at }, tabId);
+      } catch (err) {
+        if (!view || !isNoReceiver(err)) throw err;
+      }
+      await browser.scripting.executeScript({ target: { tabId }, files: ['/content-scripts/player.js'] });
+      return sendToPage('floating', { view, place: at }, tabId);
+    },
+    enabled: () => pageOptions.floatingPlayer,
+    place: () => place,
+  });
+  onAbort(
+    signal,
+    onView((view) => floating.onView(view)),
+  );
+
+  // One registration change at a time: a quick off-and-on must not register twice.
+  let scriptsSynced = Promise.resolve();
+  const followPageOptions = (options: PageOptions | null) => {
+    pageOptions = { ...DEFAULT_PAGE_OPTIONS, ...options };
+    floating.refresh(reader.view);
+    const on = pageOptions.clickToRead;
+    scriptsSynced = scriptsSynced.then(() => syncClickToRead(browser.scripting as unknown as ScriptRegistry, on)).catch(ignore('registering click-to-read'));
+  };
+  void pageOptionsStorage.getValue().then(followPageOptions, ignore('reading the page options'));
+  onAbort(signal, pageOptionsStorage.watch(followPageOptions));
+  void floatingPlaceStorage.getValue().then((p) => (place = placeOf(p)), ignore('reading the mini-player place'));
+
+  // The mini-player's controls: taken only from the extension's content script in the tab being read.
+  const readingTab = (tabId: number) => tabId === reader.view.tabId;
+  onAbort(
+    signal,
+    onPageUiMessage('floatingCommand', readingTab, ({ data }) => {
+      const command = floatingCommandOf(data.command);
+      if (!command) throw new Error('refused');
+      return runCommand(command);
+    }),
+    onPageUiMessage('floatingRate', readingTab, async ({ data }) => {
+      if (typeof data.rate === 'number') await reader.setPlayback({ rate: data.rate });
+    }),
+    // Click-to-read's ▶, in any tab: the page reader there already knows the block it was clicked at.
+    onPageUiMessage('readFromHere', () => true, ({ sender }) => {
+      const tabId = sender.tab!.id!;
+      void reader.start({ tabId, source: 'article', extract: () => extractFromTab(tabId, { mode: 'from-here' }) });
+    }),
+    onPageUiMessage('floatingMoved', readingTab, async ({ data }) => {
+      const at = placeOf(data.place);
+      if (!at) return;
+      place = at;
+      await floatingPlaceStorage.setValue(at);
+    }),
+  );
+}
