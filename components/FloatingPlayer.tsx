@@ -3,7 +3,7 @@ import { Icon } from '@/components/Icon';
 import { Money } from '@/components/Money';
 import type { FloatingCommand } from '@/utils/messaging/page-ui';
 import { errorText, i18n } from '@/utils/pages/i18n';
-import type { FloatingView } from '@/utils/reading/floating';
+import type { FloatingView } from '@/utils/messaging/views';
 import type { FloatingPlace } from '@/utils/storage/page-options';
 import { PLAYBACK_RATES } from '@/utils/audio/rates';
 

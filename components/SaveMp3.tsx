@@ -3,7 +3,7 @@ import { concatBytes, indexedDbBackend, partKey } from '@/utils/audio/cache';
 import { errorText, i18n } from '@/utils/pages/i18n';
 import { sendMessage } from '@/utils/messaging/protocol';
 import { loadPlan } from '@/utils/reading/plan-store';
-import type { SaveEstimate } from '@/utils/reading/save';
+import type { SaveEstimate } from '@/utils/messaging/views';
 import { saveFile } from '@/utils/pages/save-file';
 import { Money } from './Money';
 

@@ -1,7 +1,7 @@
 import { defineContentScript } from 'wxt/utils/define-content-script';
 import { INJECTED } from '@/utils/content/injected';
 import { installClickToRead } from '@/utils/content/click-to-read';
-import { installPageReader } from '@/utils/text/page-reader';
+import { installPageReader } from '@/utils/content/page-reader';
 
 // Registered by the background only while click-to-read is on (and the user granted access to pages):
 // the page reader, as the extract script installs it (so "Read aloud from here" knows the block

@@ -1,6 +1,7 @@
 import { sendMessage } from '@/utils/messaging/protocol';
-import { MsePlayer, PlayerStats } from '@/utils/audio/mse-player';
-import type { PlayerCommand } from '@/utils/messaging/player';
+import { MsePlayer } from '@/utils/audio/mse-player';
+import { PlayerStats } from '@/utils/audio/player-stats';
+import type { PlayerCommand } from '@/utils/audio/player-protocol';
 import { ignore } from '@/utils/log';
 import { diagnostics } from '@/utils/diagnostics/wired';
 import { onOffscreenRequest } from '@/utils/messaging/offscreen';

@@ -4,7 +4,7 @@
  * Unit tests of the reading's money and fault behaviour run in milliseconds on it.
  */
 import { AudioCache, memoryBackend } from '../../utils/audio/cache';
-import type { PlayerCommand, PlayerEvent, PlayerSink } from '../../utils/messaging/player';
+import type { PlayerCommand, PlayerEvent, PlayerSink } from '../../utils/audio/player-protocol';
 import { ReadingError, type ReadingPlan } from '../../utils/reading/plan';
 import type { RunProgress } from '../../utils/reading/run';
 import { Reader, type ReaderDeps } from '../../utils/reading/session';

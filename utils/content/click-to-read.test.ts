@@ -1,7 +1,7 @@
 import { parseHTML } from 'linkedom';
 import { describe, expect, it } from 'vitest';
 import { blocksOf as textBlocksOf } from '../text/extract';
-import { syncClickToRead, type ScriptRegistry } from '../reading/page-scripts';
+import { syncClickToRead, type ScriptRegistry } from '../page-text/page-scripts';
 import { blockAt, blocksOf } from './click-to-read';
 
 /** The blocks of an article body, as click-to-read maps them to the page's elements. */

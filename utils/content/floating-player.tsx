@@ -12,7 +12,7 @@ import { ignore } from '../log';
 import { onPageRequest } from '../messaging/content';
 import { sendFromPage } from '../messaging/page-ui';
 import { uiLocale } from '../pages/i18n';
-import type { FloatingView } from '../reading/floating';
+import type { FloatingView } from '../messaging/views';
 import type { FloatingPlace } from '../storage/page-options';
 import css from './floating-player.css?inline';
 

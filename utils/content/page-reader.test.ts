@@ -5,7 +5,7 @@ const handlers = vi.hoisted(() => [] as string[]);
 vi.mock('../messaging/content', () => ({ NOT_AT: 'not-at-that-address', onPageRequest: (type: string) => void handlers.push(type) }));
 
 import { answerPendingExtract, pageReader } from './page-reader';
-import type { ExtractedText } from './extract';
+import type { ExtractedText } from '../text/extract';
 
 const ANSWER: ExtractedText = { title: 'Заголовок', source: 'article', blocks: [{ text: 'Текст.', kind: 'paragraph' }] };
 

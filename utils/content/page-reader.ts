@@ -1,7 +1,7 @@
 import { type ExtractRequest, NOT_AT, onPageRequest } from '../messaging/content';
-import { type Extraction, type ExtractedText, extractFromPage, type TextBatch } from './extract';
-import { titleFirst } from './title-first';
-import { PageHighlighter, startBlockText, tokens } from './highlight';
+import { type Extraction, type ExtractedText, extractFromPage, type TextBatch } from '../text/extract';
+import { titleFirst } from '../text/title-first';
+import { PageHighlighter, startBlockText, tokens } from '../text/highlight';
 
 interface PageReader {
   highlighter: PageHighlighter;

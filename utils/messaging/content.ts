@@ -1,6 +1,6 @@
 import { defineExtensionMessaging } from '@webext-core/messaging';
 import type { CleanupChoices, ExtractedText, TextBatch } from '../text/extract';
-import type { FloatingView } from '../reading/floating';
+import type { FloatingView } from './views';
 import type { FloatingPlace } from '../storage/page-options';
 
 /**
@@ -40,7 +40,7 @@ declare global {
 
 /**
  * The extract script as a function, injected with its request as the argument (`func`, `args`): the
- * script answers the request as the injection's result (utils/text/page-reader.ts,
+ * script answers the request as the injection's result (utils/content/page-reader.ts,
  * `answerPendingExtract`), with no message after it. The build puts the script's own code (the
  * unlisted script `extract.js`, the same bytes) in place of the string this returns (wxt.config.ts,
  * `build:done`). Injected as a function, not as its file: Firefox compiles the file afresh in each new
@@ -55,7 +55,7 @@ export function extractScript(pending: PendingExtract | null): unknown {
 
 /**
  * Injected as a function (self-contained) to take the rest of an article the page's reader answered
- * title first (utils/text/page-reader.ts): its blocks after the first `after` (the title), once extracted.
+ * title first (utils/content/page-reader.ts): its blocks after the first `after` (the title), once extracted.
  * Null when the page has none (read again since, or reloaded).
  */
 export function restOfPage(after: number): Promise<TextBatch> | null {

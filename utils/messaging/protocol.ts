@@ -1,8 +1,8 @@
 import { defineExtensionMessaging } from '@webext-core/messaging';
 import type { AccountInfo, AudioFormat, Playback, Settings, UrlReading } from '../storage/settings';
-import type { PlayerEvent } from './player';
+import type { PlayerEvent } from '../audio/player-protocol';
 import type { PronunciationRule } from '../text/pronunciation';
-import type { SaveEstimate, SaveOrder } from '../reading/save';
+import type { SaveEstimate, SaveOrder } from './views';
 
 export interface SettingsView {
   settings: Settings;

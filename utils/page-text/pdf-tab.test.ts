@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { isPdfBytes, looksLikePdf, openPdfPage, servesPdf } from './pdf-tab';
-import { ReadingError } from './plan';
+import { ReadingError } from '../speech/errors';
 
 describe('looksLikePdf', () => {
   it.each([

@@ -5,9 +5,9 @@
  */
 import { browser, type Browser } from 'wxt/browser';
 import { isNoReceiver, sendToPage } from '../messaging/content';
-import { putPdf } from '../pdf/file-store';
+import { putPdf } from '../storage/pdf-files';
 import type { ExtractedText } from '../text/extract';
-import { ReadingError } from './plan';
+import { ReadingError } from '../speech/errors';
 
 export const PDF_PAGE = '/pdf.html';
 

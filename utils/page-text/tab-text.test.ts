@@ -377,13 +377,14 @@ describe('a selection on a page read for the first time', () => {
     const { parseHTML } = await import('linkedom');
     const { extractFromPage } = await import('../text/extract');
     const { pageFacts } = await import('../text/page-facts');
+    const { earlyAnswer } = await import('./injection-answers');
     const { document } = parseHTML(`<html><head><title> Статья —  Сайт </title></head><body><p>${'Текст статьи. '.repeat(60)}</p></body></html>`);
     Object.assign(document, { getSelection: () => ({ toString: () => SELECTED, rangeCount: 0 }) });
     vi.stubGlobal('document', document);
     Object.defineProperty(document, 'location', { value: { hostname: 'example.com', href: URL_READ } });
     vi.stubGlobal('location', document.location);
     try {
-      expect(tabText.earlyAnswer(pageFacts())).toEqual({ ...extractFromPage(document).text, tookMs: undefined, site: 'example.com', url: URL_READ });
+      expect(earlyAnswer(pageFacts())).toEqual({ ...extractFromPage(document).text, tookMs: undefined, site: 'example.com', url: URL_READ });
     } finally {
       vi.unstubAllGlobals();
     }

@@ -1,18 +1,18 @@
 import { browser, type Browser } from 'wxt/browser';
 import { type ExtractRequest, isNoReceiver, NOT_AT, type PendingExtract, extractScript, restOfPage, sendToPage, type ExtractMode } from '../messaging/content';
-import { type PageFacts, pageFacts } from '../text/page-facts';
+import { pageFacts } from '../text/page-facts';
 import { ignore } from '../log';
-import { blocksFromPlainText, selectionText, type ExtractedText, type TextBatch } from '../text/extract';
-import { titleFirstFromHead } from '../text/title-first';
+import { blocksFromPlainText, type ExtractedText, type TextBatch } from '../text/extract';
 import { HIGHLIGHT_NAME } from '../text/highlight';
 import { accountStorage, readSettings, settingsNow, cleanupOf, type Settings } from '../storage/settings';
-import { titleFirstMax } from './ask-first';
-import { ReadingError } from './plan';
+import { titleFirstMax } from '../money/bound';
+import { ReadingError } from '../speech/errors';
 import { afterHold } from '../diagnostics/diagnostics';
 import { diagnostics } from '../diagnostics/wired';
 import { storage } from 'wxt/utils/storage';
 import { pageOptionsStorage } from '../storage/page-options';
 import { askPdfPage, isPdfPage, looksLikePdf, openPdfPage, servesPdf, tabUrl } from './pdf-tab';
+import { answerOf, earlyAnswer } from './injection-answers';
 
 const RESTRICTED = [
   /^(chrome|edge|brave|opera|vivaldi|yandex|browser|about|view-source|devtools|chrome-search|chrome-untrusted|moz-extension|chrome-extension|resource|data|javascript):/i,
@@ -193,34 +193,6 @@ function injectScript(tabId: number, url: string | undefined, pending: PendingEx
   );
   injection.then(() => (diagnostics.mark('extract:injected'), rememberInjected(tabId, url)), () => undefined);
   return injection;
-}
-
-/** The extract script's answer to the request handed over with it (`id`), else null. */
-function answerOf(result: unknown, id: string): ExtractedText | null {
-  const answer = result as (ExtractedText & { requestId?: string }) | null | undefined;
-  if (answer?.requestId !== id) return null;
-  const { requestId: _, ...text } = answer;
-  return text;
-}
-
-/**
- * The answer what `pageFacts` read makes: its selection, else (`headMax` over 0) its article's title read
- * first, as the page's script would answer (`titleFirstFromHead`); null when neither (the script's answer
- * is waited for).
- */
-export function earlyAnswer(read: unknown, headMax = 0): ExtractedText | null {
-  const r = read as Partial<PageFacts> | null | undefined;
-  if (!r || typeof r.selected !== 'string' || typeof r.title !== 'string') return null;
-  const page = { site: String(r.site ?? ''), url: String(r.url ?? '') };
-  if (r.selected.trim()) return { ...selectionText(r.selected, r.title), ...page };
-  if (headMax <= 0 || !r.head) return null;
-  try {
-    const early = titleFirstFromHead(r.head, r.title, headMax);
-    return early && { ...early, ...page };
-  } catch {
-    // Facts of an unexpected shape: the script's own answer is waited for.
-    return null;
-  }
 }
 
 /**

@@ -4,7 +4,7 @@
  * fetched for it, or the URL itself when that copy is gone (a reload, a loopback file).
  */
 import { NOT_AT, onPageRequest } from '../messaging/content';
-import { takePdf } from './file-store';
+import { takePdf } from '../storage/pdf-files';
 import { PdfReader } from './pdf-reader';
 import { PdfText } from './pdf-text';
 import { fileNameOf, type OpenedPdf, openPdf } from './viewer';

@@ -5,7 +5,7 @@
  * not a web page or holds nothing to read.
  */
 import type { CleanupChoices, ExtractedText } from '../text/extract';
-import { ReadingError } from './plan';
+import { ReadingError } from '../speech/errors';
 
 export interface ArticleDeps {
   fetch(url: string, init: RequestInit): Promise<Response>;

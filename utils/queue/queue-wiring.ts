@@ -15,9 +15,9 @@ import { parseArticle } from '../text/parse-article';
 import { boundTitle } from '../text/title';
 import { siteName } from '../text/urls';
 import { type ArticleDeps, fetchArticle } from './article-fetch';
-import { planReading, ReadingError } from './plan';
+import { planReading, ReadingError } from '../reading/plan';
 import { ListeningQueue } from './queue';
-import type { Reader } from './session';
+import type { Reader } from '../reading/session';
 
 const isWebPage = (url: string) => /^https?:\/\//i.test(url);
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { QueueEntry, QueueRun } from '../storage/queue';
 import { ListeningQueue } from './queue';
-import { IDLE_VIEW, type ReadingView } from './state';
+import { IDLE_VIEW, type ReadingView } from '../reading/state';
 
 const entry = (id: string): QueueEntry => ({ id, url: `https://example.ru/${id}`, title: id, site: 'example.ru', chars: 10, addedAt: 0 });
 

@@ -4,7 +4,7 @@
  * comes. An entry read to the end leaves the queue and the next one starts; a stop, an error, another
  * reading started, or the sleep timer "to the end of the article" ends the run (the entries stay).
  */
-import { isActive, type ReadingView } from './state';
+import { isActive, type ReadingView } from '../reading/state';
 import { moved, type QueueEntry, type QueueRun, withEntry, without } from '../storage/queue';
 
 export interface QueueDeps {

@@ -1,7 +1,7 @@
 /** What the reader needs from the world: passed in, so every piece of it can be faked in unit tests. */
 import type { AudioCache } from '../audio/cache';
 import type { SpendingBook } from '../money/spending-book';
-import type { PlayerSink } from '../messaging/player';
+import type { PlayerSink } from '../audio/player-protocol';
 import type { SpeechBody, SpeechStream } from '../speech/client';
 import type { RequestSlots } from '../speech/slots';
 import type { AccountInfo, Playback, Settings } from '../storage/settings';

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { clampPlace } from '@/components/FloatingPlayer';
 import { placeOf } from '../storage/page-options';
-import { FloatingLink, floatingViewOf, type FloatingView } from './floating';
+import { FloatingLink, floatingViewOf } from './floating';
+import type { FloatingView } from '../messaging/views';
 import { IDLE_VIEW, type ReadingView } from './state';
 
 const view = (patch: Partial<ReadingView>): ReadingView => ({ ...IDLE_VIEW, id: 'r1', tabId: 7, state: 'playing', parts: 4, costRub: '0.0100', ...patch });

@@ -5,19 +5,7 @@
  */
 import { isActive, type ReadingView } from './state';
 import type { FloatingPlace } from '../storage/page-options';
-
-/** What the mini-player shows: this reading's state, part, cost and speed. */
-export interface FloatingView {
-  readingId: string;
-  state: ReadingView['state'];
-  title: string;
-  part: number;
-  parts: number;
-  costRub: string;
-  rate: number;
-  /** An error code (the page renders its words); '' when none. */
-  error: string;
-}
+import type { FloatingView } from '../messaging/views';
 
 /**
  * The mini-player's view of a reading, or null where it is not shown: no tab, before a reading, while

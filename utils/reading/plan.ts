@@ -14,14 +14,10 @@ import { countLetters, makeAcceptable } from '../text/accepted';
 import type { TextBlock } from '../text/extract';
 import { PREVIEW_MAX, type PreviewBlock } from './preview';
 import { countChars, type Part, splitIntoParts } from '../text/parts';
+import { ReadingError } from '../speech/errors';
 
-/** A failure before any request: shown with a local code. */
-export class ReadingError extends Error {
-  constructor(readonly code: string) {
-    super(code);
-    this.name = 'ReadingError';
-  }
-}
+/** A failure before any request, told by a local code: kept with the error codes (`utils/speech/errors.ts`). */
+export { ReadingError };
 
 /** What a restarted background needs to carry on (kept in IndexedDB: a book is megabytes). */
 export interface ReadingPlan {

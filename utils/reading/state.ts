@@ -1,17 +1,9 @@
 import type { PreviewBlock } from './preview';
 import { storage } from 'wxt/utils/storage';
 import type { RunProgress } from './run';
+import type { ReadingStateName } from '../messaging/views';
 
-export type ReadingStateName =
-  | 'idle'
-  | 'extracting'
-  | 'confirm'
-  | 'loading'
-  | 'playing'
-  | 'paused'
-  | 'finished'
-  | 'stopped'
-  | 'error';
+export type { ReadingStateName };
 
 export const ACTIVE_STATES: readonly ReadingStateName[] = ['extracting', 'confirm', 'loading', 'playing', 'paused'];
 export const isActive = (s: ReadingStateName) => ACTIVE_STATES.includes(s);

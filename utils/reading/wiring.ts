@@ -2,7 +2,7 @@ import { browser } from 'wxt/browser';
 import { AudioCache, indexedDbBackend } from '../audio/cache';
 import { ignore } from '../log';
 import { sendToPage } from '../messaging/content';
-import type { PlayerSink } from '../messaging/player';
+import type { PlayerSink } from '../audio/player-protocol';
 import { fetchAccount, openSpeechStream, type Auth } from '../speech/client';
 import { PRIORITY, RequestSlots } from '../speech/slots';
 import { originPattern } from '../speech/base-url';
@@ -23,7 +23,7 @@ import pLimit from 'p-limit';
 /** Resume points are read, changed and written one change at a time. */
 const resumeWrites = pLimit(1);
 import { loadPlan, savePlan } from './plan-store';
-import { moreFromTab, pageScript } from './tab-text';
+import { moreFromTab, pageScript } from '../page-text/tab-text';
 import { Reader } from './session';
 import { readingViewStorage, runProgressStorage, type ReadingView } from './state';
 
@@ -133,6 +133,8 @@ function settledOrAfter(p: Promise<unknown>, ms: number): Promise<void> {
  * as it is saved, with its write (what the popup reads is there once it resolves).
  */
 export function createReader(player: PlayerSink, onView: (view: ReadingView, written: Promise<void>) => void = () => undefined): Reader {
+  // Tests and benchmarks read the current reading's plan (its parts) as the popup does.
+  diagnostics.expose({ readingPlan: loadPlan });
   /** Settles once the last start's page has answered (or FIRST_WRITES_WAIT_MS passed); the account's write waits for it. */
   let pageAnswered: Promise<void> = Promise.resolve();
   /** The plan's writes, and the views written behind them, one after another; null when none is pending. */

@@ -1,9 +1,14 @@
-import { checkBaseUrl } from './base-url';
+/**
+ * The options page's settings, in the background: what the page is shown (the settings, the key masked,
+ * the account), and its Save (checked, written with the key, then the key checked against the service's
+ * account endpoint). The storage is read and written here; `utils/speech/` only talks to the service.
+ */
+import { checkBaseUrl } from '../speech/base-url';
 import type { CheckResult, SaveSettingsInput, SettingsView } from '../messaging/protocol';
 import { parseRub } from '../money/money';
 import { getStoredKey, maskKey, setStoredKey } from '../storage/key-store';
 import { accountStorage, AUDIO_FORMATS, cleanupOf, readSettings, writeSettings } from '../storage/settings';
-import { fetchAccount, ServiceError } from './client';
+import { fetchAccount, ServiceError } from '../speech/client';
 import { cleanRules } from '../text/pronunciation';
 
 export async function settingsView(): Promise<SettingsView> {

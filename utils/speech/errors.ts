@@ -1,4 +1,7 @@
-/** Error bodies of the speech service, what the reader does about them, and which codes have words of their own. */
+/**
+ * Error bodies of the speech service, what the reader does about them, which codes have words of their
+ * own, and the reader's own failures before any request (`ReadingError`, told by a local code).
+ */
 
 export interface ParsedError {
   code: string | null;
@@ -238,4 +241,12 @@ const KNOWN = new Set<string>(KNOWN_ERROR_CODES);
 /** Whether the extension has a sentence of its own for `code` (else the service's message, or a generic one). */
 export function isKnownErrorCode(code: string): boolean {
   return KNOWN.has(code);
+}
+
+/** A failure before any request: shown with a local code. */
+export class ReadingError extends Error {
+  constructor(readonly code: string) {
+    super(code);
+    this.name = 'ReadingError';
+  }
 }

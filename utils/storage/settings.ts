@@ -1,4 +1,5 @@
 import type { PronunciationRule } from '../text/pronunciation';
+import type { UrlReading } from '../text/urls';
 import { kept } from './kept';
 import { storage } from 'wxt/utils/storage';
 
@@ -6,8 +7,8 @@ export const DEFAULT_BASE_URL = 'https://api.trysasha.ru';
 export const AUDIO_FORMATS = ['mp3', 'mp3_high', 'mp3_low'] as const;
 export type AudioFormat = (typeof AUDIO_FORMATS)[number];
 
-export const URL_READINGS = ['domain', 'out', 'read'] as const;
-export type UrlReading = (typeof URL_READINGS)[number];
+export const URL_READINGS = ['domain', 'out', 'read'] as const satisfies readonly UrlReading[];
+export type { UrlReading };
 
 export interface Settings {
   baseUrl: string;

@@ -1,5 +1,7 @@
 import { toUnicode } from 'punycode/punycode.es6.js';
-import type { UrlReading } from '../storage/settings';
+
+/** How bare URLs in the text are read (`readUrls`): reduced to their domain, left out, or read as written (a setting). */
+export type UrlReading = 'domain' | 'out' | 'read';
 
 /** What ends a bare address (a regex class's contents): a space, a bracket or quote of the markup's or text's. */
 const BARE_URL_ENDS = '\\s<>"«»\\u00a0';

@@ -1,0 +1,51 @@
+/**
+ * What the background shows the extension's pages and the mini-player (types only): the reading's state
+ * by name, the mini-player's view, and Save as MP3's estimate and order. The background makes them
+ * (`utils/reading/floating.ts`, `utils/reading/save.ts`); the pages and the content scripts only read them.
+ */
+
+export type ReadingStateName =
+  | 'idle'
+  | 'extracting'
+  | 'confirm'
+  | 'loading'
+  | 'playing'
+  | 'paused'
+  | 'finished'
+  | 'stopped'
+  | 'error';
+
+/** What the mini-player shows: this reading's state, part, cost and speed. */
+export interface FloatingView {
+  readingId: string;
+  state: ReadingStateName;
+  title: string;
+  part: number;
+  parts: number;
+  costRub: string;
+  rate: number;
+  /** An error code (the page renders its words); '' when none. */
+  error: string;
+}
+
+/** What saving the reading as MP3 would still cost: the parts not received yet. */
+export interface SaveEstimate {
+  /** The reading it was counted for, and its parts before `upTo`: what a confirmation of it may buy. */
+  readingId: string;
+  upTo: number;
+  /** Why it cannot be saved now: still being counted (a PDF), or waiting for its own confirmation. */
+  refusal: '' | 'still-counting' | 'save-changed';
+  parts: number;
+  missing: number;
+  /** Parts paid for and still arriving: waited for (`fetchMissing`, at no cost) before the file is made. */
+  arriving: number;
+  missingChars: number;
+  missingRub: string;
+}
+
+/** A Save as MP3 confirmation, as the popup sends it: the reading and the parts it was shown for, and the cost shown. */
+export interface SaveOrder {
+  readingId: string;
+  upTo: number;
+  maxRub: string;
+}
