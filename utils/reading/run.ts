@@ -2,6 +2,7 @@
  * Everything one reading owns, in one object that is replaced when the next reading starts:
  * nothing of a reading can leak into the next one. It holds no logic beyond its own bookkeeping.
  */
+import type { LookaheadFacts } from './lookahead';
 import { mp3Duration } from '../audio/mp3-frames';
 import type { Part } from '../text/parts';
 import type { Download } from './fetcher';
@@ -175,12 +176,9 @@ export class ReadingRun {
   /** The sleep timer ends the listening within the part before this one: it is not requested (nor any after it). */
   holdFrom = Infinity;
 
-  /** Part k may be fetched when every part between the one playing and k was refused (one part ahead, no more). */
-  withinLookahead(k: number, playing: number): boolean {
-    if (k > playing && (k >= this.holdFrom || this.purse.phase === 'asking')) return false;
-    let ahead = 0;
-    for (let j = playing + 1; j < k; j++) if (!this.skipped.has(j)) ahead++;
-    return k <= playing || ahead < 1;
+  /** What the look-ahead rule (`lookahead.ts`) decides from, for part k while part `playing` plays. */
+  lookaheadFacts(k: number, playing: number): LookaheadFacts {
+    return { k, playing, end: this.end, growing: this.growing, skipped: this.skipped, holdFrom: this.holdFrom, asking: this.purse.phase === 'asking' };
   }
 
   progress(): RunProgress {

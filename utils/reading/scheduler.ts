@@ -6,11 +6,12 @@
  */
 import { diagnostics } from '../diagnostics/wired';
 import type { AudioCache } from '../audio/cache';
-import type { PlayerSink } from '../messaging/player';
+import type { PlayerSink } from '../audio/player-protocol';
 import { PRIORITY, type Priority } from '../speech/slots';
 import { ignore, logIgnored } from '../log';
 import { Download, type FetchDeps, type Outcome } from './fetcher';
 import { cutOffset, splitPart, speechBody } from './plan';
+import { aheadDecision, withinLookahead } from './lookahead';
 import type { ReadingRun } from './run';
 
 /** What a delivery needs from the reader that runs it. */
@@ -161,7 +162,7 @@ export class Delivery {
   async pump(from: number, hold: PartialHold | null): Promise<void> {
     // A text still growing (a PDF read in batches) is waited for at its end.
     for (let k = from; k < this.run.end || (await this.run.hasPart(k)); k++) {
-      await this.until(() => this.run.withinLookahead(k, this.host.playing()));
+      await this.until(() => withinLookahead(this.run.lookaheadFacts(k, this.host.playing())));
       const outcome = await this.part(k, k === from ? hold : null);
       this.signal.throwIfAborted();
       if (outcome === 'stop') break;
@@ -228,9 +229,11 @@ export class Delivery {
   /** Starts the next part's request while this one plays, within the lookahead (no further: a stop wastes one part at most). */
   private ahead(k: number): void {
     const run = this.run;
+    if (this.signal.aborted) return;
+    const decision = aheadDecision(run.lookaheadFacts(k, this.host.playing()));
     // Not planned yet (a text read in batches): asked for once its batch is (not a reason to fetch the batch now).
-    if (k >= run.end && run.growing && !this.signal.aborted) return void run.grown().then(() => this.ahead(k));
-    if (k >= run.end || run.skipped.has(k) || this.signal.aborted || !run.withinLookahead(k, this.host.playing())) return;
+    if (decision === 'wait') return void run.grown().then(() => this.ahead(k));
+    if (decision === 'none') return;
     const key = run.key(k);
     if (run.downloads.has(key)) return;
     void this.host.cache.has(key).then(
