@@ -7,34 +7,13 @@
 import type { AudioCache } from '../audio/cache';
 import type { Outcome as PageOutcome } from '../messaging/protocol';
 import { ServiceError } from '../speech/client';
-import { costOf, formatRubPlain } from '../money/money';
+import { costOf, formatRubPlain, parseRub } from '../money/money';
 import { PRIORITY } from '../speech/slots';
 import { ignore } from '../log';
 import { ReadingError } from './plan';
 import type { ReadingRun } from './run';
 import { type Keeper, obtain } from './scheduler';
-
-/** What saving the reading as MP3 would still cost: the parts not received yet. */
-export interface SaveEstimate {
-  /** The reading it was counted for, and its parts before `upTo`: what a confirmation of it may buy. */
-  readingId: string;
-  upTo: number;
-  /** Why it cannot be saved now: still being counted (a PDF), or waiting for its own confirmation. */
-  refusal: '' | 'still-counting' | 'save-changed';
-  parts: number;
-  missing: number;
-  /** Parts paid for and still arriving: waited for (`fetchMissing`, at no cost) before the file is made. */
-  arriving: number;
-  missingChars: number;
-  missingRub: string;
-}
-
-/** A Save as MP3 confirmation, as the popup sends it: the reading and the parts it was shown for, and the cost shown. */
-export interface SaveOrder {
-  readingId: string;
-  upTo: number;
-  maxRub: string;
-}
+import type { SaveEstimate, SaveOrder } from '../messaging/views';
 
 /** Parts not in the cache: to buy, or arriving now (paid for: joined, not bought again). */
 async function partsToGet(run: ReadingRun, cache: AudioCache): Promise<{ missing: number[]; arriving: number[] }> {
@@ -90,4 +69,30 @@ export async function fetchMissing(run: ReadingRun, keeper: Keeper, upTo: number
     }
   }
   return { ok: true };
+}
+
+/** The estimate of the reader's current reading (none: refused as changed). */
+export function estimateSave(run: ReadingRun | null, cache: AudioCache): Promise<SaveEstimate> {
+  if (run?.plan) return saveEstimate(run, cache);
+  return Promise.resolve({ readingId: '', upTo: 0, refusal: 'save-changed', parts: 0, missing: 0, arriving: 0, missingChars: 0, missingRub: formatRubPlain(0n) });
+}
+
+/**
+ * Save as MP3, confirmed: fetches the parts not received yet into the cache — those of the reading the
+ * cost was shown for, before `upTo`, for at most `maxRub`. Refused when the reading changed since (another
+ * one, more parts, a higher cost), is still counted, or waits for its own confirmation.
+ */
+export async function fetchForSave(run: ReadingRun, keeper: Keeper, cache: AudioCache, order: SaveOrder): Promise<PageOutcome> {
+  if (!run.plan || run.id !== order.readingId) return { ok: false, code: 'save-changed' };
+  const now = await saveEstimate(run, cache);
+  const maxRub = parseRub(order.maxRub);
+  if (now.refusal) return { ok: false, code: now.refusal };
+  if (now.upTo !== order.upTo || maxRub === null || (parseRub(now.missingRub) ?? 0n) > maxRub) return { ok: false, code: 'save-changed' };
+  const grant = { upTo: order.upTo, maxRub, spent: 0n };
+  run.purse.saveGrant = grant;
+  try {
+    return await fetchMissing(run, keeper, order.upTo);
+  } finally {
+    if (run.purse.saveGrant === grant) run.purse.saveGrant = null;
+  }
 }

@@ -1,0 +1,41 @@
+/**
+ * The one driver of the reading's table (`machine.ts`): runs the effects of a step in order — the place
+ * kept, the purse opened, the run ended, the player told — and writes the new state with what the listener
+ * is shown. The only code between the table's decisions and the player, the service and storage.
+ */
+import { ignore } from '../log';
+import type { ReaderInside } from './inside';
+import { type Effect, type ReadingEvent, step } from './machine';
+import { keepPlace } from './resume-place';
+import type { ReadingView } from './state';
+
+/**
+ * The one driver of the reading's table (`machine.ts`): the event's step, its effects run in order, the
+ * new state written with `shown` (what the listener is told: an error's view).
+ */
+export async function drive(r: ReaderInside, event: ReadingEvent, shown: Partial<ReadingView> = {}): Promise<void> {
+  const run = r.run();
+  const { state, effects } = step(r.view().state, event);
+  const has = (effect: Effect) => effects.includes(effect);
+  if (effects.length === 0 && state === r.view().state) return;
+  // Where the listener stopped is kept to the second.
+  if (has('keep-place') && run) keepPlace(run, r.view(), r.deps, true);
+  if (has('agree')) run?.confirm();
+  // After the sleep timer paused the reading: its hold goes.
+  if (has('lift-sleep-hold') && !r.view().sleepAt) r.sleep.hold();
+  if (has('end')) await r.end(has('silence'));
+  if (has('reload') && run) run.reloading = true;
+  const load = has('reload') ? r.beginLoad() : null;
+  if (state !== r.view().state || has('show-fault') || has('show-audio-error')) {
+    const patch: Partial<ReadingView> = { state, ...shown };
+    if (has('show-pending-error') && run) patch.error = run.pendingError;
+    if (state === 'finished') Object.assign(patch, { part: Math.max((run?.parts.length ?? 1) - 1, 0), resumeOffer: null });
+    await r.update(patch);
+  }
+  if (has('post-pause')) await r.deps.player.post({ type: 'pause', readingId: r.view().id });
+  // A player that lost the reading (Chrome closed a silent offscreen document) answers `lost`.
+  if (has('post-resume')) await r.deps.player.post({ type: 'resume', readingId: r.view().id });
+  if (load !== null) await r.play(load, r.view().part, r.view().partTime);
+  // Read to the end: nothing to continue from on this page.
+  if (has('forget-place') && run?.url) void r.deps.saveResume(run.url, null).catch(ignore('keeping the place on the page'));
+}

@@ -1,0 +1,42 @@
+/**
+ * What the reader's parts (asking, restoring, the player's reports) act through. The reader (`session.ts`)
+ * owns the reading's state — its view, its run, the player's load — and only its own methods change it:
+ * the parts read it and ask for changes here.
+ */
+import type { RubUnits } from '../money/money';
+import type { Settings } from '../storage/settings';
+import type { ReaderDeps } from './deps';
+import type { ReadingEvent } from './machine';
+import type { ReadingRun } from './run';
+import type { Delivery, PartialHold } from './scheduler';
+import type { SleepTimer } from './sleep';
+import type { ReadingView } from './state';
+
+export interface ReaderInside {
+  readonly deps: ReaderDeps;
+  readonly sleep: SleepTimer;
+  view(): ReadingView;
+  run(): ReadingRun | null;
+  delivery(): Delivery | null;
+  active(): boolean;
+  update(patch: Partial<ReadingView>): Promise<void>;
+  /** One event through the reading's table (`machine.ts`), its effects run. */
+  drive(event: ReadingEvent, shown?: Partial<ReadingView>): Promise<void>;
+  fail(err: unknown): Promise<void>;
+  /** Ends the reading's requests and audio (`silence`: the player is told to stop). */
+  end(silence: boolean): Promise<void>;
+  /** A new load of the player: from now on, reports of the one before are not this reading's position. */
+  beginLoad(): number;
+  /** The player's current load (null: not known after a restart). */
+  load(): number | null;
+  /** A player report's load taken as the current one; false when it is from before a jump or reload. */
+  takeLoad(load: number): boolean;
+  play(load: number, part: number, partTime: number, settleUntil?: number): Promise<void>;
+  /** Feeds the player from part `from` (a restarted background, told by the player what it holds). */
+  deliverFrom(run: ReadingRun, from: number, hold: PartialHold | null, appended: boolean): void;
+  grow(run: ReadingRun, tabId: number, settings: Pick<Settings, 'pronunciations' | 'urls'>, price: RubUnits): Promise<void>;
+  /** The listener's own commands (a media key). */
+  command(name: 'pause' | 'resume' | 'stop' | 'next' | 'prev'): Promise<void>;
+  /** A reading picked up from an earlier life of the background becomes the reader's. */
+  take(view: ReadingView, run: ReadingRun | null): void;
+}

@@ -1,0 +1,79 @@
+/**
+ * The player's reports, taken by the reader: where the listener is (the view, the place kept on the page,
+ * the highlight), what a restarted background's player still holds, and the events the reading's table
+ * (`machine.ts`) decides on — sounding, run out, lost, failed — and the media keys.
+ */
+import type { PlayerEvent } from '../audio/player-protocol';
+import type { ReaderInside } from './inside';
+import { keepPlace } from './resume-place';
+import type { ReadingRun } from './run';
+
+const round2 = (n: number) => Math.round(n * 100) / 100;
+
+export async function onPlayerEvent(r: ReaderInside, event: PlayerEvent): Promise<void> {
+  const run = r.run();
+  if (!run || event.readingId !== r.view().id || !r.active()) return;
+  if ('load' in event && !r.takeLoad(event.load)) return; // from before a jump or reload
+  switch (event.type) {
+    case 'playing':
+      run.reloading = false;
+      run.sounding = true;
+      // An article read title first shows `playing` with its whole estimate: its rest is counted first (it
+      // comes tens of milliseconds after the title was asked for, while the service synthesizes it).
+      if (run.plan?.grows?.continues) {
+        const load = r.load();
+        await run.titleCounted(true);
+        // A jump or a reload meanwhile: its own player's `playing` says so.
+        if (r.load() !== load) break;
+      }
+      if (r.run() === run) await r.drive({ type: 'playing' });
+      break;
+    case 'progress': {
+      run.reloading = false;
+      const view = r.view();
+      const moved = event.part !== view.part || Math.abs(event.position - view.position) >= 0.2 || event.rate !== view.rate;
+      if (moved) await r.update({ part: event.part, position: round2(event.position), partTime: round2(event.partTime), rate: event.rate });
+      if (r.view().sleepAt) r.sleep.hold();
+      if (moved) keepPlace(run, r.view(), r.deps);
+      // The listener got past the offered place on their own: the offer goes.
+      const offer = r.view().resumeOffer;
+      if (offer && r.view().position > offer.position) await r.update({ resumeOffer: null });
+      follow(r, run, event.part, event.partTime);
+      // A restarted background learns from the player what it holds and carries on from there.
+      if (!r.delivery() && run.plan && r.view().state !== 'confirm') {
+        const hold = event.partialBytes > 0 ? { bytes: event.partialBytes, seconds: event.partialSeconds } : null;
+        // What the player holds plays out before a stopping error is shown.
+        r.deliverFrom(run, event.complete + 1, hold, event.complete >= 0 || hold !== null);
+      }
+      r.delivery()?.poke();
+      break;
+    }
+    case 'lost':
+      await r.drive({ type: 'lost', reloading: run.reloading });
+      break;
+    case 'ended':
+      await r.update({ position: round2(Math.max(event.position, r.view().position)) });
+      await r.drive({ type: 'ended', done: r.delivery()?.done === true, pendingError: run.pendingError !== null });
+      break;
+    case 'media-action':
+      // A media key, or the browser's or system's media controls.
+      if (event.action === 'play') await r.command('resume');
+      else if (event.action === 'pause') await r.command('pause');
+      else if (event.action === 'stop') await r.command('stop');
+      else await r.command(event.action === 'nexttrack' ? 'next' : 'prev');
+      break;
+    case 'error':
+      await r.drive({ type: 'player-error' }, { error: { code: 'bad-audio', requestId: '', detail: event.message } });
+      break;
+  }
+}
+
+/** Highlights the sentence being spoken, in its own block of the page. */
+function follow(r: ReaderInside, run: ReadingRun, part: number, partTime: number): void {
+  const sentence = run.sentence(part, partTime);
+  const key = sentence && `${sentence.block}:${sentence.text}`;
+  const tabId = r.view().tabId;
+  if (!sentence || key === run.highlighted || tabId === null) return;
+  run.highlighted = key!;
+  r.deps.highlight(tabId, sentence);
+}

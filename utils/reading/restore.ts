@@ -1,0 +1,53 @@
+/**
+ * A reading picked up by a new life of the background (Chrome ends an idle worker): the saved view, plan
+ * and progress become the reader's again, and it carries on — asking, growing, or asking the player what
+ * it holds.
+ */
+import { ignore } from '../log';
+import { capsOf } from '../money/caps';
+import { parseRub } from '../money/money';
+import { agreed } from './asking';
+import type { ReaderInside } from './inside';
+import { ReadingError } from './plan';
+import { ReadingRun } from './run';
+import { isActive } from './state';
+
+export async function restoreReading(r: ReaderInside): Promise<void> {
+  const { view, plan, progress } = await r.deps.store.load();
+  if (!view) return;
+  if (!isActive(view.state)) return r.take(view, null);
+  if (!plan || plan.id !== view.id || view.state === 'extracting') {
+    r.take(view, null);
+    // The text was still being extracted: there is nothing to carry on with.
+    await r.update({ state: 'stopped' });
+    return;
+  }
+  const settings = await r.deps.getSettings();
+  const run = ReadingRun.fromSaved(view, plan, progress, parseRub(settings.confirmThresholdRub) ?? 0n);
+  run.purse.caps = capsOf(settings);
+  r.take(view, run);
+  r.deps.slots.setLimit(plan.maxConcurrency);
+  const problem = await r.deps.keyProblem();
+  if (problem) return r.fail(new ReadingError(problem));
+  if (view.sleepAt) r.sleep.arm();
+  // A document read in batches carries on being planned from where it was.
+  if (plan.grows && view.tabId !== null) {
+    run.growing = true;
+    void r.grow(run, view.tabId, await r.deps.getSettings(), run.ledger.price);
+  }
+  if (view.state === 'confirm') {
+    run.confirmation().then(
+      async () => {
+        agreed(r, run, view.confirmReason);
+        const load = r.beginLoad();
+        await r.update({ state: 'loading' });
+        // Asked again mid-reading: on from where it was.
+        await r.play(load, view.part, view.partTime);
+      },
+      () => undefined, // the reading was stopped or replaced while it waited
+    );
+  } else if (view.state !== 'paused') {
+    // Playing: the player's next progress report says what it holds; if it lost the reading it says so.
+    await r.deps.player.post({ type: 'resume', readingId: view.id }).catch(ignore('asking the player where it is'));
+  }
+}

@@ -1,0 +1,88 @@
+/**
+ * A reading's start, once the reader has made it its own (`Reader.start`): its text planned, the caps and
+ * the purse set, the plan and first view written, a document read in batches counted on, the listener
+ * asked first when the reading must, and the player loaded on the first part.
+ */
+import { ignore } from '../log';
+import { capsOf } from '../money/caps';
+import { diagnostics } from '../diagnostics/wired';
+import { askFirstIfNeeded } from './asking';
+import type { ReaderDeps, ReadingRequest } from './deps';
+import type { ReaderInside } from './inside';
+import { planReading } from './plan';
+import type { prepare } from './prepare';
+import { resumeOfferOf } from './resume-place';
+import type { ReadingRun } from './run';
+import type { ReadingView } from './state';
+
+export async function carryOn(r: ReaderInside, run: ReadingRun, req: ReadingRequest, prepared: ReturnType<typeof prepare>, firstWrites: Promise<unknown>): Promise<void> {
+  try {
+    // Written in the order asked: this reading's writes below (an error's view too) come after the first ones.
+    await firstWrites;
+    const { text, settings, account, stalePrice } = await prepared;
+    run.signal.throwIfAborted();
+    diagnostics.mark('prepared');
+    // The place kept on this page is looked up while the reading is planned.
+    const resumeLookup = text.url ? r.deps.getResume(text.url).catch(() => null) : Promise.resolve(null);
+    const planned = planReading(run.id, text, settings, account);
+    diagnostics.mark('planned');
+    // A document read in batches (a PDF): the rest of its text is planned as it comes.
+    const batched = text.more === true && req.tabId !== null;
+    run.adopt(text, planned, batched);
+    run.purse.caps = capsOf(settings);
+    if (run.purse.caps) {
+      await r.deps.wallet.ready;
+      run.purse.spentAtStart = r.deps.wallet.spent();
+    }
+    r.deps.slots.setLimit(account.maxConcurrency);
+    // Saved (for a restarted background) while the view is written.
+    const planSaved = r.deps.store.savePlan(run.plan);
+    // Written while the first part is asked for (the view in memory is already this one; the browser
+    // keeps writes in the order they are asked for): waited for before the confirmation, or with the first part.
+    const written = Promise.all([planSaved, r.update({ title: run.title, source: req.source || text.source, balanceRub: account.balanceRub, stalePrice, counting: batched, ...planned.view })]);
+    written.catch(() => undefined);
+    if (batched) {
+      const grow = () => void r.grow(run, req.tabId!, settings, planned.price);
+      // An article read title first: its rest once something waits for it (ReadingRun.growWhenWanted).
+      if (text.bound !== undefined) run.growWhenWanted(grow);
+      else grow();
+    }
+    await askFirstIfNeeded(r, run, { text, settings, account }, planned.price, batched, written);
+    r.sleep.hold();
+    const load = r.beginLoad();
+    // The view is `loading` at once (in memory); its copy for the popup is written while the first part is asked for.
+    const shown = r.update({ state: 'loading' });
+    // The place kept on this page is offered once it is known: the first request does not wait for
+    // the lookup (4–5 ms of the worker's time before it, on the toolbar path).
+    void resumeLookup.then(async (point) => {
+      // An article read title first: its place is looked for among all its parts, once they are counted.
+      await run.titleCounted(false);
+      const resumeOffer = resumeOfferOf(run, point);
+      if (resumeOffer && r.run() === run && r.active() && r.view().position < resumeOffer.position) return r.update({ resumeOffer });
+    }).catch(ignore('offering the place kept on the page'));
+    await Promise.all([written, shown, r.play(load, 0, 0)]);
+  } catch (err) {
+    if (run.signal.aborted || r.run() !== run) return;
+    await r.fail(err);
+  }
+}
+
+/**
+ * A start's first writes: the last reading's plan and progress cleared (while the reading is `current`),
+ * the first view (`extracting`) and the badge cleared (while it is still the one `shown`). Made once
+ * `after` settles (`deps.startWritesAfter`; at once when null); the promise resolves once they are asked
+ * for, not written. A view that has moved on by then (a stop, a newer start) has written itself: the first
+ * one is not written over it.
+ */
+export function writeFirst(deps: Pick<ReaderDeps, 'store' | 'badge'>, still: { current(): boolean; shown(): boolean }, first: ReadingView, after: Promise<void> | null): Promise<void> {
+  const write = () => {
+    if (!still.current()) return;
+    void deps.store.savePlan(null).catch(ignore('clearing the last plan'));
+    void deps.store.saveProgress(null).catch(ignore('clearing the last progress'));
+    if (!still.shown()) return;
+    deps.badge(null);
+    void deps.store.saveView(first).catch(ignore('writing the first view'));
+  };
+  if (!after) return Promise.resolve(write());
+  return after.then(write, write);
+}
