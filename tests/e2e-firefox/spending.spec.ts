@@ -59,9 +59,11 @@ test("the page's own script cannot answer \"read it?\": a confirm sent through t
 });
 
 test('a Save as MP3 confirmation left open after another reading began buys nothing', async ({ ext, service, pages }) => {
-  await ext.configure({ threshold: '5' });
-  pages.put('/one.html', makeArticleHtml(3_000, 'Первая'));
-  pages.put('/two.html', makeArticleHtml(6_000, 'Вторая'));
+  // 15 ₽ at 1,500 ₽ a million: 10,000 characters. The first reading (about 9,000) starts at once and has parts
+  // left to buy when it is stopped, however far it got (its title is one short part); the second asks first.
+  await ext.configure({ threshold: '15' });
+  pages.put('/one.html', makeArticleHtml(9_000, 'Первая'));
+  pages.put('/two.html', makeArticleHtml(12_000, 'Вторая'));
   const one = await ext.openTab('one.html');
   const popup = await ext.openPopup(one.tabId);
   await expect.poll(() => service.speechLog().length).toBeGreaterThan(0);

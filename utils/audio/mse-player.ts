@@ -1,71 +1,10 @@
 import { MediaSessionLink } from './media-session';
-import type { PlayerCommand, PlayerEvent } from '../messaging/player';
+import type { PlayerCommand, PlayerEvent } from './player-protocol';
 import { diagnostics } from '../diagnostics/wired';
 import { initSegmentOf, sameBytes } from './mp3-fmp4';
-
-/** Turns one part's streamed bytes into what the SourceBuffer takes (Firefox: MP3 inside fragmented MP4). */
-export interface StreamWrapper {
-  push(bytes: Uint8Array): Promise<Uint8Array | null>;
-  /** The bytes pushed next begin a new stream (the rest of a cut part): drop any cut frame held back. */
-  restart(): void;
-  end(): Promise<Uint8Array | null>;
-  /** Gets ready for its first bytes before they come. */
-  warm?(): Promise<void>;
-}
-
-/** The SourceBuffer's type, and the wrapper the stream needs first, if any. */
-export interface PlayerFormat {
-  mime: string;
-  wrap?: () => StreamWrapper;
-}
-
-/** Chrome's MediaSource takes the MP3 stream as it comes. */
-export const PLAIN_MP3: PlayerFormat = { mime: 'audio/mpeg' };
-
-/**
- * Counters for the benchmarks and the Firefox suite (read through DevTools or the background page):
- * stalls and timings of the current load. Only a test build (`wxt build --mode test`) makes one and
- * hands it to the player; production players have none, and this class is dropped from their bundle.
- */
-export class PlayerStats {
-  waiting = 0;
-  firstBytesAt = 0;
-  firstPlayingAt = 0;
-  endedAt = 0;
-  loads = 0;
-  stalls: Array<{ at: number; ms: number }> = [];
-  #stalledSince = 0;
-
-  load(): void {
-    Object.assign(this, { waiting: 0, firstBytesAt: 0, firstPlayingAt: 0, endedAt: 0, loads: this.loads + 1, stalls: [] });
-    this.#stalledSince = 0;
-  }
-
-  bytes(): void {
-    this.firstBytesAt ||= performance.now();
-  }
-
-  playing(currentTime: number): void {
-    this.firstPlayingAt ||= performance.now();
-    if (this.#stalledSince) this.stalls.push({ at: Math.round(currentTime * 10) / 10, ms: Math.round(performance.now() - this.#stalledSince) });
-    this.#stalledSince = 0;
-  }
-
-  /** A stall is a wait after playback had begun (not the first buffering). */
-  waited(): void {
-    if (!this.firstPlayingAt) return;
-    this.waiting++;
-    this.#stalledSince = performance.now();
-  }
-
-  ended(): void {
-    this.endedAt = performance.now();
-  }
-}
-
-/** Seconds of already played audio kept behind the playhead; the rest is removed so memory stays flat. */
-const KEEP_BEHIND = 10;
-const EVICT_AFTER = 30;
+import { PLAIN_MP3, type PlayerFormat, type StreamWrapper } from './player-format';
+import type { PlayerStats } from './player-stats';
+import { bufferedEnd, bufferedSpan, evictPlayed } from './source-buffer';
 
 /**
  * Plays one reading progressively: every part's bytes go into one SourceBuffer
@@ -155,11 +94,16 @@ export class MsePlayer {
       }
       case 'part-end': {
         const { part } = cmd;
+        const complete = () => {
+          this.completeParts.add(part);
+          // A whole part shorter than the start's cushion plays now.
+          if (!this.started) void this.startPlayback();
+        };
         if (this.format.wrap) {
           this.wrapped(part, (w) => (this.wrappers.delete(part), w.end()));
-          this.afterFeed(() => void this.completeParts.add(part));
+          this.afterFeed(complete);
         } else {
-          this.completeParts.add(part);
+          complete();
         }
         break;
       }
@@ -336,23 +280,18 @@ export class MsePlayer {
     this.feed = Promise.resolve();
   }
 
-  private bufferedEnd(): number {
-    const b = this.buffer?.buffered;
-    return b && b.length ? b.end(b.length - 1) : 0;
-  }
-
   private pump(): void {
     const { buffer, media } = this;
     if (!buffer || !media || buffer.updating || media.readyState !== 'open') return;
     const next = this.queue[0];
     if (next) {
-      if (!this.partStarts.has(next.part)) this.partStarts.set(next.part, this.bufferedEnd());
+      if (!this.partStarts.has(next.part)) this.partStarts.set(next.part, bufferedEnd(this.buffer));
       try {
         if (!this.started) diagnostics.mark('player:appendBuffer');
         buffer.appendBuffer(next.bytes);
         this.queue.shift();
       } catch (err) {
-        if (err instanceof DOMException && err.name === 'QuotaExceededError' && this.evict(true)) return;
+        if (err instanceof DOMException && err.name === 'QuotaExceededError' && evictPlayed(this.buffer, this.audio.currentTime, true)) return;
         this.emit({ type: 'error', readingId: this.readingId, message: 'The audio could not be buffered.' });
       }
       return;
@@ -362,7 +301,7 @@ export class MsePlayer {
       if (!this.started) void this.startPlayback();
       return;
     }
-    this.evict(false);
+    evictPlayed(this.buffer, this.audio.currentTime, false);
   }
 
   private onUpdateEnd(): void {
@@ -374,7 +313,7 @@ export class MsePlayer {
   }
 
   private async startPlayback(): Promise<void> {
-    const end = this.bufferedEnd();
+    const end = bufferedEnd(this.buffer);
     if (end <= 0) {
       if (this.ending && this.queue.length === 0) {
         this.emit({ type: 'ended', readingId: this.readingId, load: this.loadId, position: this.positionBase });
@@ -388,6 +327,8 @@ export class MsePlayer {
       this.audio.currentTime = Math.min(target, end);
       this.pendingSeek = null;
     }
+    // Not yet: too little to play on while the next pieces arrive (the part, or the stream, ending starts it).
+    if (!this.ending && this.completeParts.size === 0 && end - this.audio.currentTime < (this.format.startSeconds ?? 0)) return;
     this.started = true;
     if (!this.userPaused) await this.play();
   }
@@ -433,24 +374,12 @@ export class MsePlayer {
       complete,
       partialBytes: this.partBytes.get(complete + 1) ?? 0,
       rate: this.audio.playbackRate,
-      partialSeconds: this.partStarts.has(complete + 1) ? Math.max(0, this.bufferedEnd() - this.partStarts.get(complete + 1)!) : 0,
+      partialSeconds: this.partStarts.has(complete + 1) ? Math.max(0, bufferedEnd(this.buffer) - this.partStarts.get(complete + 1)!) : 0,
     });
-  }
-
-  /** Removes played audio well behind the playhead; true when a removal started. */
-  private evict(force: boolean): boolean {
-    const buffer = this.buffer;
-    if (!buffer || buffer.updating || !buffer.buffered.length) return false;
-    const start = buffer.buffered.start(0);
-    const upTo = this.audio.currentTime - KEEP_BEHIND;
-    if (upTo - start < (force ? 1 : EVICT_AFTER)) return false;
-    buffer.remove(start, upTo);
-    return true;
   }
 
   /** Seconds of audio held by the SourceBuffer, for the memory benchmark. */
   bufferedSeconds(): number {
-    const b = this.buffer?.buffered;
-    return b && b.length ? b.end(b.length - 1) - b.start(0) : 0;
+    return bufferedSpan(this.buffer);
   }
 }

@@ -1,5 +1,5 @@
 import pLimit from 'p-limit';
-import type { PlayerSink } from '../messaging/player';
+import type { PlayerSink } from './player-protocol';
 
 /** The part of the service worker's `clients` used here (the DOM lib has no worker globals). */
 export interface WindowClient {

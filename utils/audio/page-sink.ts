@@ -1,11 +1,16 @@
 import { FMP4_MP3_MIME, Mp3ToFmp4 } from './mp3-fmp4';
-import { MsePlayer, PLAIN_MP3, type PlayerFormat, type PlayerStats } from './mse-player';
-import type { PlayerEvent, PlayerSink } from '../messaging/player';
+import { MsePlayer } from './mse-player';
+import { PLAIN_MP3, type PlayerFormat } from './player-format';
+import type { PlayerStats } from './player-stats';
+import type { PlayerEvent, PlayerSink } from './player-protocol';
+
+/** Audio buffered before a wrapped stream (Firefox) starts playing: about two of the service's first pieces. */
+const FMP4_START_SECONDS = 0.25;
 
 /** MP3 straight into MediaSource where the browser takes it, else wrapped in fragmented MP4 (Firefox). */
 export function pickPlayerFormat(isTypeSupported = (t: string) => MediaSource.isTypeSupported(t)): PlayerFormat {
   if (isTypeSupported(PLAIN_MP3.mime)) return PLAIN_MP3;
-  if (isTypeSupported(FMP4_MP3_MIME)) return { mime: FMP4_MP3_MIME, wrap: () => new Mp3ToFmp4() };
+  if (isTypeSupported(FMP4_MP3_MIME)) return { mime: FMP4_MP3_MIME, wrap: () => new Mp3ToFmp4(), startSeconds: FMP4_START_SECONDS };
   throw new Error('This browser cannot stream MP3 audio.');
 }
 
