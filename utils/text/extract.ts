@@ -8,9 +8,10 @@
 import { Readability } from '@mozilla/readability';
 import { quickReadability, remakeBodyBy } from './quick-readability';
 import { looseForm, type TextSlice, tokens } from './highlight';
-import { boundTitle } from './title';
-import { countChars, isSpeakable, squeezeSpaces } from './chars';
+import { countChars, squeezeSpaces } from './chars';
 import { isBoilerplate, isCodeBlock, isJunkLine, isMarkedAsCode } from './leave-out';
+import { hiddenOnPage, type Sight } from './sight';
+import { headlineOf } from './headline';
 
 export { isBoilerplate, isCodeBlock, isJunkLine };
 
@@ -127,48 +128,6 @@ function matches(el: Element, cls: RegExp, role: RegExp): boolean {
 /** Never read: edit links, citation markers, back links, what the site does not print. */
 function isNoise(el: Element): boolean {
   return matches(el, NOISE_CLASS, NOISE_ROLE) || (el.tagName === 'SUP' && MARKER_CLASS.test(el.getAttribute('class') ?? ''));
-}
-
-/** What is known of the live page's visibility during one extraction: each element's answer, and the page's scroll. */
-interface Sight {
-  seen: Map<Element, boolean>;
-  scroll?: { x: number; y: number };
-}
-
-/** An element of the live page the reader cannot see (CSS of the live page decides; Readability's copy has none). */
-function hiddenOnPage(el: Element | null, sight: Sight): boolean {
-  if (!el) return false;
-  // Asked for every text node: the answer already found comes first (the body's and the root's are false).
-  let hidden = sight.seen.get(el);
-  if (hidden === undefined) {
-    if (el === el.ownerDocument.body || el === el.ownerDocument.documentElement) return false;
-    // No layout (unit tests, or a page fetched for the listening queue and parsed, never shown): nothing is hidden.
-    const view = el.ownerDocument.defaultView;
-    if (typeof el.checkVisibility !== 'function' || !view) return false;
-    // The page does not scroll while it is read here: its offsets are read once, not for every paragraph.
-    sight.scroll ??= { x: view.scrollX, y: view.scrollY };
-    // Text is moved out of sight by a class, an id or a style (`.sr-only`, `.visually-hidden`): an element
-    // with no attribute is placed by its tag's rules, as the article's paragraphs are, and its box is not
-    // measured (half of this check's time on a 900,000-character page). Its parent's is.
-    hidden =
-      !el.checkVisibility({ opacityProperty: true, visibilityProperty: true }) ||
-      (el.hasAttributes() && outOfSight(el, view, sight.scroll)) ||
-      hiddenOnPage(el.parentElement, sight);
-    sight.seen.set(el, hidden);
-  }
-  return hidden;
-}
-
-/**
- * Shown by CSS but not to the eye: a box of no width or height (or the 1×1 "screen-reader only" box)
- * that clips what it holds, or a box moved off the page to the left or above it.
- */
-function outOfSight(el: Element, view: Window, scroll: { x: number; y: number }): boolean {
-  const r = el.getBoundingClientRect();
-  if (r.right + scroll.x <= 0 || r.bottom + scroll.y <= 0) return true;
-  if (r.width > 1 && r.height > 1) return false;
-  const style = view.getComputedStyle(el);
-  return style.overflow !== 'visible' || style.clip !== 'auto' || style.clipPath !== 'none';
 }
 
 /** The first text node inside `node`, in document order. */
@@ -392,58 +351,7 @@ function copyOf(doc: Document, pairs: Map<Text, Text>): Document {
   return copy;
 }
 
-/** The title read first: the page's headline whose words are `title`'s, else `title` itself, kept to a sane length. */
-export function headlineOf(doc: Document, title: string, seen: Sight = { seen: new Map() }): Headline {
-  const h1s = Array.from(doc.getElementsByTagName('h1'));
-  return headlineIn(
-    doc,
-    headlineAmong(
-      h1s.map((h1) => h1.textContent ?? ''),
-      title,
-      (i) => hiddenOnPage(h1s[i]!, seen),
-    ),
-  );
-}
-
-/** The headline `headlineAmong` found, with where its words are on the page: the text of the h1 it is (none for −1, or an h1 gone since). */
-export function headlineIn(doc: Document, found: { text: string; h1: number }): Headline {
-  const segments: Segment[] = [];
-  const h1 = found.h1 >= 0 ? doc.getElementsByTagName('h1')[found.h1] : undefined;
-  const walker = h1 ? doc.createTreeWalker(h1, NodeFilter.SHOW_TEXT) : null;
-  for (let n = walker?.nextNode() as Text | null; n; n = walker!.nextNode() as Text | null) {
-    if (n.data.trim()) segments.push({ node: n, start: 0, end: n.data.length });
-  }
-  return { text: found.text, segments };
-}
-
 const sameWords = (a: string, b: string) => tokens(a).join(' ') === tokens(b).join(' ');
-
-/**
- * The article's title as the page shows it: the first `h1` (of `h1s`, their text) the reader sees
- * (`hidden`, asked only of those that match) whose words are the title's, or hold it (a title with a site
- * suffix: "Headline — Site"), and its index; else the title Readability found, kept to a sane length, with
- * no place on the page to highlight (it may be only in `<title>`): index −1.
- */
-export function headlineAmong(h1s: readonly string[], title: string, hidden: (index: number) => boolean): { text: string; h1: number } {
-  const cleanTitle = clean(title);
-  let want: string | undefined;
-  for (let i = 0; i < h1s.length; i++) {
-    const text = clean(h1s[i]!);
-    // A heading that is the title itself, letter for letter (with a letter or digit the service reads,
-    // which `tokens` always reads as a word), has its words; others are compared word by
-    // word. `tokens` folds case and marks, and its first call in a page built Firefox's Unicode tables
-    // there (3.5 ms of the 8 the title took, on the way to the first audio).
-    if (text !== cleanTitle || !isSpeakable(text)) {
-      const have = tokens(text).join(' ');
-      if (!have) continue;
-      want ??= tokens(cleanTitle).join(' ');
-      if (want && !want.includes(have) && !have.includes(want)) continue;
-    }
-    if (hidden(i)) continue;
-    return { text, h1: i };
-  }
-  return { text: boundTitle(cleanTitle), h1: -1 };
-}
 
 /** The live text the selection covers. */
 function selectionSlices(doc: Document): Segment[] {

@@ -32,7 +32,7 @@ export function pageFacts(titleMax = 0, doc: Document = document): PageFacts | n
   }
   const view = doc.defaultView;
   let scroll: { x: number; y: number } | undefined;
-  // Whether the reader cannot see `el`: the same test as the extraction's (utils/text/extract.ts, `hiddenOnPage`).
+  // Whether the reader cannot see `el`: the same test as the extraction's (utils/text/sight.ts, `hiddenOnPage`).
   const hidden = (el: Element | null): boolean => {
     if (!el || el === doc.body || el === doc.documentElement) return false;
     if (typeof el.checkVisibility !== 'function' || !view) return false;

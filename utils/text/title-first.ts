@@ -1,10 +1,11 @@
 /**
  * An article read title first (the page's side): its title, found before Readability runs, answered
  * as the reading's first part, and the bound of what the whole article can bill, which lets it go
- * without asking first. The rest follows from `extractFromPage` with that headline (page-reader.ts).
+ * without asking first. The rest follows from `extractFromPage` with that headline (`utils/content/page-reader.ts`).
  */
 import { Readability } from '@mozilla/readability';
-import { type Extraction, type ExtractedText, headlineAmong, headlineIn } from './extract';
+import type { Extraction, ExtractedText } from './extract';
+import { headlineAmong, headlineIn } from './headline';
 import { type PageHead, pageFacts } from './page-facts';
 
 /** Less text than this on a page may hold no article at all (Readability's own threshold): it is not read title first. */
