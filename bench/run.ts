@@ -687,7 +687,8 @@ async function waste() {
       await rig.stopReading(popup);
       await new Promise((r) => setTimeout(r, 300)); // let an aborted request settle in the log
       const billed = rig.service.speechLog().filter((e) => e.billedChars > 0);
-      const plan = await rig.sw.evaluate(async () => (await chrome.storage.session.get('reading-plan'))['reading-plan'] as { parts: Array<{ text: string }> });
+      // The plan as the popup reads it, through the test build's diagnostics (utils/reading/wiring.ts).
+      const plan = await rig.sw.evaluate(() => (globalThis as unknown as { readingPlan(): Promise<{ parts: Array<{ text: string }> }> }).readingPlan());
       const index = (text: string) => plan.parts.findIndex((p) => p.text === text);
       const unplayed = billed.filter((e) => index(e.text) > at.part);
       trials.push({ stopAfterMs, partAtStop: at.part, billedParts: billed.length, unplayedParts: unplayed.length, unplayedChars: unplayed.reduce((n, e) => n + e.billedChars, 0) });
