@@ -1,9 +1,11 @@
 /**
  * Every ruble through one gate (Firefox): caps that hold after the usage history is cleared, a page's
- * script that cannot answer "read it?", and a Save as MP3 confirmation that buys only for its own reading.
+ * script that cannot answer "read it?", a Save as MP3 confirmation that buys only for its own reading and
+ * never for a PDF still being counted, and a page that grew after its size was checked.
  */
 import { growArticle } from '../fixtures/grow-article.ts';
 import { makeArticleHtml } from '../fixtures/make-article.ts';
+import { pdfBytes, TEST_PDFS } from '../fixtures/pdfs.ts';
 import { click, evaluate } from './firefox.ts';
 import { attr, expect, state, test, type Ext } from './fixtures.ts';
 
@@ -114,4 +116,27 @@ test('a page that grows after its size was checked (an article read title first)
   await click(popup, '[data-testid="confirm-read"]');
   await expect.poll(() => state(popup), { timeout: 60_000 }).toBe('finished');
   expect(paidChars()).toBe(estimate);
+});
+
+test('Save as MP3 on a PDF still being counted is refused: its cost is not known, and nothing is bought for it', async ({ ext, service, pages }) => {
+  await ext.configure({ threshold: '1' });
+  pages.putFile(`/${TEST_PDFS.book.name}`, await pdfBytes('book'), 'application/pdf');
+  // The book stays counted for as long as the test needs (test builds' diagnostics hold the background's next request for pages).
+  await ext.diagnostics('holdAt', 'text:more');
+  const { tabId } = await ext.openTab(`${pages.url}/${TEST_PDFS.book.name}`);
+  const popup = await ext.openPopup(tabId);
+  await expect.poll(() => state(popup), { timeout: 60_000 }).toBe('confirm');
+  await click(popup, '[data-testid="confirm-read"]');
+  await expect.poll(() => state(popup)).toMatch(/loading|playing/);
+  expect(await attr(popup, 'estimate', 'data-counting')).toBe('true');
+  await expect.poll(() => evaluate(popup, () => (document.querySelector('[data-testid="save-mp3"]') as HTMLButtonElement).disabled)).toBe(false);
+  await click(popup, '[data-testid="save-mp3"]');
+  await expect.poll(() => attr(popup, 'save-error', 'data-code')).toBe('still-counting');
+  expect(await evaluate(popup, () => document.querySelectorAll('[data-testid="confirm-save"]').length)).toBe(0);
+  // Nothing was bought twice, and the reading still counts (no confirmation was taken from the refused save).
+  const texts = (service.speechLog() as Array<{ text: string }>).map((e) => e.text);
+  expect(new Set(texts).size).toBe(texts.length);
+  expect(await attr(popup, 'estimate', 'data-counting')).toBe('true');
+  await ext.diagnostics('release', 'text:more');
+  await click(popup, '[data-testid="stop"]');
 });

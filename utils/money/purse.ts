@@ -16,18 +16,102 @@ export interface SavedPurse {
 }
 
 export class Purse {
-  phase: MoneyPhase = 'planning';
-  envelope: Envelope = { chars: 0 };
-  capApproval: RubUnits | null = null;
-  saveGrant: SaveGrant | null = null;
-  /** The caps this reading keeps to (read when it started), and what was spent when it did. */
-  caps: Caps | null = null;
-  spentAtStart: Spent = { day: 0n, month: 0n };
-  reserved: RubUnits = 0n;
-  committedChars = 0;
+  #phase: MoneyPhase = 'planning';
+  #envelope: Envelope = { chars: 0 };
+  #capApproval: RubUnits | null = null;
+  #saveGrant: SaveGrant | null = null;
+  #caps: Caps | null = null;
+  #spentAtStart: Spent = { day: 0n, month: 0n };
+  #reserved: RubUnits = 0n;
+  #committedChars = 0;
   private readonly committed = new Set<string>();
 
   constructor(readonly readingId: string) {}
+
+  get phase(): MoneyPhase {
+    return this.#phase;
+  }
+  get envelope(): Envelope {
+    return this.#envelope;
+  }
+  get capApproval(): RubUnits | null {
+    return this.#capApproval;
+  }
+  get saveGrant(): SaveGrant | null {
+    return this.#saveGrant;
+  }
+  /** The caps this reading keeps to (read when it started), and what was spent when it did. */
+  get caps(): Caps | null {
+    return this.#caps;
+  }
+  get spentAtStart(): Spent {
+    return this.#spentAtStart;
+  }
+  get reserved(): RubUnits {
+    return this.#reserved;
+  }
+  get committedChars(): number {
+    return this.#committedChars;
+  }
+
+  /** The caps read when the reading started, and what had been spent by then. */
+  keepTo(caps: Caps | null, spentAtStart: Spent = { day: 0n, month: 0n }): void {
+    this.#caps = caps;
+    this.#spentAtStart = spentAtStart;
+  }
+
+  /** Nothing was asked: the reading may spend up to `chars` (what stays under the threshold), and asks again past it. */
+  openUnder(chars: number): void {
+    this.#envelope = { chars };
+    this.#phase = 'open';
+  }
+
+  /** The listener is asked (first, or again): nothing more is bought until the answer. */
+  ask(): void {
+    this.#phase = 'asking';
+  }
+
+  /** Agreed to `chars` (Infinity: a document as it is counted), and, asked for a cap, passing it by `capApproval`. */
+  agree(chars: number, capApproval: RubUnits | null = this.#capApproval): void {
+    this.#envelope = { chars };
+    this.#capApproval = capApproval;
+    this.#phase = 'open';
+  }
+
+  /** The reading has ended: nothing more is bought for it. */
+  close(): void {
+    this.#phase = 'over';
+  }
+
+  /** Save as MP3's confirmation, for as long as its fetching lasts (null: over). */
+  grant(grant: SaveGrant | null): void {
+    this.#saveGrant = grant;
+  }
+
+  /** A request let through: its likely cost held until its receipt, counted against a save's grant or the envelope. */
+  admit(cost: RubUnits, under: 'play' | 'save', part: { key: string; chars: number; resumed: boolean }): void {
+    this.#reserved += cost;
+    if (under === 'save' && this.#saveGrant) this.#saveGrant.spent += cost;
+    else if (under === 'play' && !part.resumed) this.commit(part.key, part.chars);
+  }
+
+  /** A request let through was not sent, or billed nothing: its hold is given back. */
+  giveBack(cost: RubUnits, under: 'play' | 'save'): void {
+    this.#reserved -= cost;
+    if (under === 'save' && this.#saveGrant) this.#saveGrant.spent -= cost;
+  }
+
+  /** A request's receipt: its hold becomes what it was billed. */
+  settle(held: RubUnits, billed: RubUnits, under: 'play' | 'save'): void {
+    this.#reserved -= held;
+    if (under === 'save' && this.#saveGrant) this.#saveGrant.spent += billed - held;
+  }
+
+  /** A part the service found too long was halved: its words count again only as its halves are bought. */
+  split(key: string, chars: number): void {
+    if (!this.committed.delete(key)) return;
+    this.#committedChars -= chars;
+  }
 
   /** The gate's view of it, with the reading's bill and price. */
   snapshot(bill: { cost: RubUnits; chars: number; price: RubUnits }, parts: number): ReadingPurse {
@@ -48,10 +132,10 @@ export class Purse {
   }
 
   /** A part's first request for playback was let through: its words count against the envelope once. */
-  commit(key: string, chars: number): void {
+  private commit(key: string, chars: number): void {
     if (this.committed.has(key)) return;
     this.committed.add(key);
-    this.committedChars += chars;
+    this.#committedChars += chars;
   }
 
   saved(): SavedPurse {
@@ -62,9 +146,10 @@ export class Purse {
    * Restored after a restart of the background: what was saved, else `agreed` (what the reading's view says
    * was agreed to: its estimate once confirmed, what stays under the threshold when nothing was asked).
    */
-  restore(saved: SavedPurse | undefined, agreed: number, billedChars: number): void {
-    this.envelope = { chars: saved ? (saved.envelope ?? Infinity) : agreed };
-    this.capApproval = saved?.capApproval ? BigInt(saved.capApproval) : null;
-    this.committedChars = billedChars;
+  restore(saved: SavedPurse | undefined, agreed: number, billedChars: number, asking: boolean, capApproval: RubUnits | null): void {
+    this.#envelope = { chars: saved ? (saved.envelope ?? Infinity) : agreed };
+    this.#capApproval = saved?.capApproval ? BigInt(saved.capApproval) : capApproval;
+    this.#committedChars = billedChars;
+    this.#phase = asking ? 'asking' : 'open';
   }
 }

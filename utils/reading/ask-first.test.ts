@@ -11,7 +11,7 @@ describe('askFirstReason for an article read title first (its rest not counted y
   const growingRun = (caps: Caps | null = null) => {
     const run = new ReadingRun('r1');
     run.growing = true;
-    run.purse.caps = caps;
+    run.purse.keepTo(caps);
     return run;
   };
 

@@ -30,15 +30,14 @@ export async function askFirstIfNeeded(r: ReaderInside, run: ReadingRun, plannin
   });
   if (!confirmReason) {
     // Nothing asked: the reading may spend what stays under the threshold, and asks again past it.
-    run.purse.envelope = { chars: charsWithin(threshold, price) };
-    run.purse.phase = 'open';
+    run.purse.openUnder(charsWithin(threshold, price));
     return;
   }
   // The preview switches blocks off by planning again: only a reading planned whole has one.
   if (!batched) run.planning = planning;
   const preview = run.planning ? previewOf(planning.text.blocks, run.parts, price, run.off) : [];
   await written;
-  run.purse.phase = 'asking';
+  run.purse.ask();
   await r.update({ confirmReason, preview, state: 'confirm' });
   await run.confirmation();
   run.signal.throwIfAborted();
@@ -53,9 +52,7 @@ export async function askFirstIfNeeded(r: ReaderInside, run: ReadingRun, plannin
  */
 export function agreed(r: Pick<ReaderInside, 'deps'>, run: ReadingRun, reason: ReadingView['confirmReason']): void {
   const chars = run.parts.reduce((n, p) => n + p.chars, 0);
-  run.purse.envelope = { chars: run.growing ? Infinity : chars };
-  if (reason === 'budget') run.purse.capApproval = costOf(chars, run.ledger.price);
-  run.purse.phase = 'open';
+  run.purse.agree(run.growing ? Infinity : chars, reason === 'budget' ? costOf(chars, run.ledger.price) : undefined);
   void r.deps.store.saveProgress(run.progress()).catch(ignore('saving the reading'));
 }
 
@@ -66,7 +63,7 @@ export function agreed(r: Pick<ReaderInside, 'deps'>, run: ReadingRun, reason: R
  */
 export function askAgain(r: ReaderInside, run: ReadingRun): void {
   if (r.run() !== run || run.purse.phase !== 'open' || !r.active()) return;
-  run.purse.phase = 'asking';
+  run.purse.ask();
   const back = r.view().state;
   void r.update({ state: 'confirm', confirmReason: 'threshold', preview: [] }).catch(ignore('saving the reading'));
   run.confirmation().then(

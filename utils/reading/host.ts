@@ -72,12 +72,9 @@ export function runHost(run: ReadingRun, deps: ReaderDeps, reader: ViewAccess): 
         }
         const reservation = wallet.reserve(decision.cost);
         const admitted: Admitted = { reservation, cost: decision.cost, under: decision.under };
-        purse.reserved += decision.cost;
-        if (decision.under === 'save') purse.saveGrant!.spent += decision.cost;
-        else if (!about.resumed) purse.commit(partKey, about.part.chars);
+        purse.admit(decision.cost, decision.under, { key: partKey, chars: about.part.chars, resumed: about.resumed });
         const giveBack = () => {
-          purse.reserved -= decision.cost;
-          if (decision.under === 'save' && purse.saveGrant) purse.saveGrant.spent -= decision.cost;
+          purse.giveBack(decision.cost, decision.under);
           void wallet.release(reservation);
         };
         // With a cap set, nothing is sent unless the totals holding this request are kept (fail closed).
@@ -100,8 +97,7 @@ export function runHost(run: ReadingRun, deps: ReaderDeps, reader: ViewAccess): 
         const charge = run.ledger.add(receipt, sentChars);
         const admitted = admissions.get(receipt);
         if (admitted) {
-          run.purse.reserved -= admitted.cost;
-          if (admitted.under === 'save' && run.purse.saveGrant) run.purse.saveGrant.spent += charge.cost - admitted.cost;
+          run.purse.settle(admitted.cost, charge.cost, admitted.under);
           void deps.wallet.settle(admitted.reservation, charge.cost);
         }
         deps.recordUsage({ time: deps.now(), title: run.title, chars: charge.chars, costRub: formatRubPlain(charge.cost), requestId: receipt.requestId });

@@ -24,7 +24,7 @@ export async function restoreReading(r: ReaderInside): Promise<void> {
   }
   const settings = await r.deps.getSettings();
   const run = ReadingRun.fromSaved(view, plan, progress, parseRub(settings.confirmThresholdRub) ?? 0n);
-  run.purse.caps = capsOf(settings);
+  run.purse.keepTo(capsOf(settings));
   r.take(view, run);
   r.deps.slots.setLimit(plan.maxConcurrency);
   const problem = await r.deps.keyProblem();

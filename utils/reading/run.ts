@@ -119,9 +119,8 @@ export class ReadingRun {
     run.restoreProgress(progress);
     // Not kept (nothing was asked again mid-reading): the view says what was agreed to.
     const agreed = view.confirmReason ? (plan.grows ? Infinity : view.estimateChars) : charsWithin(threshold, run.ledger.price);
-    run.purse.restore(progress?.id === view.id ? progress.purse : undefined, agreed, view.chars);
-    if (view.confirmReason === 'budget' && view.state !== 'confirm' && !progress?.purse) run.purse.capApproval = costOf(view.estimateChars, run.ledger.price);
-    run.purse.phase = view.state === 'confirm' ? 'asking' : 'open';
+    const capApproval = view.confirmReason === 'budget' && view.state !== 'confirm' && !progress?.purse ? costOf(view.estimateChars, run.ledger.price) : null;
+    run.purse.restore(progress?.id === view.id ? progress.purse : undefined, agreed, view.chars, view.state === 'confirm', capApproval);
     return run;
   }
 
@@ -269,7 +268,7 @@ export class ReadingRun {
 
   /** Ends the reading's requests not sent yet (and the rest of cut parts) and any wait for a confirmation. */
   close(): void {
-    this.purse.phase = 'over';
+    this.purse.close();
     this.controller.abort(new DOMException('The reading ended.', 'AbortError'));
     this.grew();
     for (const download of this.downloads.values()) {

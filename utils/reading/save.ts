@@ -89,10 +89,10 @@ export async function fetchForSave(run: ReadingRun, keeper: Keeper, cache: Audio
   if (now.refusal) return { ok: false, code: now.refusal };
   if (now.upTo !== order.upTo || maxRub === null || (parseRub(now.missingRub) ?? 0n) > maxRub) return { ok: false, code: 'save-changed' };
   const grant = { upTo: order.upTo, maxRub, spent: 0n };
-  run.purse.saveGrant = grant;
+  run.purse.grant(grant);
   try {
     return await fetchMissing(run, keeper, order.upTo);
   } finally {
-    if (run.purse.saveGrant === grant) run.purse.saveGrant = null;
+    if (run.purse.saveGrant === grant) run.purse.grant(null);
   }
 }

@@ -215,6 +215,8 @@ export class Delivery {
           return 'skipped';
         case 'split':
           this.run.downloads.delete(key);
+          // Its words count against the envelope again only as its halves are bought.
+          this.run.purse.split(key, this.run.parts[k]!.chars);
           this.run.plan!.parts = splitPart(this.run.parts, k);
           await this.host.planChanged();
           continue;

@@ -29,11 +29,9 @@ export async function carryOn(r: ReaderInside, run: ReadingRun, req: ReadingRequ
     // A document read in batches (a PDF): the rest of its text is planned as it comes.
     const batched = text.more === true && req.tabId !== null;
     run.adopt(text, planned, batched);
-    run.purse.caps = capsOf(settings);
-    if (run.purse.caps) {
-      await r.deps.wallet.ready;
-      run.purse.spentAtStart = r.deps.wallet.spent();
-    }
+    const caps = capsOf(settings);
+    if (caps) await r.deps.wallet.ready;
+    run.purse.keepTo(caps, caps ? r.deps.wallet.spent() : undefined);
     r.deps.slots.setLimit(account.maxConcurrency);
     // Saved (for a restarted background) while the view is written.
     const planSaved = r.deps.store.savePlan(run.plan);
