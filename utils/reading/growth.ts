@@ -5,9 +5,10 @@
  * notice, and what was planned is read.
  */
 import { ignore, logIgnored } from '../log';
-import { costOf, formatRubPlain, parseRub, type RubUnits } from '../money/money';
+import type { RubUnits } from '../money/money';
 import type { Settings } from '../storage/settings';
 import type { ReaderDeps } from './deps';
+import { grownView } from './growth-step';
 import { planBatch } from './plan';
 import type { ReadingRun } from './run';
 import type { ReadingView } from './state';
@@ -39,33 +40,13 @@ export async function growReading(
       const plan = run.plan;
       if (run.signal.aborted || !reader.current() || !plan?.grows) return;
       const planned = planBatch(plan, plan.grows.blocks, batch.blocks, settings, plan.grows.continues === true);
-      plan.parts.push(...planned.parts);
-      plan.grows = batch.more ? { ...plan.grows, blocks: plan.grows.blocks + batch.blocks.length } : undefined;
-      if (!batch.more) run.growing = false;
-      if (batch.incomplete) run.incomplete = true;
+      run.counted(planned.parts, batch.blocks.length, batch.more, batch.incomplete === true);
       // Written in order (the plan, then the view that counts it), not waited for before the reading is told:
       // the next part is asked for, and `playing` shown, as soon as the new parts are counted in memory.
       const planSaved = reader.deps.store.savePlan(plan);
       planSaved.catch(() => undefined);
       if (run.signal.aborted || !reader.current()) return;
-      // The estimate is the plan's own count, so a restart between the plan's save and the view's never skews it.
-      const view = reader.view();
-      const estimateChars = plan.parts.reduce((n, p) => n + p.chars, 0);
-      const estimate = costOf(estimateChars, price);
-      const savedChars = view.savedChars + batch.leftOutChars + planned.silentChars;
-      const balance = parseRub(view.balanceRub);
-      const skipped = planned.skippedWords + (view.notice.code === 'skipped-words' ? view.notice.count : 0);
-      const notice = run.incomplete && view.notice.code === '' ? { notice: { code: 'incomplete' as const, count: 0 } } : skipped > 0 && view.notice.code !== 'content-rejected' && view.notice.code !== 'incomplete' ? { notice: { code: 'skipped-words' as const, count: skipped } } : {};
-      const viewSaved = reader.update({
-        parts: plan.parts.length,
-        estimateChars,
-        estimateRub: formatRubPlain(estimate),
-        estimateAboveBalance: balance !== null && estimate > balance,
-        savedChars,
-        savedRub: formatRubPlain(costOf(savedChars, price)),
-        counting: batch.more,
-        ...notice,
-      });
+      const viewSaved = reader.update(grownView(reader.view(), { ...batch, ...planned }, plan.parts.map((p) => p.chars), price, run.incomplete));
       run.grew();
       await Promise.all([planSaved, viewSaved]);
     }

@@ -204,6 +204,15 @@ export class ReadingRun {
     waiting.forEach((w) => w());
   }
 
+  /** A batch of a document read in batches was planned: its parts added, its blocks counted, its end or its gaps noted. */
+  counted(parts: ReadingPlan['parts'], blocks: number, more: boolean, incomplete: boolean): void {
+    const plan = this.plan!;
+    plan.parts.push(...parts);
+    plan.grows = more && plan.grows ? { ...plan.grows, blocks: plan.grows.blocks + blocks } : undefined;
+    if (!more) this.growing = false;
+    if (incomplete) this.incomplete = true;
+  }
+
   stopGrowing(): void {
     this.growing = false;
     this.grew();
