@@ -10,7 +10,7 @@ describe('askFirstReason for an article read title first (its rest not counted y
   const price = parseRub(PRICE)!;
   const growingRun = (caps: Caps | null = null) => {
     const run = new ReadingRun('r1');
-    run.growing = true;
+    run.growOn();
     run.purse.keepTo(caps);
     return run;
   };

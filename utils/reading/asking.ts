@@ -34,7 +34,7 @@ export async function askFirstIfNeeded(r: ReaderInside, run: ReadingRun, plannin
     return;
   }
   // The preview switches blocks off by planning again: only a reading planned whole has one.
-  if (!batched) run.planning = planning;
+  if (!batched) run.keepPlanning(planning);
   const preview = run.planning ? previewOf(planning.text.blocks, run.parts, price, run.off) : [];
   await written;
   run.purse.ask();
@@ -42,7 +42,7 @@ export async function askFirstIfNeeded(r: ReaderInside, run: ReadingRun, plannin
   await run.confirmation();
   run.signal.throwIfAborted();
   agreed(r, run, confirmReason);
-  run.planning = null;
+  run.keepPlanning(null);
   await r.update({ preview: [] });
 }
 
@@ -86,18 +86,17 @@ export async function setBlockOn(r: ReaderInside, block: number, on: boolean): P
   const planning = run?.planning;
   if (!run || !planning || r.view().state !== 'confirm' || !planning.text.blocks[block]) return;
   if (on === !run.off.has(block)) return;
-  if (on) run.off.delete(block);
-  else run.off.add(block);
+  run.switchBlock(block, on);
   const blocks = planning.text.blocks.map((b, k) => (run.off.has(k) ? { ...b, text: '' } : b));
   let planned: ReturnType<typeof planReading>;
   try {
     planned = planReading(run.id, { ...planning.text, blocks }, planning.settings, planning.account);
   } catch {
     // Nothing would be left to read: that block stays on.
-    run.off.delete(block);
+    run.switchBlock(block, true);
     return;
   }
-  run.plan = planned.plan;
+  run.replan(planned.plan);
   await r.deps.store.savePlan(run.plan);
   const preview = previewOf(planning.text.blocks, planned.plan.parts, planned.price, run.off);
   await r.update({ ...planned.view, preview });

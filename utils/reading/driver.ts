@@ -24,7 +24,7 @@ export async function drive(r: ReaderInside, event: ReadingEvent, shown: Partial
   // After the sleep timer paused the reading: its hold goes.
   if (has('lift-sleep-hold') && !r.view().sleepAt) r.sleep.hold();
   if (has('end')) await r.end(has('silence'));
-  if (has('reload') && run) run.reloading = true;
+  if (has('reload') && run) run.playerReloads();
   const load = has('reload') ? r.beginLoad() : null;
   if (state !== r.view().state || has('show-fault') || has('show-audio-error')) {
     const patch: Partial<ReadingView> = { state, ...shown };

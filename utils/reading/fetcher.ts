@@ -80,12 +80,23 @@ export type Outcome =
 export class Download {
   readonly pieces: Piece[] = [];
   readonly outcome: Promise<Outcome>;
-  /** Settles once a whole part's bytes are in the cache, or failed to get there (set by whoever keeps them). */
-  stored: Promise<void> = Promise.resolve();
+  #stored: Promise<void> = Promise.resolve();
+  #uncached = false;
+  #wantedBySave = false;
+
+  /** Settles once a whole part's bytes are in the cache, or failed to get there (`keptBy`). */
+  get stored(): Promise<void> { return this.#stored; }
   /** The part is whole but the cache refused it: its bytes are held here while the reading may need them. */
-  uncached = false;
+  get uncached(): boolean { return this.#uncached; }
   /** Save as MP3 waits for it: a jump or a stop of the reading does not end it. */
-  wantedBySave = false;
+  get wantedBySave(): boolean { return this.#wantedBySave; }
+
+  /** Save as MP3 wants it (from now on: a later wish of playback does not take that back). */
+  wantForSave(): void { this.#wantedBySave = true; }
+  /** Whoever keeps its bytes (the cache) settles `stored` when they are kept or refused. */
+  keptBy(stored: Promise<void>): void { this.#stored = stored; }
+  /** The cache refused its bytes. */
+  refusedByCache(): void { this.#uncached = true; }
   private settled = false;
   private wake: Array<() => void> = [];
   private lease: SlotLease | null = null;
@@ -186,7 +197,7 @@ export class Download {
         this.requesting = true;
         const request = body(from);
         diagnostics.mark('request');
-        const stream = await this.deps.open(request, signal, { part, resumed, forSave: this.wantedBySave });
+        const stream = await this.deps.open(request, signal, { part, resumed, forSave: this.#wantedBySave });
         this.receiving = whole;
         diagnostics.mark('response');
         // The bill is counted at the call (in memory); what it shows is written while the audio comes in,

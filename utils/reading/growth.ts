@@ -57,7 +57,6 @@ export async function growReading(
       if (reader.current()) await reader.update({ notice: { code: 'incomplete', count: 0 } }).catch(ignore('saving the reading'));
     }
   } finally {
-    if (run.plan?.grows) run.plan.grows = undefined;
     run.stopGrowing();
     if (reader.current() && reader.view().counting) await reader.update({ counting: false }).catch(ignore('saving the reading'));
   }

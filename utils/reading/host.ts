@@ -117,7 +117,7 @@ export function runHost(run: ReadingRun, deps: ReaderDeps, reader: ViewAccess): 
       await reader.update({ parts: run.parts.length });
     },
     stopping: (error) => {
-      run.pendingError = errorViewOf(error);
+      run.failLater(errorViewOf(error));
       void saveProgress();
     },
     now: () => deps.now(),

@@ -14,8 +14,7 @@ export async function moveTo(r: ReaderInside, k: number, partTime = 0): Promise<
   if (target < 0) return;
   const now = r.deps.now();
   // Quick presses in a row: only the part the listener stops at is paid for.
-  const settleUntil = now - run.lastJumpAt < JUMP_SETTLE_MS ? now + JUMP_SETTLE_MS : 0;
-  run.lastJumpAt = now;
+  const settleUntil = now - run.jumped(now) < JUMP_SETTLE_MS ? now + JUMP_SETTLE_MS : 0;
   r.delivery()?.stop();
   markNeeded(run, target, settleUntil > 0);
   const load = r.beginLoad();

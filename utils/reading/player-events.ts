@@ -16,8 +16,7 @@ export async function onPlayerEvent(r: ReaderInside, event: PlayerEvent): Promis
   if ('load' in event && !r.takeLoad(event.load)) return; // from before a jump or reload
   switch (event.type) {
     case 'playing':
-      run.reloading = false;
-      run.sounding = true;
+      run.playerPlays();
       // An article read title first shows `playing` with its whole estimate: its rest is counted first (it
       // comes tens of milliseconds after the title was asked for, while the service synthesizes it).
       if (run.plan?.grows?.continues) {
@@ -29,7 +28,7 @@ export async function onPlayerEvent(r: ReaderInside, event: PlayerEvent): Promis
       if (r.run() === run) await r.drive({ type: 'playing' });
       break;
     case 'progress': {
-      run.reloading = false;
+      run.playerReports();
       const view = r.view();
       const moved = event.part !== view.part || Math.abs(event.position - view.position) >= 0.2 || event.rate !== view.rate;
       if (moved) await r.update({ part: event.part, position: round2(event.position), partTime: round2(event.partTime), rate: event.rate });
@@ -74,6 +73,6 @@ function follow(r: ReaderInside, run: ReadingRun, part: number, partTime: number
   const key = sentence && `${sentence.block}:${sentence.text}`;
   const tabId = r.view().tabId;
   if (!sentence || key === run.highlighted || tabId === null) return;
-  run.highlighted = key!;
+  run.highlight(key!);
   r.deps.highlight(tabId, sentence);
 }

@@ -21,7 +21,7 @@ export function resumeOfferOf(run: ReadingRun, point: ResumePoint | null): Readi
 /** Keeps where the listener is on this page (when it moved on a part or by some seconds; `now`: in any case). */
 export function keepPlace(run: ReadingRun, view: ReadingView, deps: Pick<ReaderDeps, 'saveResume' | 'now'>, now = false): void {
   if (!run.url || !run.parts[view.part] || (!now && Math.abs(view.position - run.keptAt) < RESUME_EVERY_SECONDS)) return;
-  run.keptAt = view.position;
+  run.keptPlace(view.position);
   const point = { part: view.part, partKey: run.key(view.part), partTime: view.partTime, position: view.position, at: deps.now() };
   void deps.saveResume(run.url, point).catch(ignore('keeping the place on the page'));
 }

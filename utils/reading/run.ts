@@ -17,10 +17,13 @@ import { boundTitle } from '../text/title';
 import { siteName } from '../text/urls';
 import { ServiceError } from '../speech/client';
 import { isKnownErrorCode } from '../speech/errors';
-import { DEFAULT_CHARS_PER_SECOND, keyOf, ReadingError, type ReadingPlan, sentenceAt } from './plan';
+import { DEFAULT_CHARS_PER_SECOND, keyOf, ReadingError, type ReadingPlan, sentenceAt, splitPart } from './plan';
 import type { ReadingView } from './state';
 
 export type ErrorView = NonNullable<ReadingView['error']>;
+
+/** What a reading was planned from. */
+export type Planning = { text: ExtractedText; settings: Settings; account: AccountInfo };
 
 /** How a reading's failure is kept and shown: a code (the pages render the words), never a message of ours. */
 export function errorViewOf(err: unknown): ErrorView {
@@ -45,39 +48,40 @@ export class ReadingRun {
   readonly controller = new AbortController();
   /** Longer: until the next reading (Save as MP3 may fetch after the reading has ended). */
   private readonly life = new AbortController();
-  plan: ReadingPlan | null = null;
+  #plan: ReadingPlan | null = null;
   ledger = new Ledger(0n);
   /** What the user agreed to spend on it, and what the spending gate let through. */
   readonly purse: Purse;
   /** What the reading was planned from, kept while it asks first (the preview may switch blocks off). */
-  planning: { text: ExtractedText; settings: Settings; account: AccountInfo } | null = null;
+  #planning: Planning | null = null;
   /** Blocks the listener switched off in the preview. */
-  readonly off = new Set<number>();
+  readonly #off = new Set<number>();
   /** Parts the service refused (skipped); the lookahead passes over them. */
-  readonly skipped = new Set<number>();
+  readonly #skipped = new Set<number>();
   /** After a stopping error (402 …) nothing at or past this part is requested again. */
-  stopAt = Infinity;
+  #stopAt = Infinity;
   /** A stopping error met while fetching: shown once what was received has played. */
-  pendingError: ErrorView | null = null;
+  #pendingError: ErrorView | null = null;
   /** Requests of this reading by part key: a second wish for the same audio joins the first. */
-  readonly downloads = new Map<string, Download>();
+  readonly #downloads = new Map<string, Download>();
   /** The player is being loaded again after it lost the reading. */
-  reloading = false;
+  #reloading = false;
   /** The player has said its audio plays (at least once). */
-  sounding = false;
+  #sounding = false;
   /** When the last jump was made: quick jumps in a row wait before paying for a part. */
-  lastJumpAt = 0;
-  highlighted = '';
+  #lastJumpAt = 0;
+  /** The sentence marked on the page now (`block:text`; '' none). */
+  #highlighted = '';
   /** The page's site (or the PDF's file name), for the system's media controls. */
   site = '';
   /** The page's address: where the listener stops is kept by it ('' when not known). */
   url = '';
   /** The last position kept for this page (seconds), so it is written only when it moved on. */
-  keptAt = -Infinity;
+  #keptAt = -Infinity;
   /** More of the text is still being extracted (a PDF read in batches): its parts are added as they come. */
-  growing = false;
+  #growing = false;
   /** Pages of the document could not be read (skipped). */
-  incomplete = false;
+  #incomplete = false;
   private growthWaiters: Array<() => void> = [];
   /** The growth, held back until something waits for it (`growWhenWanted`). */
   private heldGrowth: (() => void) | null = null;
@@ -103,18 +107,18 @@ export class ReadingRun {
     this.site = boundTitle(siteName(text.site ?? ''), 100);
     this.url = text.url ?? '';
     this.ledger = new Ledger(planned.price);
-    this.plan = planned.plan;
+    this.#plan = planned.plan;
     if (batched) {
-      this.growing = true;
+      this.#growing = true;
       // An article read title first is cut as if read whole.
-      this.plan.grows = text.bound === undefined ? { blocks: text.blocks.length } : { blocks: text.blocks.length, continues: true };
+      this.#plan.grows = text.bound === undefined ? { blocks: text.blocks.length } : { blocks: text.blocks.length, continues: true };
     }
   }
 
   /** The run a restarted background carries on with, from what was saved: the plan, the bill so far, the progress, what was agreed to. */
   static fromSaved(view: ReadingView, plan: ReadingPlan, progress: RunProgress | null, threshold: RubUnits): ReadingRun {
     const run = new ReadingRun(view.id, view.title);
-    run.plan = plan;
+    run.#plan = plan;
     run.ledger = new Ledger(parseRub(plan.priceRub) ?? 0n, { cost: parseRub(view.costRub) ?? 0n, chars: view.chars });
     run.restoreProgress(progress);
     // Not kept (nothing was asked again mid-reading): the view says what was agreed to.
@@ -134,16 +138,16 @@ export class ReadingRun {
   }
 
   get parts(): Part[] {
-    return this.plan?.parts ?? [];
+    return this.#plan?.parts ?? [];
   }
 
   /** The last part that may still be requested (exclusive). */
   get end(): number {
-    return Math.min(this.parts.length, this.stopAt);
+    return Math.min(this.parts.length, this.#stopAt);
   }
 
   key(k: number): string {
-    return keyOf(this.plan!, this.parts[k]!);
+    return keyOf(this.#plan!, this.parts[k]!);
   }
 
   /** Measures this reading's speech rate on a whole part (for cut estimates and the highlight). */
@@ -173,28 +177,28 @@ export class ReadingRun {
   }
 
   /** The sleep timer ends the listening within the part before this one: it is not requested (nor any after it). */
-  holdFrom = Infinity;
+  #holdFrom = Infinity;
 
   /** What the look-ahead rule (`lookahead.ts`) decides from, for part k while part `playing` plays. */
   lookaheadFacts(k: number, playing: number): LookaheadFacts {
-    return { k, playing, end: this.end, growing: this.growing, skipped: this.skipped, holdFrom: this.holdFrom, asking: this.purse.phase === 'asking' };
+    return { k, playing, end: this.end, growing: this.#growing, skipped: this.#skipped, holdFrom: this.#holdFrom, asking: this.purse.phase === 'asking' };
   }
 
   progress(): RunProgress {
     return {
       id: this.id,
-      skipped: [...this.skipped],
-      stopAt: Number.isFinite(this.stopAt) ? this.stopAt : null,
-      pendingError: this.pendingError,
+      skipped: [...this.#skipped],
+      stopAt: Number.isFinite(this.#stopAt) ? this.#stopAt : null,
+      pendingError: this.#pendingError,
       purse: this.purse.saved(),
     };
   }
 
   restoreProgress(p: RunProgress | null): void {
     if (!p || p.id !== this.id) return;
-    p.skipped.forEach((k) => this.skipped.add(k));
-    this.stopAt = p.stopAt ?? Infinity;
-    this.pendingError = p.pendingError;
+    p.skipped.forEach((k) => this.#skipped.add(k));
+    this.#stopAt = p.stopAt ?? Infinity;
+    this.#pendingError = p.pendingError;
   }
 
   /** New parts were added (or the growth ended): whoever waits for them looks again. */
@@ -206,15 +210,17 @@ export class ReadingRun {
 
   /** A batch of a document read in batches was planned: its parts added, its blocks counted, its end or its gaps noted. */
   counted(parts: ReadingPlan['parts'], blocks: number, more: boolean, incomplete: boolean): void {
-    const plan = this.plan!;
+    const plan = this.#plan!;
     plan.parts.push(...parts);
     plan.grows = more && plan.grows ? { ...plan.grows, blocks: plan.grows.blocks + blocks } : undefined;
-    if (!more) this.growing = false;
-    if (incomplete) this.incomplete = true;
+    if (!more) this.#growing = false;
+    if (incomplete) this.#incomplete = true;
   }
 
+  /** The count has ended (whole, or cut short): the plan no longer grows, and whoever waits for it looks again. */
   stopGrowing(): void {
-    this.growing = false;
+    if (this.#plan?.grows) this.#plan.grows = undefined;
+    this.#growing = false;
     this.grew();
   }
 
@@ -247,18 +253,18 @@ export class ReadingRun {
    * ended); `start`: fetches a rest held back rather than only waiting for it.
    */
   async titleCounted(start: boolean): Promise<void> {
-    while (this.growing && this.plan?.grows?.continues && !this.signal.aborted) await (start ? this.nextGrowth() : this.grown());
+    while (this.#growing && this.#plan?.grows?.continues && !this.signal.aborted) await (start ? this.nextGrowth() : this.grown());
   }
 
   /** Resolves at the next growth, without starting one held back. */
   grown(): Promise<void> {
-    if (!this.growing || this.signal.aborted) return Promise.resolve();
+    if (!this.#growing || this.signal.aborted) return Promise.resolve();
     return new Promise((resolve) => this.growthWaiters.push(resolve));
   }
 
   /** Whether part k exists, waiting for it while the text is still growing. */
   async hasPart(k: number): Promise<boolean> {
-    while (k >= this.parts.length && k < this.stopAt && this.growing && !this.signal.aborted) await this.nextGrowth();
+    while (k >= this.parts.length && k < this.#stopAt && this.#growing && !this.signal.aborted) await this.nextGrowth();
     return k < this.end;
   }
 
@@ -280,7 +286,7 @@ export class ReadingRun {
     this.purse.close();
     this.controller.abort(new DOMException('The reading ended.', 'AbortError'));
     this.grew();
-    for (const download of this.downloads.values()) {
+    for (const download of this.#downloads.values()) {
       // Save as MP3 still waits for it.
       if (download.wantedBySave) continue;
       // A part under way finishes into the cache (it is paid for); the next reading's start ends it (`dispose`).
@@ -292,5 +298,90 @@ export class ReadingRun {
   dispose(): void {
     this.close();
     this.life.abort(new DOMException('The reading was replaced.', 'AbortError'));
+  }
+
+  // What a reading holds is read freely; it is changed only by its own steps below.
+  get plan(): ReadingPlan | null { return this.#plan; }
+  get planning(): Planning | null { return this.#planning; }
+  get off(): ReadonlySet<number> { return this.#off; }
+  get skipped(): ReadonlySet<number> { return this.#skipped; }
+  get stopAt(): number { return this.#stopAt; }
+  get pendingError(): ErrorView | null { return this.#pendingError; }
+  get downloads(): ReadonlyMap<string, Download> { return this.#downloads; }
+  get reloading(): boolean { return this.#reloading; }
+  get sounding(): boolean { return this.#sounding; }
+  get highlighted(): string { return this.#highlighted; }
+  get keptAt(): number { return this.#keptAt; }
+  get growing(): boolean { return this.#growing; }
+  get incomplete(): boolean { return this.#incomplete; }
+  get holdFrom(): number { return this.#holdFrom; }
+
+  /** What it was planned from, kept while it asks first (null: no longer). */
+  keepPlanning(planning: Planning | null): void { this.#planning = planning; }
+
+  /** Planned again, without the blocks the listener switched off in the preview. */
+  replan(plan: ReadingPlan): void { this.#plan = plan; }
+
+  /** A block of the preview switched off or on again. */
+  switchBlock(block: number, on: boolean): void {
+    if (on) this.#off.delete(block);
+    else this.#off.add(block);
+  }
+
+  /** Part k was found too long by the service: halved in the plan. */
+  halve(k: number): void {
+    this.#plan!.parts = splitPart(this.parts, k);
+  }
+
+  /** The service refused part k: passed over. */
+  skip(k: number): void { this.#skipped.add(k); }
+
+  /** A stopping error at part k: nothing at or past it is requested again. */
+  stopping(k: number): void {
+    this.#stopAt = Math.min(this.#stopAt, k);
+  }
+
+  /** A stopping error met while fetching, shown once what was received has played. */
+  failLater(error: ErrorView): void { this.#pendingError = error; }
+
+  /** A part's download, kept so that whoever needs the part next joins it. */
+  keepDownload(key: string, download: Download): void {
+    this.#downloads.set(key, download);
+  }
+
+  /** Forgets the download of `key` (only `download`, when given: a newer one stays). */
+  forgetDownload(key: string, download?: Download): void {
+    if (!download || this.#downloads.get(key) === download) this.#downloads.delete(key);
+  }
+
+  /** The player's reports: it plays (`playing`), it reports its place, or it is being loaded again. */
+  playerPlays(): void {
+    this.#reloading = false;
+    this.#sounding = true;
+  }
+  playerReports(): void { this.#reloading = false; }
+  playerReloads(): void { this.#reloading = true; }
+
+  /** A jump made now; answers when the last one was. */
+  jumped(now: number): number {
+    const last = this.#lastJumpAt;
+    this.#lastJumpAt = now;
+    return last;
+  }
+
+  /** The sentence marked on the page now ('' none). */
+  highlight(key: string): void { this.#highlighted = key; }
+
+  /** The place kept on the page (seconds). */
+  keptPlace(position: number): void { this.#keptAt = position; }
+
+  /** A reading restored in the middle of its count carries on counting. */
+  growOn(): void { this.#growing = true; }
+
+  /** The sleep timer holds back part k and every one after it; answers whether the hold moved on. */
+  holdBackFrom(k: number): boolean {
+    const before = this.#holdFrom;
+    this.#holdFrom = k;
+    return k > before;
   }
 }

@@ -10,7 +10,7 @@ import type { PlayerSink } from '../audio/player-protocol';
 import { PRIORITY, type Priority } from '../speech/slots';
 import { ignore, logIgnored } from '../log';
 import { Download, type FetchDeps, type Outcome } from './fetcher';
-import { cutOffset, splitPart, speechBody } from './plan';
+import { cutOffset, speechBody } from './plan';
 import { aheadDecision, withinLookahead } from './lookahead';
 import type { ReadingRun } from './run';
 
@@ -55,7 +55,7 @@ export function obtain(run: ReadingRun, keeper: Keeper, k: number, priority: Pri
   const existing = from === 0 ? run.downloads.get(key) : undefined;
   if (existing) {
     existing.setPriority(Math.min(priority, existing.priority) as Priority);
-    existing.wantedBySave ||= priority === PRIORITY.save;
+    if (priority === PRIORITY.save) existing.wantForSave();
     return existing;
   }
   const part = run.parts[k]!;
@@ -73,18 +73,18 @@ export function obtain(run: ReadingRun, keeper: Keeper, k: number, priority: Pri
     },
     keeper.fetch,
   );
-  download.wantedBySave = priority === PRIORITY.save;
+  if (priority === PRIORITY.save) download.wantForSave();
   const stopped = download.outcome.then((outcome) => {
     if (outcome.kind !== 'stop') return outcome;
     // Nothing at or past this part is requested again (a 402 on the part ahead stops the reading there).
-    run.stopAt = Math.min(run.stopAt, k);
+    run.stopping(k);
     keeper.stopping(outcome.error);
     return outcome;
   });
   if (from > 0) return download;
-  run.downloads.set(key, download);
-  download.stored = stopped.then(async (outcome) => {
-    const forget = () => run.downloads.get(key) === download && run.downloads.delete(key);
+  run.keepDownload(key, download);
+  download.keptBy(stopped.then(async (outcome) => {
+    const forget = () => run.forgetDownload(key, download);
     if (outcome.kind === 'aborted') return void forget();
     if (outcome.kind !== 'ok') return;
     if (outcome.whole) run.heard(k, download.bytes());
@@ -94,9 +94,9 @@ export function obtain(run: ReadingRun, keeper: Keeper, k: number, priority: Pri
       forget();
     } catch (err) {
       logIgnored('keeping a part in the audio cache', err);
-      download.uncached = true;
+      download.refusedByCache();
     }
-  });
+  }));
   return download;
 }
 
@@ -113,7 +113,7 @@ export function markNeeded(run: ReadingRun, target: number, settling: boolean): 
     // Save as MP3 still waits for it.
     else if (download.wantedBySave) download.setPriority(PRIORITY.save);
     // Audio the cache refused is held in memory only while it may still be played.
-    else if (download.uncached) run.downloads.delete(key);
+    else if (download.uncached) run.forgetDownload(key);
     else download.letGo();
   }
 }
@@ -123,7 +123,8 @@ export class Delivery {
   /** Every part was handed to the player. */
   done = false;
   /** Some audio reached the player (a stopping error then waits until it has played). */
-  appended = false;
+  #appended: boolean;
+  get appended(): boolean { return this.#appended; }
   private wake: Array<() => void> = [];
 
   constructor(
@@ -131,7 +132,10 @@ export class Delivery {
     private readonly host: DeliveryHost,
     /** Quick jumps: a request for the first part waits until then (epoch ms; 0 = at once). */
     private readonly settleUntil = 0,
+    /** The player already holds audio of the reading (a restarted background carrying on). */
+    appended = false,
   ) {
+    this.#appended = appended;
     if (run.signal.aborted) this.stop();
     else run.signal.addEventListener('abort', this.onRunEnd, { once: true });
   }
@@ -199,7 +203,7 @@ export class Delivery {
       switch (outcome.kind) {
         case 'ok':
           await this.partEnd(k);
-          if (download.uncached && this.run.downloads.get(key) === download) this.run.downloads.delete(key);
+          if (download.uncached) this.run.forgetDownload(key, download);
           return 'ok';
         case 'aborted':
           hold = null;
@@ -207,22 +211,22 @@ export class Delivery {
           await this.until(() => this.run.purse.phase !== 'asking');
           continue;
         case 'skip':
-          this.run.skipped.add(k);
+          this.run.skip(k);
           await this.host.refused();
           // The player counts the part as done (it holds nothing of it), so it never waits for it.
           await this.partEnd(k);
           this.poke();
           return 'skipped';
         case 'split':
-          this.run.downloads.delete(key);
+          this.run.forgetDownload(key);
           // Its words count against the envelope again only as its halves are bought.
           this.run.purse.split(key, this.run.parts[k]!.chars);
-          this.run.plan!.parts = splitPart(this.run.parts, k);
+          this.run.halve(k);
           await this.host.planChanged();
           continue;
         case 'stop':
-          this.run.stopAt = Math.min(this.run.stopAt, k);
-          if (!this.appended) throw outcome.error;
+          this.run.stopping(k);
+          if (!this.#appended) throw outcome.error;
           return 'stop';
       }
     }
@@ -255,7 +259,7 @@ export class Delivery {
     if (chunk.byteLength === 0 || this.signal.aborted) return;
     // A copy is transferred; the original stays for the cache and other readers.
     const bytes = chunk.slice().buffer;
-    this.appended = true;
+    this.#appended = true;
     diagnostics.mark('append');
     await this.host.player.post({ type: 'append', readingId: this.run.id, part, bytes, ...(resumed ? { resumed } : {}) });
   }

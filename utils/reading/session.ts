@@ -86,8 +86,7 @@ export class Reader {
       },
       play: (load, part, partTime, settleUntil) => this.play(load, part, partTime, settleUntil),
       deliverFrom: (run, from, hold, appended) => {
-        const delivery = new Delivery(run, this.host(run));
-        delivery.appended = appended;
+        const delivery = new Delivery(run, this.host(run), 0, appended);
         this.pump(delivery, from, hold);
       },
       grow: (run, tabId, settings, price) => growReading(run, { deps, current: () => this.run === run, view: () => this.view, update: (patch) => this.update(patch) }, tabId, settings, price),
@@ -286,7 +285,7 @@ export class Reader {
     // Ended before its rest was counted (an article read title first, stopped as its title began): no count goes on.
     if (this.view.id === run.id && this.view.counting) this.view = { ...this.view, counting: false };
     if (run.highlighted && this.view.tabId !== null) this.deps.highlight(this.view.tabId, null);
-    run.highlighted = '';
+    run.highlight('');
     if (silence && this.view.id === run.id && this.active) await this.deps.player.post({ type: 'stop', readingId: run.id }).catch(ignore('stopping the player'));
   }
 

@@ -49,9 +49,7 @@ export class SleepTimer {
     const run = this.ctx.run();
     if (!run) return;
     const view = this.ctx.view();
-    const before = run.holdFrom;
-    run.holdFrom = sleepHoldFrom(run, view, view.sleepAt, this.ctx.deps.now());
-    if (run.holdFrom > before) this.ctx.poke();
+    if (run.holdBackFrom(sleepHoldFrom(run, view, view.sleepAt, this.ctx.deps.now()))) this.ctx.poke();
   }
 
   /** The timer is up: the sentence being read is finished, then the reading pauses (resume carries on, unpaid). */
