@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { Icon } from '@/components/Icon';
 import { Money } from '@/components/Money';
-import type { FloatingCommand } from '@/utils/messaging/page-ui';
+import type { FloatingCommand } from '@/utils/messaging/protocol';
 import { errorText, i18n } from '@/utils/pages/i18n';
 import type { FloatingView } from '@/utils/messaging/views';
 import type { FloatingPlace } from '@/utils/storage/page-options';

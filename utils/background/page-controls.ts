@@ -5,7 +5,7 @@
 import { browser } from 'wxt/browser';
 import { ignore } from '../log';
 import { isNoReceiver, sendToPage } from '../messaging/content';
-import { floatingCommandOf, onPageUiMessage } from '../messaging/page-ui';
+import { floatingCommandOf, onPageMessage } from '../messaging/protocol';
 import { FloatingLink } from '../reading/floating';
 import { type ScriptRegistry, syncClickToRead } from '../page-text/page-scripts';
 import { extractFromTab } from '../page-text/tab-text';
@@ -51,24 +51,36 @@ export function init(signal: AbortSignal, { reader, runCommand, onView }: Pick<B
   const readingTab = (tabId: number) => tabId === reader.view.tabId;
   onAbort(
     signal,
-    onPageUiMessage('floatingCommand', readingTab, ({ data }) => {
-      const command = floatingCommandOf(data.command);
-      if (!command) throw new Error('refused');
-      return runCommand(command);
-    }),
-    onPageUiMessage('floatingRate', readingTab, async ({ data }) => {
-      if (typeof data.rate === 'number') await reader.setPlayback({ rate: data.rate });
-    }),
+    onPageMessage(
+      'floatingCommand',
+      ({ data }) => {
+        const command = floatingCommandOf(data.command);
+        if (!command) throw new Error('refused');
+        return runCommand(command);
+      },
+      readingTab,
+    ),
+    onPageMessage(
+      'floatingRate',
+      async ({ data }) => {
+        if (typeof data.rate === 'number') await reader.setPlayback({ rate: data.rate });
+      },
+      readingTab,
+    ),
     // Click-to-read's ▶, in any tab: the page reader there already knows the block it was clicked at.
-    onPageUiMessage('readFromHere', () => true, ({ sender }) => {
+    onPageMessage('readFromHere', ({ sender }) => {
       const tabId = sender.tab!.id!;
       void reader.start({ tabId, source: 'article', extract: () => extractFromTab(tabId, { mode: 'from-here' }) });
     }),
-    onPageUiMessage('floatingMoved', readingTab, async ({ data }) => {
-      const at = placeOf(data.place);
-      if (!at) return;
-      place = at;
-      await floatingPlaceStorage.setValue(at);
-    }),
+    onPageMessage(
+      'floatingMoved',
+      async ({ data }) => {
+        const at = placeOf(data.place);
+        if (!at) return;
+        place = at;
+        await floatingPlaceStorage.setValue(at);
+      },
+      readingTab,
+    ),
   );
 }

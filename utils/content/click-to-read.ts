@@ -7,7 +7,7 @@
 import type { ContentScriptContext } from 'wxt/utils/content-script-context';
 import { createShadowRootUi } from 'wxt/utils/content-script-ui/shadow-root';
 import { ignore } from '../log';
-import { sendFromPage } from '../messaging/page-ui';
+import { sendMessage as sendFromPage } from '../messaging/protocol';
 import { i18n } from '../pages/i18n';
 import { type Extraction, extractFromPage } from '../text/extract';
 import css from './click-to-read.css?inline';

@@ -1,7 +1,7 @@
 /**
  * The floating mini-player's page side (runs in the extract content script of the tab being read):
  * mounted in a shadow root when the background shows it, re-rendered as the reading changes, taken
- * away on stop. Its controls go back over `messaging/page-ui.ts`, which the background accepts only
+ * away on stop. Its controls go back over `messaging/protocol.ts` (its page-controls section), which the background accepts only
  * from this script in the tab being read.
  */
 import { render } from 'preact';
@@ -10,7 +10,7 @@ import { createShadowRootUi, type ShadowRootContentScriptUi } from 'wxt/utils/co
 import { FloatingPlayer } from '@/components/FloatingPlayer';
 import { ignore } from '../log';
 import { onPageRequest } from '../messaging/content';
-import { sendFromPage } from '../messaging/page-ui';
+import { sendMessage as sendFromPage } from '../messaging/protocol';
 import { uiLocale } from '../pages/i18n';
 import type { FloatingView } from '../messaging/views';
 import type { FloatingPlace } from '../storage/page-options';

@@ -1,7 +1,15 @@
+/**
+ * The one protocol to the background: a section per sender, and one table of who may send what
+ * (`MAY_SEND`). Runtime messages reach the background only from the extension's own contexts (it
+ * declares no `externally_connectable`); among those, the sender is told apart by its page's file, and
+ * the extension's content script in a tab's top frame is the page's own controls. The background's
+ * requests to the page (`content.ts`) and to the offscreen parser (`offscreen.ts`) go the other way.
+ */
 import { defineExtensionMessaging } from '@webext-core/messaging';
 import type { AccountInfo, AudioFormat, Playback, Settings, UrlReading } from '../storage/settings';
 import type { PlayerEvent } from '../audio/player-protocol';
 import type { PronunciationRule } from '../text/pronunciation';
+import type { FloatingPlace } from '../storage/page-options';
 import type { SaveEstimate, SaveOrder } from './views';
 
 export interface SettingsView {
@@ -44,13 +52,17 @@ export type Outcome = { ok: true } | { ok: false; code: string };
 
 export type ReadingCommand = 'pause' | 'resume' | 'toggle' | 'stop' | 'next' | 'prev' | 'confirm';
 
-/** The one protocol between the extension's pages and its background. */
-interface ProtocolMap {
+// ── The options page ─────────────────────────────────────────────────────────
+interface FromOptions {
   getSettings(): SettingsView;
   saveSettings(input: SaveSettingsInput): CheckResult;
   removeKey(): SettingsView;
   /** Empties the usage history through the background's one history writer. */
   clearHistory(): void;
+}
+
+// ── The popup (and the PDF page's start) ─────────────────────────────────────
+interface FromPopup {
   /**
    * Starts reading tab `tabId` unless a reading is active (then it is left alone). Answers as soon as that is
    * decided, before the reading's first view is written: whether a reading starts.
@@ -73,14 +85,41 @@ interface ProtocolMap {
   fetchForSave(order: SaveOrder): Outcome;
   /** The listening queue: play it from the top, move an entry by `delta` places, or remove one. */
   queue(data: { action: 'play' } | { action: 'move'; id: string; delta: number } | { action: 'remove'; id: string }): void;
-  /** From the offscreen player. */
+}
+
+// ── The offscreen player (Chrome) ────────────────────────────────────────────
+interface FromPlayer {
   playerEvent(event: PlayerEvent): void;
 }
 
+// ── The page's own controls: the floating mini-player and click-to-read's ▶ (content script) ──
+/** What the page's mini-player may command: play, pause, previous, next, stop (and its speed, `floatingRate`). */
+export type FloatingCommand = 'toggle' | 'next' | 'prev' | 'stop';
+
+interface FromPageControls {
+  /** Never `confirm`: a page's process may be compromised, and an answer to "read it?" is the listener's, in the popup. */
+  floatingCommand(data: { command: FloatingCommand }): void;
+  floatingRate(data: { rate: number }): void;
+  /** The user dragged it (or moved it with the keyboard): kept for every page. */
+  floatingMoved(data: { place: FloatingPlace }): void;
+  /** Click-to-read: read this page's article from the block the ▶ was clicked at (the script keeps which). */
+  readFromHere(): void;
+}
+
+const FLOATING_COMMANDS: readonly FloatingCommand[] = ['toggle', 'next', 'prev', 'stop'];
+
+/** The command, when it is one the mini-player may send; null for anything else. */
+export function floatingCommandOf(command: unknown): FloatingCommand | null {
+  return FLOATING_COMMANDS.find((c) => c === command) ?? null;
+}
+
+type ProtocolMap = FromOptions & FromPopup & FromPlayer & FromPageControls;
+
 export const { sendMessage, onMessage } = defineExtensionMessaging<ProtocolMap>();
 
-/** The extension's pages that send to the background, by their file. */
-export type PageSender = 'popup' | 'options' | 'pdf' | 'offscreen';
+// ── Who may send what ────────────────────────────────────────────────────────
+/** The senders the background takes messages from: the extension's pages by their file, and its content script. */
+export type PageSender = 'popup' | 'options' | 'pdf' | 'offscreen' | 'page-controls';
 
 const SENDER_PAGES: Record<string, PageSender> = {
   '/popup.html': 'popup',
@@ -92,6 +131,8 @@ const SENDER_PAGES: Record<string, PageSender> = {
 /**
  * Who may send what: the one table. Money, the key and the settings only from the popup and the options
  * page; never from a content script, a web page, the PDF page (it shows a file from the web) or the player.
+ * The page's own controls send only their own few (and the background takes the mini-player's only from
+ * the tab being read: `onPageMessage`'s `fromTab`).
  */
 export const MAY_SEND: { readonly [T in keyof ProtocolMap]: readonly PageSender[] } = {
   getSettings: ['popup', 'options', 'pdf'],
@@ -109,11 +150,20 @@ export const MAY_SEND: { readonly [T in keyof ProtocolMap]: readonly PageSender[
   fetchForSave: ['popup'],
   queue: ['popup'],
   playerEvent: ['offscreen'],
+  floatingCommand: ['page-controls'],
+  floatingRate: ['page-controls'],
+  floatingMoved: ['page-controls'],
+  readFromHere: ['page-controls'],
 };
 
-/** Which of the extension's pages sent a message; null for anything else (a content script, another extension, a web page). */
-export function pageSender(sender: { id?: string; url?: string; tab?: unknown }, ownId: string, ownOrigin: string): PageSender | null {
-  if (sender.id !== ownId || !sender.url?.startsWith(ownOrigin)) return null;
+/**
+ * Which of the extension's senders sent a message; null for anything else (another extension, a web page,
+ * a subframe's script). A sender with a tab, a web page's address and the top frame is the extension's
+ * content script: the page's own controls.
+ */
+export function pageSender(sender: { id?: string; url?: string; tab?: unknown; frameId?: number }, ownId: string, ownOrigin: string): PageSender | null {
+  if (sender.id !== ownId || !sender.url) return null;
+  if (!sender.url.startsWith(ownOrigin)) return sender.tab && sender.frameId === 0 ? 'page-controls' : null;
   let path: string;
   try {
     path = new URL(sender.url).pathname;
@@ -123,11 +173,15 @@ export function pageSender(sender: { id?: string; url?: string; tab?: unknown },
   return SENDER_PAGES[path] ?? null;
 }
 
-/** `onMessage` for the background: a message is taken only from a page the table lets send it. */
-export function onPageMessage<T extends keyof ProtocolMap>(type: T, handler: Parameters<typeof onMessage<T>>[1]) {
+/**
+ * `onMessage` for the background: a message is taken only from a sender the table lets send it; the page's
+ * controls, only from a tab `fromTab` accepts.
+ */
+export function onPageMessage<T extends keyof ProtocolMap>(type: T, handler: Parameters<typeof onMessage<T>>[1], fromTab: (tabId: number) => boolean = () => true) {
   return onMessage(type, (message) => {
     const from = pageSender(message.sender, chrome.runtime.id, chrome.runtime.getURL('/'));
     if (!from || !MAY_SEND[type].includes(from)) throw new Error('refused');
+    if (from === 'page-controls' && (message.sender.tab?.id === undefined || !fromTab(message.sender.tab.id))) throw new Error('refused');
     return handler(message);
   });
 }

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { makeWorld, sentences } from '../../tests/unit/reader-world';
-import { floatingCommandOf } from '../messaging/page-ui';
+import { floatingCommandOf } from '../messaging/protocol';
 import { MAY_SEND, pageSender } from '../messaging/protocol';
 import { planParts } from './plan';
 
@@ -154,16 +154,23 @@ describe('a text that grows past what was agreed asks again', () => {
 
 describe('who may send what', () => {
   const own = { id: 'ext', origin: 'chrome-extension://ext/' };
-  it.each<[string, { id?: string; url?: string; tab?: unknown }, string | null]>([
+  it.each<[string, { id?: string; url?: string; tab?: unknown; frameId?: number }, string | null]>([
     ['the popup', { id: 'ext', url: 'chrome-extension://ext/popup.html?tabId=3' }, 'popup'],
     ['the options page', { id: 'ext', url: 'chrome-extension://ext/options.html' }, 'options'],
     ['the PDF page', { id: 'ext', url: 'chrome-extension://ext/pdf.html?file=x' }, 'pdf'],
     ['the offscreen player', { id: 'ext', url: 'chrome-extension://ext/offscreen.html' }, 'offscreen'],
-    ['our content script on a web page', { id: 'ext', url: 'https://example.com/', tab: {} }, null],
+    ['our content script in a web page’s top frame: the page’s own controls', { id: 'ext', url: 'https://example.com/', tab: {}, frameId: 0 }, 'page-controls'],
+    ['our content script in a subframe', { id: 'ext', url: 'https://ads.example/', tab: {}, frameId: 3 }, null],
+    ['a web page’s address without a tab', { id: 'ext', url: 'https://example.com/' }, null],
     ['another extension', { id: 'other', url: 'chrome-extension://other/popup.html' }, null],
     ['a page of ours not in the table', { id: 'ext', url: 'chrome-extension://ext/extract.html' }, null],
   ])('%s', (_name, sender, expected) => {
     expect(pageSender(sender, own.id, own.origin)).toBe(expected);
+  });
+
+  it('the page’s own controls send only their own few: never confirm, a command of the popup’s, money or the settings', () => {
+    const fromPage = (Object.keys(MAY_SEND) as (keyof typeof MAY_SEND)[]).filter((type) => MAY_SEND[type].includes('page-controls'));
+    expect(fromPage.sort()).toEqual(['floatingCommand', 'floatingMoved', 'floatingRate', 'readFromHere']);
   });
 
   it('money, the key and the settings only from the popup and the options page', () => {
