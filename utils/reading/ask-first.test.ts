@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { askFirstReason } from './ask-first';
+import { askFirstDecision, type AskFirstFacts, askFirstReason } from './ask-first';
 import { type Caps } from '../money/caps';
 import { ReadingRun } from './run';
 import { parseRub } from '../money/money';
@@ -31,5 +31,35 @@ describe('askFirstReason for an article read title first (its rest not counted y
     run.stopGrowing();
     await reason;
     expect(settled).toBe(previewFirst ? 'preview' : '');
+  });
+});
+
+describe('askFirstDecision: the rule alone', () => {
+  // 1 ₽ at 1,500 ₽ a million: 666 characters. Rubles as strings here (a table's rows cannot hold bigints).
+  type Row = Partial<Omit<AskFirstFacts, 'threshold' | 'caps'>> & { threshold?: string; dayCap?: string };
+  const facts = ({ threshold, dayCap, ...f }: Row): AskFirstFacts => ({
+    estimateChars: 100,
+    growing: false,
+    price: parseRub(PRICE)!,
+    threshold: parseRub(threshold ?? '1')!,
+    previewFirst: false,
+    caps: dayCap ? { day: parseRub(dayCap)!, month: null } : null,
+    spentAtStart: { day: 0n, month: 0n },
+    ...f,
+  });
+  it.each<[string, Row, string]>([
+    ['under the threshold, counted', {}, ''],
+    ['over the threshold, counted', { estimateChars: 1_000 }, 'threshold'],
+    ['a preview asked for', { previewFirst: true }, 'preview'],
+    ['past a cap (and the threshold): the cap is the reason', { estimateChars: 2_000, dayCap: '2' }, 'budget'],
+    ['still counted, under the threshold so far', { growing: true }, 'wait'],
+    ['still counted, already over the threshold: asks now', { growing: true, estimateChars: 1_000 }, 'threshold'],
+    ['still counted, past a cap so far: the whole is waited for', { growing: true, estimateChars: 2_000, dayCap: '2' }, 'wait'],
+    ['title first, its page bounded under the threshold', { growing: true, boundChars: 600 }, ''],
+    ['title first, its page could pass the threshold', { growing: true, boundChars: 700 }, 'wait'],
+    ['title first, bounded, but a preview asked for', { growing: true, boundChars: 100, previewFirst: true }, 'wait'],
+    ['title first, its bound past a cap', { growing: true, boundChars: 600, threshold: '100', dayCap: '0.5' }, 'wait'],
+  ])('%s → %j', (_name, row, expected) => {
+    expect(askFirstDecision(facts(row))).toBe(expected);
   });
 });

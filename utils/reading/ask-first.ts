@@ -1,4 +1,5 @@
-import { passesCaps } from '../money/caps';
+import { type Caps, passesCaps } from '../money/caps';
+import type { Spent } from '../money/totals';
 import { costOf, type RubUnits } from '../money/money';
 import type { ReadingRun } from './run';
 import type { ReadingView } from './state';
@@ -18,35 +19,40 @@ export interface AskFirstTerms {
   boundChars?: number;
 }
 
+/** What the ask-first rule decides from, at one moment of a reading's count. */
+export interface AskFirstFacts extends Omit<AskFirstTerms, 'estimateChars'> {
+  estimateChars: number;
+  /** More of the text is still being counted. */
+  growing: boolean;
+  caps: Caps | null;
+  spentAtStart: Spent;
+}
+
 /**
- * Why a reading asks before anything is sent, or '' when it need not: a spending cap its estimate
- * would pass, an estimate over the threshold, or the preview the listener asked for. A document
- * counted in batches is waited for while what is counted so far does not already ask first.
+ * The rule, pure: why a reading asks before anything is sent ('' when it need not) — a spending cap its
+ * estimate would pass, an estimate over the threshold, or the preview the listener asked for — or `wait`
+ * for more of the count. An article read title first asks nothing when all of its page's text could be
+ * read without asking, else waits to be counted whole. A document counted in batches waits for its whole
+ * estimate unless what is counted so far already passes the threshold; a cap is asked about on the whole
+ * estimate only (agreeing to pass it is a hard limit, never agreed on a part).
  */
+export function askFirstDecision(f: AskFirstFacts): ReadingView['confirmReason'] | 'wait' {
+  if (f.growing && f.boundChars !== undefined) {
+    const most = costOf(f.boundChars, f.price);
+    return !f.previewFirst && !passesCaps(f.caps, f.spentAtStart, most) && most <= f.threshold ? '' : 'wait';
+  }
+  const estimate = costOf(f.estimateChars, f.price);
+  const found = passesCaps(f.caps, f.spentAtStart, estimate) ? 'budget' : estimate > f.threshold ? 'threshold' : '';
+  if (f.growing && found !== 'threshold') return 'wait';
+  return found || (f.previewFirst ? 'preview' : '');
+}
+
+/** Runs the rule on the reading as it is counted: waits for its count while the rule says so. */
 export async function askFirstReason(run: ReadingRun, terms: AskFirstTerms): Promise<ReadingView['confirmReason']> {
-  const reason = (): '' | 'budget' | 'threshold' => {
-    const estimate = costOf(terms.estimateChars(), terms.price);
-    return passesCaps(run.purse.caps, run.purse.spentAtStart, estimate) ? 'budget' : estimate > terms.threshold ? 'threshold' : '';
-  };
-  // An article read title first: when all of its page's text could be read without asking, nothing is
-  // asked; else it is counted whole first, and decided as a reading counted whole (its rest comes at once).
-  if (run.growing && terms.boundChars !== undefined) {
-    const most = costOf(terms.boundChars, terms.price);
-    if (!terms.previewFirst && !passesCaps(run.purse.caps, run.purse.spentAtStart, most) && most <= terms.threshold) return '';
-    while (run.growing && !run.signal.aborted) await run.nextGrowth();
-    run.signal.throwIfAborted();
-  }
-  let found: ReadingView['confirmReason'] = reason();
-  // Counted in batches: the whole document's estimate decides, unless what is counted so far already asks first.
-  while (!found && run.growing) {
-    await run.nextGrowth();
-    run.signal.throwIfAborted();
-    found = reason();
-  }
-  // A spending cap is a hard limit: agreeing to pass it is asked on the whole document's estimate, never a partial one.
-  while (found === 'budget' && run.growing) {
+  for (;;) {
+    const decision = askFirstDecision({ ...terms, estimateChars: terms.estimateChars(), growing: run.growing, caps: run.purse.caps, spentAtStart: run.purse.spentAtStart });
+    if (decision !== 'wait') return decision;
     await run.nextGrowth();
     run.signal.throwIfAborted();
   }
-  return found || (terms.previewFirst ? 'preview' : '');
 }
