@@ -122,3 +122,30 @@ test('a PDF whose rest cannot be counted (its page reloaded while counting) says
   expect(words(TEST_PDFS.book.expected.join(' ')).slice(0, read.length)).toEqual(read);
   expect(await attr(popup, 'chars', 'data-value')).toBe(counted);
 });
+
+test('removing the key removes the PDFs kept for the PDF page too', async ({ ext, pages }) => {
+  await ext.configure();
+  const { tabId } = await openPdfTab(ext, pages, 'article');
+  const popup = await ext.openPopup(tabId);
+  await expect.poll(() => state(popup), { timeout: 60_000 }).toBe('finished');
+  const options = await ext.openOptions();
+  const keptPdfs = () =>
+    evaluate(
+      options,
+      () =>
+        new Promise<number>((resolve, reject) => {
+          const open = indexedDB.open('trysasha-pdf');
+          open.onerror = () => reject(open.error);
+          open.onsuccess = () => {
+            const db = open.result;
+            if (!db.objectStoreNames.contains('files')) return resolve(0);
+            const count = db.transaction('files').objectStore('files').count();
+            count.onsuccess = () => (db.close(), resolve(count.result));
+          };
+        }),
+    );
+  expect(await keptPdfs()).toBeGreaterThan(0);
+  await click(options, '[data-testid="remove-key"]');
+  await expect.poll(() => evaluate(options, () => document.querySelectorAll('[data-testid="key-mask"]').length)).toBe(0);
+  expect(await keptPdfs()).toBe(0);
+});

@@ -231,3 +231,29 @@ test('a PDF whose rest cannot be counted (its page reloaded while counting) says
   expect(words(TEST_PDFS.book.expected.join(' ')).slice(0, read.length)).toEqual(read);
   await expect(popup.getByTestId('chars')).toHaveAttribute('data-value', counted!);
 });
+
+test('removing the key removes the PDFs kept for the PDF page too', async ({ ext, pages }) => {
+  await ext.configure();
+  const { tabId } = await openPdfTab(ext, pages, 'article');
+  const popup = await ext.openPopup(tabId);
+  await expect(player(popup)).toHaveAttribute('data-state', 'finished', { timeout: 60_000 });
+  const options = await ext.openOptions();
+  const keptPdfs = () =>
+    options.evaluate(
+      () =>
+        new Promise<number>((resolve, reject) => {
+          const open = indexedDB.open('trysasha-pdf');
+          open.onerror = () => reject(open.error);
+          open.onsuccess = () => {
+            const db = open.result;
+            if (!db.objectStoreNames.contains('files')) return resolve(0);
+            const count = db.transaction('files').objectStore('files').count();
+            count.onsuccess = () => (db.close(), resolve(count.result));
+          };
+        }),
+    );
+  expect(await keptPdfs()).toBeGreaterThan(0);
+  await options.getByTestId('remove-key').click();
+  await expect(options.getByTestId('key-mask')).toHaveCount(0);
+  expect(await keptPdfs()).toBe(0);
+});

@@ -8,6 +8,7 @@ import { saveAndCheck, settingsView } from '../settings/options-page';
 import { clearApiKey } from '../storage/key-store';
 import { accountStorage } from '../storage/settings';
 import { type BackgroundContext, onAbort } from './context';
+import { clearPdfs } from '../storage/pdf-files';
 
 export function init(signal: AbortSignal, { reader }: Pick<BackgroundContext, 'reader'>): void {
   // Content scripts get no access to storage.local, where the service address lives (Chromium; Firefox
@@ -41,6 +42,7 @@ export function init(signal: AbortSignal, { reader }: Pick<BackgroundContext, 'r
       await clearApiKey();
       forgetAuth();
       await audioCache.clear();
+      await clearPdfs();
       await accountStorage.setValue(null);
       return settingsView();
     }),

@@ -3,7 +3,7 @@
  * both share). The background fetches the file while the click's permission for the tab lasts; the
  * page, opened in that tab, takes it from here. Only the last few files are kept.
  */
-import { createStore, del, get, keys, set } from 'idb-keyval';
+import { clear, createStore, del, get, keys, set } from 'idb-keyval';
 
 const store = () => createStore('trysasha-pdf', 'files');
 const KEEP = 3;
@@ -23,6 +23,11 @@ export async function putPdf(url: string, bytes: ArrayBuffer, now = Date.now()):
   const all = (await keys<string>(s)).sort();
   await Promise.all(all.slice(0, Math.max(0, all.length - KEEP)).map((k) => del(k, s)));
   return id;
+}
+
+/** Every PDF kept (the key was removed: nothing of what was read stays behind). */
+export async function clearPdfs(): Promise<void> {
+  await clear(store());
 }
 
 /** The bytes kept under `id` for `url` (null when gone, or kept for another file). */
