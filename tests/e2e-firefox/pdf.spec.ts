@@ -4,6 +4,7 @@
  */
 import { billed, highlightOrder, words } from '../fixtures/billed.ts';
 import { recordedHighlights, recordHighlights } from '../fixtures/highlights.ts';
+import { keptPdfs } from '../fixtures/kept-pdfs.ts';
 import { BOOK_PAGES, pdfBytes, TEST_PDFS, type TestPdfName } from '../fixtures/pdfs.ts';
 import { click, evaluate } from './firefox.ts';
 import { attr, expect, state, test, type FirefoxHelpers } from './fixtures.ts';
@@ -129,23 +130,9 @@ test('removing the key removes the PDFs kept for the PDF page too', async ({ ext
   const popup = await ext.openPopup(tabId);
   await expect.poll(() => state(popup), { timeout: 60_000 }).toBe('finished');
   const options = await ext.openOptions();
-  const keptPdfs = () =>
-    evaluate(
-      options,
-      () =>
-        new Promise<number>((resolve, reject) => {
-          const open = indexedDB.open('trysasha-pdf');
-          open.onerror = () => reject(open.error);
-          open.onsuccess = () => {
-            const db = open.result;
-            if (!db.objectStoreNames.contains('files')) return resolve(0);
-            const count = db.transaction('files').objectStore('files').count();
-            count.onsuccess = () => (db.close(), resolve(count.result));
-          };
-        }),
-    );
-  expect(await keptPdfs()).toBeGreaterThan(0);
+  const kept = () => evaluate(options, keptPdfs);
+  expect(await kept()).toBeGreaterThan(0);
   await click(options, '[data-testid="remove-key"]');
   await expect.poll(() => evaluate(options, () => document.querySelectorAll('[data-testid="key-mask"]').length)).toBe(0);
-  expect(await keptPdfs()).toBe(0);
+  expect(await kept()).toBe(0);
 });

@@ -5,6 +5,7 @@
  */
 import { billed, highlightOrder, words } from '../fixtures/billed.ts';
 import { recordedHighlights, recordHighlights } from '../fixtures/highlights.ts';
+import { keptPdfs } from '../fixtures/kept-pdfs.ts';
 import { BOOK_PAGES, pdfBytes, TEST_PDFS, type TestPdfName } from '../fixtures/pdfs.ts';
 import { expect, type ExtensionHelpers, newReadingReaches, player, test } from './fixtures.ts';
 import type { PagesServer } from './pages-server.ts';
@@ -238,22 +239,9 @@ test('removing the key removes the PDFs kept for the PDF page too', async ({ ext
   const popup = await ext.openPopup(tabId);
   await expect(player(popup)).toHaveAttribute('data-state', 'finished', { timeout: 60_000 });
   const options = await ext.openOptions();
-  const keptPdfs = () =>
-    options.evaluate(
-      () =>
-        new Promise<number>((resolve, reject) => {
-          const open = indexedDB.open('trysasha-pdf');
-          open.onerror = () => reject(open.error);
-          open.onsuccess = () => {
-            const db = open.result;
-            if (!db.objectStoreNames.contains('files')) return resolve(0);
-            const count = db.transaction('files').objectStore('files').count();
-            count.onsuccess = () => (db.close(), resolve(count.result));
-          };
-        }),
-    );
-  expect(await keptPdfs()).toBeGreaterThan(0);
+  const kept = () => options.evaluate(keptPdfs);
+  expect(await kept()).toBeGreaterThan(0);
   await options.getByTestId('remove-key').click();
   await expect(options.getByTestId('key-mask')).toHaveCount(0);
-  expect(await keptPdfs()).toBe(0);
+  expect(await kept()).toBe(0);
 });
