@@ -9,7 +9,7 @@ import { parseRub } from '../money/money';
 import { getStoredKey, maskKey, setStoredKey } from '../storage/key-store';
 import { accountStorage, AUDIO_FORMATS, cleanupOf, readSettings, writeSettings } from '../storage/settings';
 import { fetchAccount, ServiceError } from '../speech/client';
-import { cleanRules } from '../text/pronunciation';
+import { cleanRules, growsTooMuch } from '../text/pronunciation';
 
 export async function settingsView(): Promise<SettingsView> {
   const stored = await getStoredKey();
@@ -45,6 +45,8 @@ export async function saveAndCheck(input: SaveSettingsInput, deps: SaveDeps): Pr
   if (caps.some((c) => c !== '' && !((parseRub(c) ?? -1n) >= 0n))) return fail('bad-budget');
   const pronunciations = cleanRules(input.pronunciations ?? []);
   if (!pronunciations) return fail('bad-rules');
+  // A set whose rules feed each other could make a page's text many times as long (and as costly).
+  if (growsTooMuch(pronunciations)) return fail('rules-growth');
   if (!(await deps.hasPermission(url.origin))) return fail('permission-denied');
 
   const typed = input.key.trim();

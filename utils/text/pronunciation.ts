@@ -12,6 +12,14 @@ export interface PronunciationRule {
 
 export const MAX_RULES = 500;
 export const MAX_RULE_CHARS = 200;
+/**
+ * The rules may make a text at most this many times as long (code units). A rule's replacement may be much
+ * longer than what it finds ("ИИ" → "искусственный интеллект" is 11.5 times; a sign read as a phrase, "≤" →
+ * "меньше или равно", 16), but rules that replace each other's words multiply: two rules of a letter into
+ * 200 of them made 4,000,000 characters of 100, and a third threw a RangeError in the background. The
+ * options page refuses a set that could grow a text more (`rulesGrowth`); `applyPronunciation` never does.
+ */
+export const MAX_RULES_GROWTH = 32;
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -30,15 +38,89 @@ function capital(found: string, replace: string): string {
   return replace.charAt(0).toUpperCase() + replace.slice(1);
 }
 
-/** `text` with every rule applied, in order. */
+/**
+ * `text` with every rule applied, in order; never more than MAX_RULES_GROWTH times as long as `text`: a rule
+ * that would make it longer is skipped whole (a stored set is not trusted to be one the options page let
+ * through: past MAX_RULES rules, or MAX_RULE_CHARS characters, are not applied either). Its growth is counted
+ * match by match, so an overgrown result is never built.
+ */
 export function applyPronunciation(text: string, rules: readonly PronunciationRule[]): string {
+  const limit = MAX_RULES_GROWTH * text.length;
   let out = text;
-  for (const rule of rules) {
-    if (!rule.find) continue;
-    out = out.replace(patternOf(rule), (found: string, at: number, whole: string) => (startsSentence(whole, at) ? capital(found, rule.replace) : rule.replace));
+  for (const rule of rules.slice(0, MAX_RULES)) {
+    if (!rule.find || rule.find.length > MAX_RULE_CHARS || rule.replace.length > MAX_RULE_CHARS) continue;
+    let length = out.length;
+    let over = false;
+    const next = out.replace(patternOf(rule), (found: string, at: number, whole: string) => {
+      if (over) return found;
+      const replace = startsSentence(whole, at) ? capital(found, rule.replace) : rule.replace;
+      length += replace.length - found.length;
+      over = length > limit;
+      return over ? found : replace;
+    });
+    if (!over) out = next;
   }
   return out;
 }
+
+/** How many times as long a match of `rule` may become (never less than 1: a shorter replacement shrinks the text). */
+function ruleGrowth(rule: PronunciationRule): number {
+  // At a sentence's start the replacement's first letter is a capital, which may be longer ("ß" → "SS").
+  const replaced = Math.max(rule.replace.length, capital('A', rule.replace).length);
+  return Math.max(1, replaced / rule.find.length);
+}
+
+/** Simple case folding, as a case-insensitive match compares characters (a character folding to more is kept). */
+const fold = (s: string) =>
+  Array.from(s, (c) => {
+    const upper = c.toUpperCase();
+    const lower = (upper.length === c.length ? upper : c).toLowerCase();
+    return lower.length === c.length ? lower : c;
+  }).join('');
+
+/**
+ * Whether a match of `find` could take in a character `replace` put into the text: `find` holds all of it, it
+ * holds `find`, or they overlap at an end (the match starting inside it, or reaching into it).
+ */
+function mayTakeIn(find: string, replace: string): boolean {
+  if (!find || !replace) return false;
+  if (find.includes(replace) || replace.includes(find)) return true;
+  // A match starting inside `replace`: an end of it is how `find` starts.
+  for (let at = replace.indexOf(find[0]!, 1); at > 0; at = replace.indexOf(find[0]!, at + 1)) if (find.startsWith(replace.slice(at))) return true;
+  // A match reaching into `replace`: how it starts is an end of `find`.
+  for (let at = find.indexOf(replace[0]!, 1); at > 0; at = find.indexOf(replace[0]!, at + 1)) if (replace.startsWith(find.slice(at))) return true;
+  return false;
+}
+
+/**
+ * An upper bound of how many times as long `rules` may make a text. Each rule makes what it matches at most
+ * replace/find times as long. A character of the text is matched first by one rule, and after that only by
+ * rules whose find can take in what an earlier rule put in: the bound is the largest of a rule's growth times
+ * the growth of every later rule that can. Rules that cannot feed each other stay at the largest one's growth;
+ * a chain multiplies. (A rule's words rewritten twice, in their middle, by later rules are not followed here:
+ * `applyPronunciation` holds its own limit whatever the set.)
+ */
+export function rulesGrowth(rules: readonly PronunciationRule[]): number {
+  const active = rules.filter((r) => r.find !== '');
+  const put = new Set<string>();
+  const feeds = active.map((rule) => {
+    const find = fold(rule.find);
+    const fed = [...put].some((replace) => mayTakeIn(find, replace));
+    put.add(fold(rule.replace)).add(fold(capital('A', rule.replace)));
+    return fed;
+  });
+  let worst = 1;
+  let after = 1;
+  for (let k = active.length - 1; k >= 0; k--) {
+    const growth = ruleGrowth(active[k]!);
+    worst = Math.max(worst, growth * after);
+    if (feeds[k]) after *= growth;
+  }
+  return worst;
+}
+
+/** Whether a set of rules is refused for what it could make of a text (`rulesGrowth` past MAX_RULES_GROWTH). */
+export const growsTooMuch = (rules: readonly PronunciationRule[]): boolean => rulesGrowth(rules) > MAX_RULES_GROWTH;
 
 /** The rules worth keeping: trimmed, bounded, none with nothing to find; null when `value` is not a list of rules. */
 export function cleanRules(value: unknown): PronunciationRule[] | null {
