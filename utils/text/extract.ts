@@ -81,6 +81,8 @@ export interface ExtractOptions extends CleanupChoices {
   articleOnly?: boolean;
   /** The article's headline as `titleFirst` found it (and the reading sent): the one read, whatever Readability finds. */
   headline?: Headline;
+  /** A page with no layout (parse-article.ts): the elements of `doc` its own style hides (style-hidden.ts), left out. */
+  hiddenByStyle?: ReadonlySet<Element>;
 }
 
 /** The article's title as read, and where its words are on the page. */
@@ -318,7 +320,7 @@ function extract(doc: Document, opts: ExtractOptions): Extraction {
   const article = reader.parse();
   const content = article?.content as unknown as Element | null | undefined;
   if (!content) return { text: { title: clean(doc.title), source: 'article', blocks: [] }, segments: [] };
-  const seen: Sight = { seen: new Map() };
+  const seen: Sight = { seen: new Map(), hiddenByStyle: opts.hiddenByStyle };
   const live = (n: Text) => pairs.get(n);
   let found = blocksOf(content, live, { ...opts, hidden: (n) => hiddenOnPage(pairs.get(n)?.parentElement ?? null, seen) });
   // Most of the article hidden is not the author hiding a note: the whole page is (an anti-flicker

@@ -8,6 +8,11 @@
 export interface Sight {
   seen: Map<Element, boolean>;
   scroll?: { x: number; y: number };
+  /**
+   * A page with no layout (fetched for the listening queue, parse-article.ts): the elements its own markup and
+   * style hide (style-hidden.ts), each with what it holds. Never given for a live page (its CSS is asked).
+   */
+  hiddenByStyle?: ReadonlySet<Element>;
 }
 
 /** An element of the live page the reader cannot see (CSS of the live page decides; Readability's copy has none). */
@@ -17,9 +22,15 @@ export function hiddenOnPage(el: Element | null, sight: Sight): boolean {
   let hidden = sight.seen.get(el);
   if (hidden === undefined) {
     if (el === el.ownerDocument.body || el === el.ownerDocument.documentElement) return false;
-    // No layout (unit tests, or a page fetched for the listening queue and parsed, never shown): nothing is hidden.
+    // No layout (unit tests, or a page fetched for the listening queue and parsed, never shown): only what its
+    // own markup and style hide, when they were read (`hiddenByStyle`); else nothing is hidden.
     const view = el.ownerDocument.defaultView;
-    if (typeof el.checkVisibility !== 'function' || !view) return false;
+    if (typeof el.checkVisibility !== 'function' || !view) {
+      if (!sight.hiddenByStyle?.size) return false;
+      hidden = sight.hiddenByStyle.has(el) || hiddenOnPage(el.parentElement, sight);
+      sight.seen.set(el, hidden);
+      return hidden;
+    }
     // The page does not scroll while it is read here: its offsets are read once, not for every paragraph.
     sight.scroll ??= { x: view.scrollX, y: view.scrollY };
     // Text is moved out of sight by a class, an id or a style (`.sr-only`, `.visually-hidden`): an element
