@@ -10,6 +10,7 @@
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { hashOf } from '../utils/storage/bounds.ts';
 import type { BrowserContext, Page, Worker } from 'playwright-core';
 import { startFakeService, type FakeService, type FakeServiceOptions } from '../tests/fake-service/server.ts';
 import { launchWithExtension, PRODUCTION_EXTENSION_DIR, serviceWorkerOf, type LaunchedBrowser } from '../tests/e2e/chromium.ts';
@@ -350,11 +351,13 @@ async function firstAudio() {
       await page.bringToFront();
       if (resident) {
         // A page whose extract script is already there (read before, or click-to-read on): as the reader leaves it.
-        await rig.sw.evaluate(async (tabId) => {
-          await chrome.scripting.executeScript({ target: { tabId }, files: ['/extract.js'] });
-          const { url } = await chrome.tabs.get(tabId);
-          await chrome.storage.session.set({ 'extract-injected': { [tabId]: url } });
-        }, tabId);
+        await rig.sw.evaluate(
+          async ({ tabId, hash }) => {
+            await chrome.scripting.executeScript({ target: { tabId }, files: ['/extract.js'] });
+            await chrome.storage.session.set({ 'extract-injected': { [tabId]: hash } });
+          },
+          { tabId, hash: hashOf(page.url()) },
+        );
       }
       // The menu item is there only for a selection: the page has one, as the listener made it.
       const selectionText = how === 'menu' ? await page.evaluate(selectContents, 'article p') : '';

@@ -4,6 +4,7 @@
  */
 import type { Worker } from '@playwright/test';
 import { makeArticleHtml } from '../fixtures/make-article.ts';
+import { hashOf } from '../../utils/storage/bounds.ts';
 import { expect, type ExtensionHelpers, player, test } from './fixtures.ts';
 
 test('the toolbar click starts reading at once (the page hears nothing of the scripts put in it); the popup then shows that reading, started once', async ({ ext, sw, service }) => {
@@ -70,7 +71,7 @@ test("a toolbar click turned down (another reading under way) readies its page: 
   await click(second.tabId);
   // Nothing new starts; the script is put in the clicked page (the worker remembers it there).
   const injected = () => sw.evaluate(async () => (await chrome.storage.session.get('extract-injected'))['extract-injected'] as Record<string, string> | undefined);
-  await expect.poll(async () => (await injected())?.[second.tabId]).toBe(second.page.url());
+  await expect.poll(async () => (await injected())?.[second.tabId]).toBe(hashOf(second.page.url()));
   expect(await readingId()).toBe(id);
   const popup = await ext.openPopup(second.tabId);
   await popup.getByTestId('stop').click();

@@ -6,6 +6,7 @@ vi.mock('../messaging/content', () => ({ NOT_AT: 'not-at-that-address', onPageRe
 
 import { answerPendingExtract, pageReader } from './page-reader';
 import type { ExtractedText } from '../text/extract';
+import { hashOf } from '../storage/bounds';
 
 const ANSWER: ExtractedText = { title: 'Заголовок', source: 'article', blocks: [{ text: 'Текст.', kind: 'paragraph' }] };
 
@@ -62,6 +63,8 @@ describe("a request naming the page's address (a start that asks before looking 
 
   it.each([
     ['this page', 'https://example.com/a', true],
+    ['this page by its hash (what the background keeps)', hashOf('https://example.com/a'), true],
+    ["another page's hash", hashOf('https://example.com/b'), false],
     ['no address (the usual ask)', undefined, true],
     ['another address (the tab has moved on)', 'https://example.com/b', false],
     ['this page with another fragment', 'https://example.com/a#part-2', false],

@@ -1,6 +1,7 @@
 import { type ExtractRequest, NOT_AT, onPageRequest } from '../messaging/content';
 import { type Extraction, type ExtractedText, extractFromPage, type TextBatch } from '../text/extract';
 import { titleFirst } from '../text/title-first';
+import { hashOf } from '../storage/bounds';
 import { PageHighlighter, startBlockText, tokens } from '../text/highlight';
 
 interface PageReader {
@@ -82,7 +83,9 @@ export function pageReader(doc: Document = document): PageReader {
     listening: false,
     rest: null,
     extract(data) {
-      if (data.at !== undefined && data.at !== doc.location?.href) throw new Error(NOT_AT);
+      // `at`: the address asked about, or its hash (what the background keeps of a page it put the script in).
+      const href = doc.location?.href ?? '';
+      if (data.at !== undefined && data.at !== href && data.at !== hashOf(href)) throw new Error(NOT_AT);
       if (data.selectionOnly && !doc.getSelection?.()?.toString().trim()) throw new Error('The selection is gone.');
       // The browser's PDF viewer: its page holds no text of the PDF (the background reads it on the extension's PDF page).
       if (doc.contentType === 'application/pdf') return { title: doc.title, source: 'article' as const, blocks: [] };

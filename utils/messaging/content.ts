@@ -13,7 +13,7 @@ export type ExtractMode = 'normal' | 'from-here';
 /** What the background asks the page for: its selection or article, and how it is cleaned up. */
 export type ExtractRequest = {
   mode: ExtractMode;
-  /** Answered only by the page at this address (a start that asks before it has looked the tab up); others refuse. */
+  /** Answered only by the page at this address, or whose address has this hash (`storage/bounds.ts` hashOf): a start that asks before it has looked the tab up; others refuse. */
   at?: string;
   /**
    * An article of at most this many code units of page text (its title included) is answered title first:

@@ -1,3 +1,4 @@
+import { hashOf } from '../storage/bounds';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import type { Browser } from 'wxt/browser';
@@ -158,7 +159,7 @@ describe('a start with no tab from its event (the popup) on a page known to have
     sendToPage.mockReset();
     // The page answers a request meant for it; one naming another address is refused, as the page reader does.
     sendToPage.mockImplementation(async (_type: string, data: { at?: string }) => {
-      if (data.at !== undefined && data.at !== URL_READ) throw new Error('not-at-that-address');
+      if (data.at !== undefined && data.at !== URL_READ && data.at !== hashOf(URL_READ)) throw new Error('not-at-that-address');
       return TEXT;
     });
     scriptedPage();
@@ -182,7 +183,7 @@ describe('a start with no tab from its event (the popup) on a page known to have
     expect(get).toHaveBeenCalled();
     expect(askedBeforeLookup).toBe(true);
     expect(sendToPage).toHaveBeenCalledTimes(1);
-    expect(sendToPage).toHaveBeenCalledWith('extract', expect.objectContaining({ at: URL_READ }), tab.id);
+    expect(sendToPage).toHaveBeenCalledWith('extract', expect.objectContaining({ at: hashOf(URL_READ) }), tab.id);
   });
 
   it('a page that refuses the early ask (another document at that address now) is asked the usual way', async () => {

@@ -13,6 +13,8 @@ import { storage } from 'wxt/utils/storage';
 import { pageOptionsStorage } from '../storage/page-options';
 import { askPdfPage, isPdfPage, looksLikePdf, openPdfPage, servesPdf, tabUrl } from './pdf-tab';
 import { answerOf, earlyAnswer } from './injection-answers';
+import { boundedItem } from '../storage/bounded-item';
+import { hashesOf, hashOf } from '../storage/bounds';
 
 const RESTRICTED = [
   /^(chrome|edge|brave|opera|vivaldi|yandex|browser|about|view-source|devtools|chrome-search|chrome-untrusted|moz-extension|chrome-extension|resource|data|javascript):/i,
@@ -35,8 +37,9 @@ export const HIGHLIGHT_CSS = `::highlight(${HIGHLIGHT_NAME}) { background-color:
  * The address each tab had when the extract script was last injected into it (kept for the session, so a
  * restarted worker knows too). A tab at another address now has navigated since: its page has no script.
  */
-const injectedStorage = storage.defineItem<Record<string, string>>('session:extract-injected', { fallback: {} });
 const INJECTED_KEPT = 50;
+/** Tab id → a hash of the address the extract script was put in (an address itself may be megabytes). */
+const injectedStorage = boundedItem(storage.defineItem<Record<string, string>>('session:extract-injected', { fallback: {} }), (v) => hashesOf(v, INJECTED_KEPT));
 
 /**
  * What `surelyWithoutScript` needs, and the account's last price (whether an article may be read title
@@ -73,7 +76,7 @@ export function loadTabTextState(): Promise<void> {
  * nothing answers takes about 5 ms). Unsure (the state not read) means asked first.
  */
 function surelyWithoutScript(tabId: number, url: string | undefined): boolean {
-  return scripts.loaded && url !== undefined && scripts.injected[tabId] !== url && !scripts.clickToRead;
+  return scripts.loaded && url !== undefined && scripts.injected[tabId] !== hashOf(url) && !scripts.clickToRead;
 }
 
 function rememberInjected(tabId: number, url: string | undefined): void {
@@ -81,7 +84,7 @@ function rememberInjected(tabId: number, url: string | undefined): void {
   void loadTabTextState()
     .then(() => {
       const kept: Array<[string, string]> = Object.entries(scripts.injected).filter(([id]) => id !== String(tabId)).slice(-(INJECTED_KEPT - 1));
-      kept.push([String(tabId), url]);
+      kept.push([String(tabId), hashOf(url)]);
       scripts.injected = Object.fromEntries(kept);
       return injectedStorage.setValue(scripts.injected);
     })
@@ -252,8 +255,9 @@ export async function readyTab(tabId: number, clicked?: Browser.tabs.Tab): Promi
  */
 function askEarly(tabId: number, mode: ExtractMode): { answerAt(url: string | undefined): Promise<ExtractedText | null> } | null {
   const settings = settingsNow();
+  // A hash of the address (`hashOf`): the page compares it with its own.
   const known = scripts.loaded && !injecting.has(tabId) ? scripts.injected[tabId] : undefined;
-  if (!settings || !known || !scriptable(known)) return null;
+  if (!settings || !known) return null;
   diagnostics.mark('extract:ask-early');
   const asked = sendToPage('extract', { ...extractRequest(mode, settings), at: known }, tabId).then(
     (text) => ({ text }),
@@ -261,7 +265,7 @@ function askEarly(tabId: number, mode: ExtractMode): { answerAt(url: string | un
   );
   return {
     async answerAt(url) {
-      if (url !== known) return null;
+      if (url === undefined || !scriptable(url) || hashOf(url) !== known) return null;
       const answer = await asked;
       if ('text' in answer) return (diagnostics.mark('extract:early-taken'), answer.text);
       // Not there (the page refused, or has no script): the usual way. The page's own failure is the start's.

@@ -3,7 +3,7 @@
  * and to the second on pause and stop), and offered when the page is read again with the same text.
  */
 import { ignore } from '../log';
-import type { ResumePoint } from '../storage/resume';
+import { samePart, type ResumePoint } from '../storage/resume';
 import type { ReaderDeps } from './deps';
 import type { ReadingRun } from './run';
 import type { ReadingView } from './state';
@@ -12,9 +12,12 @@ import type { ReadingView } from './state';
 const RESUME_MIN_SECONDS = 5;
 const RESUME_EVERY_SECONDS = 3;
 
-/** The offer for `point`, when it is the same text read the same way (its part's cache key) and worth offering. */
+/**
+ * The offer for `point`, when it is the same text read the same way (its part's cache key, stored as its
+ * hash) and worth offering.
+ */
 export function resumeOfferOf(run: ReadingRun, point: ResumePoint | null): ReadingView['resumeOffer'] {
-  if (!point || point.position < RESUME_MIN_SECONDS || point.part >= run.parts.length || run.key(point.part) !== point.partKey) return null;
+  if (!point || point.position < RESUME_MIN_SECONDS || point.part >= run.parts.length || !samePart(run.key(point.part), point.partKey)) return null;
   return { part: point.part, partTime: point.partTime, position: point.position };
 }
 

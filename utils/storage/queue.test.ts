@@ -1,14 +1,20 @@
 import { describe, expect, it } from 'vitest';
+import { QUEUE_URL_MAX } from './bounds';
 import { MAX_QUEUE, moved, queueTotal, withEntry, without, type QueueEntry } from './queue';
 
 const e = (id: string, chars: number | null = 100): QueueEntry => ({ id, url: `https://example.ru/${id}`, title: id, site: 'example.ru', chars, addedAt: 0 });
 const ids = (q: QueueEntry[]) => q.map((x) => x.id).join(',');
+/** An entry whose address is `length` characters long. */
+const long = (id: string, length: number): QueueEntry => ({ ...e(id), url: `https://example.ru/${id}?q=`.padEnd(length, 'x') });
 
 describe('the listening queue', () => {
   it.each([
     ['added at the end', [e('a')], e('b'), 'a,b'],
     ['a page already waiting keeps its place', [e('a'), e('b')], e('a'), 'a,b'],
     ['into an empty queue', [], e('a'), 'a'],
+    ['an address at the bound is kept whole', [e('a')], long('b', QUEUE_URL_MAX), 'a,b'],
+    ['an address past the bound is refused (it could not be kept whole)', [e('a')], long('b', QUEUE_URL_MAX + 1), 'a'],
+    ['a 2 MB address is refused', [], long('b', 2 * 1024 * 1024), ''],
   ])('withEntry: %s', (_n, queue, entry, expected) => {
     expect(ids(withEntry(queue, entry))).toBe(expected);
   });

@@ -4,6 +4,8 @@ import { dayOf } from '../money/totals';
 
 export { dayOf };
 import { boundTitle } from '../text/title';
+import { boundedItem } from './bounded-item';
+import { ID_MAX, MONEY_MAX, storedNumber, storedText, TITLE_MAX } from './bounds';
 
 /** One paid request, as the service billed it. */
 export interface UsageEntry {
@@ -29,7 +31,26 @@ export const USAGE_CAP = 10_000;
 /** And at most this many bytes of JSON (storage.local holds 10 MB in all): the oldest go first. */
 export const USAGE_MAX_BYTES = 2 * 1024 * 1024;
 
-export const usageStorage = storage.defineItem<UsageEntry[]>('local:usage-history', { fallback: [] });
+/** An entry as stored: its title and request id bounded; null when it is not one (its cost too long to be an amount included). */
+function usageEntryOf(value: unknown): UsageEntry | null {
+  if (!value || typeof value !== 'object') return null;
+  const v = value as Record<string, unknown>;
+  const time = storedNumber(v.time);
+  const chars = storedNumber(v.chars, 0);
+  if (time === null || chars === null || typeof v.costRub !== 'string' || v.costRub.length > MONEY_MAX) return null;
+  return { time, title: storedText(v.title, TITLE_MAX) ?? '', chars, costRub: v.costRub, requestId: storedText(v.requestId, ID_MAX) ?? '' };
+}
+
+/** The history as stored: entries that are not one dropped, titles and ids bounded, the newest USAGE_CAP kept. */
+export function usageOf(value: unknown): UsageEntry[] {
+  if (!Array.isArray(value)) return [];
+  return value
+    .slice(-USAGE_CAP)
+    .map(usageEntryOf)
+    .filter((e) => e !== null);
+}
+
+export const usageStorage = boundedItem(storage.defineItem<UsageEntry[]>('local:usage-history', { fallback: [] }), usageOf);
 /** Set when the last history write failed (shown to the user), cleared by the next that succeeds. */
 export const usageFailedStorage = storage.defineItem<boolean>('session:usage-write-failed', { fallback: false });
 
