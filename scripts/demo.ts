@@ -5,7 +5,7 @@
  * checks that audio played, exits 0.
  */
 import { startFakeService } from '../tests/fake-service/server.ts';
-import { launchWithExtension, PRODUCTION_EXTENSION_DIR, serviceWorkerOf } from '../tests/e2e/chromium.ts';
+import { launchWithExtension, DEVELOPMENT_EXTENSION_DIR, serviceWorkerOf } from '../tests/e2e/chromium.ts';
 import { startPagesServer } from '../tests/e2e/pages-server.ts';
 
 const DEMO_KEY = 'vk_live_demo_key';
@@ -29,8 +29,8 @@ async function main() {
     ],
   });
   const pages = await startPagesServer();
-  // The production build (what ships): the demo and its check need no test hooks.
-  const browser = await launchWithExtension({ headless, network: true, extensionDir: PRODUCTION_EXTENSION_DIR });
+  // The development build: what ships, with loopback access from the start (the local service, the sample).
+  const browser = await launchWithExtension({ headless, network: true, extensionDir: DEVELOPMENT_EXTENSION_DIR });
   const shutdown = async (code: number) => {
     await browser.close();
     await pages.close();

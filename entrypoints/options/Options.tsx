@@ -4,7 +4,7 @@ import { Money } from '@/components/Money';
 import { PageOptionsBox } from '@/components/PageOptionsBox';
 import { PronunciationRules } from '@/components/PronunciationRules';
 import { UsageHistory } from '@/components/UsageHistory';
-import type { PronunciationRule } from '@/utils/text/pronunciation';
+import { cleanRules, growsTooMuch, type PronunciationRule } from '@/utils/text/pronunciation';
 import { checkBaseUrl, originPattern } from '@/utils/speech/base-url';
 import { errorText, i18n, uiLocale } from '@/utils/pages/i18n';
 import { sendMessage, type SettingsView } from '@/utils/messaging/protocol';
@@ -26,16 +26,20 @@ interface ShownError {
 
 const hostOf = (origin: string) => new URL(origin).host;
 
+/** Rules as they would be saved could make a text too long (the background refuses them too: `saveAndCheck`). */
+const rulesGrowTooMuch = (rules: PronunciationRule[]) => growsTooMuch(cleanRules(rules) ?? []);
+
 const CLEANUP_IDS = { previewFirst: 'preview-first', readCode: 'read-code', leaveOutCaptions: 'leave-out-captions', leaveOutTables: 'leave-out-tables' } as const;
 
 /**
- * Asks for the service's origin when it is neither the default nor loopback.
+ * Asks for the service's origin when it is not the default: a local service's address too (only
+ * development and test builds hold loopback access from the start; there it resolves with no prompt).
  * Asked at once, with no await before it: Firefox refuses a request that is no
  * longer inside the click. An origin already granted resolves true with no prompt.
  */
 async function allowOrigin(baseUrl: string): Promise<boolean> {
   const url = checkBaseUrl(baseUrl);
-  if (!url.ok || url.isDefault || url.loopback) return true;
+  if (!url.ok || url.isDefault) return true;
   return browser.permissions.request({ origins: [originPattern(url.origin)] });
 }
 
@@ -89,6 +93,11 @@ export function Options() {
     const url = checkBaseUrl(baseUrl);
     if (!url.ok) {
       setError({ code: 'bad-url' });
+      return;
+    }
+    // Refused here, before the background would: the form keeps the rules to be shortened.
+    if (rulesGrowTooMuch(rules)) {
+      setError({ code: 'rules-growth' });
       return;
     }
     if (!(await allowOrigin(url.baseUrl).catch(() => false))) {
@@ -219,6 +228,9 @@ export function Options() {
           onChange={(next) => {
             edited.current.add('rules');
             setRules(next);
+            // An imported or edited set that could grow a text too much is said at once, and unsaid once it cannot.
+            const over = rulesGrowTooMuch(next);
+            setError((shown) => (over ? { code: 'rules-growth' } : shown?.code === 'rules-growth' ? null : shown));
           }}
           onBadFile={() => setError({ code: 'bad-rules' })}
         />

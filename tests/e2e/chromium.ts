@@ -6,6 +6,11 @@ import { newProfileDir } from '../fixtures/profile-dir.ts';
 /** What ships (`npm run build`): no test hooks, no player counters. The demo runs this one. */
 export const PRODUCTION_EXTENSION_DIR = resolve(import.meta.dirname, '../../.output/chrome-mv3');
 /**
+ * The development build (`wxt build --mode development`): the production code with loopback access from
+ * the start (the local service, the sample pages), which the published build asks for like any origin.
+ */
+export const DEVELOPMENT_EXTENSION_DIR = resolve(import.meta.dirname, '../../.output/chrome-mv3-dev');
+/**
  * The test build (`wxt build --mode test`): the same code plus the hooks tests and benchmarks need
  * (`contextMenuClick`, `commandHandler` in the worker, `player` with its `stats` in the offscreen document).
  */

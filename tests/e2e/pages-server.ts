@@ -21,17 +21,63 @@ export interface PagesServer {
    * to anything else, such as the extension's background.
    */
   putFile(path: string, body: Uint8Array, type: string, opts?: { pageOnly?: boolean }): void;
+  /** Answers `path` with a redirect to `to` (302). */
+  redirect(path: string, to: string): void;
+  /**
+   * Serves a body of `size` bytes at `path`, made as it is sent (starting with `head`), with or without a
+   * Content-Length; the tab's own navigation gets `pageBody` instead when given (a file that is huge only
+   * to the extension's download). `sent(path)`: how many bytes of it went out, all requests together.
+   */
+  putHuge(path: string, opts: { type: string; size: number; head: string; declareLength: boolean; pageBody?: Uint8Array }): void;
+  sent(path: string): number;
   close(): Promise<void>;
 }
 
 /** Serves the fixture pages on loopback, where the extension has host access. */
 export async function startPagesServer(dir = PAGES_DIR): Promise<PagesServer> {
   const extra = new Map<string, string>();
+  const redirects = new Map<string, string>();
+  const huge = new Map<string, { type: string; size: number; head: string; declareLength: boolean; pageBody?: Uint8Array }>();
+  const sentBytes = new Map<string, number>();
   const files = new Map<string, { body: Uint8Array; type: string; pageOnly?: boolean }>();
   const server: Server = createServer(async (req, res) => {
     const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
     const served = files.get(path);
     const fromPage = req.headers['sec-fetch-mode'] === 'navigate' || req.headers['sec-fetch-site'] === 'same-origin';
+    const to = redirects.get(path);
+    if (to !== undefined) {
+      res.writeHead(302, { Location: to }).end();
+      return;
+    }
+    const big = huge.get(path);
+    if (big && big.pageBody && req.headers['sec-fetch-mode'] === 'navigate') {
+      res.writeHead(200, { 'Content-Type': big.type, 'Content-Length': String(big.pageBody.byteLength) });
+      res.end(big.pageBody);
+      return;
+    }
+    if (big) {
+      res.writeHead(200, { 'Content-Type': big.type, ...(big.declareLength ? { 'Content-Length': String(big.size) } : {}) });
+      const chunk = Buffer.alloc(64 * 1024, 0x61);
+      let left = big.size;
+      const count = (n: number) => sentBytes.set(path, (sentBytes.get(path) ?? 0) + n);
+      const head = Buffer.from(big.head);
+      res.write(head);
+      count(head.length);
+      left -= head.length;
+      // Made as it is sent, waiting whenever the reader stops reading (it may never ask for the rest).
+      const more = () => {
+        while (left > 0) {
+          const piece = left >= chunk.length ? chunk : chunk.subarray(0, left);
+          left -= piece.length;
+          count(piece.length);
+          if (!res.write(piece)) return void res.once('drain', more);
+        }
+        res.end();
+      };
+      res.on('close', () => (left = 0));
+      more();
+      return;
+    }
     if (served?.pageOnly && !fromPage) {
       res.writeHead(403).end('forbidden');
       return;
@@ -66,6 +112,9 @@ export async function startPagesServer(dir = PAGES_DIR): Promise<PagesServer> {
     url: `http://127.0.0.1:${port}`,
     put: (path, html) => extra.set(path, html),
     putFile: (path, body, type, opts) => files.set(path, { body, type, ...opts }),
+    redirect: (path, to) => redirects.set(path, to),
+    putHuge: (path, opts) => huge.set(path, opts),
+    sent: (path) => sentBytes.get(path) ?? 0,
     close: () =>
       new Promise<void>((ok) => {
         server.closeAllConnections();

@@ -8,6 +8,7 @@ import { isNoReceiver, sendToPage } from '../messaging/content';
 import { putPdf } from '../storage/pdf-files';
 import type { ExtractedText } from '../text/extract';
 import { ReadingError } from '../speech/errors';
+import { PDF_MAX_BYTES, readCapped } from '../net/bounded-fetch';
 
 export const PDF_PAGE = '/pdf.html';
 
@@ -60,12 +61,16 @@ export function isPdfBytes(bytes: Uint8Array): boolean {
   return head.includes('%PDF-');
 }
 
-/** The file, fetched by the background (with the access the click gave, or the extension's own); null when refused. */
+/**
+ * The file, fetched by the background (with the access the click gave, or the extension's own); null
+ * when refused. A file past `PDF_MAX_BYTES` is refused by its Content-Length, or as soon as it passes it.
+ */
 async function fetchHere(url: string): Promise<ArrayBuffer | null> {
   try {
     const res = await fetch(url, { credentials: 'include', signal: AbortSignal.timeout(60_000) });
-    return res.ok ? await res.arrayBuffer() : null;
-  } catch {
+    return res.ok ? (await readCapped(res, PDF_MAX_BYTES)).buffer as ArrayBuffer : null;
+  } catch (err) {
+    if (err instanceof ReadingError && err.code === 'too-large') throw err;
     return null;
   }
 }
@@ -79,10 +84,25 @@ async function fetchInTab(tabId: number): Promise<ArrayBuffer | null> {
   try {
     const [result] = await browser.scripting.executeScript({
       target: { tabId },
-      func: async () => {
+      args: [PDF_MAX_BYTES],
+      func: async (maxBytes: number) => {
         const res = await fetch(location.href, { credentials: 'include' });
-        if (!res.ok) return null;
-        const bytes = new Uint8Array(await res.arrayBuffer());
+        if (!res.ok || !res.body) return null;
+        // The same bound as the background's, counted as the file comes (this runs in the page: no imports).
+        if (Number(res.headers.get('Content-Length')) > maxBytes) return 'too-large';
+        const reader = res.body.getReader();
+        const parts: Uint8Array[] = [];
+        let total = 0;
+        for (let r = await reader.read(); !r.done; r = await reader.read()) {
+          total += r.value.byteLength;
+          if (total > maxBytes) {
+            void reader.cancel();
+            return 'too-large';
+          }
+          parts.push(r.value);
+        }
+        const bytes = new Uint8Array(total);
+        parts.reduce((at, p) => (bytes.set(p, at), at + p.byteLength), 0);
         // Results cross as JSON: the bytes as base64.
         let binary = '';
         for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
@@ -90,12 +110,14 @@ async function fetchInTab(tabId: number): Promise<ArrayBuffer | null> {
       },
     });
     const base64 = result?.result;
+    if (base64 === 'too-large') throw new ReadingError('too-large');
     if (typeof base64 !== 'string') return null;
     const binary = atob(base64);
     const out = new Uint8Array(binary.length);
     for (let i = 0; i < binary.length; i++) out[i] = binary.charCodeAt(i);
     return out.buffer;
-  } catch {
+  } catch (err) {
+    if (err instanceof ReadingError) throw err;
     return null;
   }
 }
@@ -119,7 +141,7 @@ export async function openPdfPage(tabId: number, url: string): Promise<void> {
 }
 
 /** Codes the PDF page fails with (its errors arrive as messages). */
-const PAGE_CODES = new Set(['bad-pdf', 'file-access', 'network', 'no-text']);
+const PAGE_CODES = new Set(['bad-pdf', 'file-access', 'network', 'no-text', 'too-large']);
 
 /** Asks the PDF page in tab `tabId` for its text, waiting for the page to be there (it was just opened). */
 export async function askPdfPage(tabId: number, timeoutMs = 20_000): Promise<ExtractedText> {

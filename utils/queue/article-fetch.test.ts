@@ -12,14 +12,14 @@ describe('a queued page, fetched', () => {
     ['an image', () => new Response('x', { headers: { 'Content-Type': 'image/png' } }), 'not-a-page'],
     ['no connection', () => Promise.reject(new TypeError('Failed to fetch')), 'network'],
   ])('%s', async (_n, answer, code) => {
-    const run = fetchArticle('https://example.ru/a', { fetch: async () => answer(), parse: async () => article, choices: async () => ({}) });
+    const run = fetchArticle('https://example.ru/a', { fetch: async () => answer(), parse: async () => article, choices: async () => ({}), mayReach: async () => true });
     if (code === null) await expect(run).resolves.toEqual(article);
     else await expect(run).rejects.toMatchObject({ code });
   });
 
   it('a page with nothing to read', async () => {
     const empty = { ...article, blocks: [{ text: '  ', kind: 'paragraph' as const }] };
-    const run = fetchArticle('https://example.ru/a', { fetch: async () => new Response('<p></p>', { headers: { 'Content-Type': 'text/html' } }), parse: async () => empty, choices: async () => ({}) });
+    const run = fetchArticle('https://example.ru/a', { fetch: async () => new Response('<p></p>', { headers: { 'Content-Type': 'text/html' } }), parse: async () => empty, choices: async () => ({}), mayReach: async () => true });
     await expect(run).rejects.toMatchObject({ code: 'no-text' });
   });
 
@@ -31,6 +31,7 @@ describe('a queued page, fetched', () => {
       fetch: async () => redirected,
       parse: async (...args) => ((seen = args), article),
       choices: async () => ({ readCode: true }),
+      mayReach: async () => true,
     });
     expect(seen.slice(1)).toEqual(['https://example.ru/final', { readCode: true }]);
   });

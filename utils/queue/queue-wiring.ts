@@ -9,13 +9,13 @@ import { ignore, logIgnored } from '../log';
 import { sendToOffscreen } from '../messaging/offscreen';
 import { isNoReceiver } from '../messaging/content';
 import { originPattern } from '../speech/base-url';
-import { queueRunStorage, queueStorage, type QueueEntry } from '../storage/queue';
+import { queueable, queueRunStorage, queueStorage, type QueueEntry } from '../storage/queue';
 import { accountStorage, cleanupOf, readSettings } from '../storage/settings';
 import { parseArticle } from '../text/parse-article';
 import { boundTitle } from '../text/title';
 import { siteName } from '../text/urls';
 import { type ArticleDeps, fetchArticle } from './article-fetch';
-import { planReading, ReadingError } from '../reading/plan';
+import { planReading } from '../reading/plan';
 import { ListeningQueue } from './queue';
 import type { Reader } from '../reading/session';
 
@@ -30,11 +30,9 @@ const hostOf = (url: string) => {
 };
 
 const articleDeps: ArticleDeps = {
-  async fetch(url, init) {
-    // Without the site's access the browser would refuse the download (CORS) with no reason given.
-    if (!(await browser.permissions.contains({ origins: [originPattern(url)] }))) throw new ReadingError('permission-denied');
-    return fetch(url, init);
-  },
+  fetch: (url, init) => fetch(url, init),
+  // Without the site's access the browser would refuse the download (CORS) with no reason given.
+  mayReach: (url) => browser.permissions.contains({ origins: [originPattern(url.href)] }),
   async parse(html, url, choices) {
     if (import.meta.env.FIREFOX) return parseArticle(html, url, choices);
     // A document created a moment ago may not listen yet: asked again, a few times, shortly after.
@@ -87,7 +85,7 @@ export function listeningQueue(reader: Reader) {
    * made later); an origin already granted resolves at once, with no prompt.
    */
   function addToQueue(url: string, title: string): void {
-    if (!isWebPage(url)) return;
+    if (!isWebPage(url) || !queueable(url)) return;
     const pattern = originPattern(url);
     const asked = browser.permissions.request({ origins: [pattern] }).catch(() => browser.permissions.contains({ origins: [pattern] }));
     const entry: QueueEntry = { id: crypto.randomUUID(), url, title: boundTitle(title.trim()) || url, site: hostOf(url), chars: null, addedAt: Date.now() };
