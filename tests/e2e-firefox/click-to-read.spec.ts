@@ -5,7 +5,7 @@
  * here are granted by the manifest).
  */
 import { makeSentences } from '../fixtures/make-article.ts';
-import { click, evaluate } from './firefox.ts';
+import { evaluate } from './firefox.ts';
 import { type Ext, expect, test } from './fixtures.ts';
 
 const paragraphs = makeSentences(4_000);
@@ -23,21 +23,22 @@ test('a ▶ at the start of the paragraph under the pointer starts reading exact
     .toEqual(['click-to-read']);
 
   pages.put('/click.html', html);
-  const { page } = await ext.openTab('click.html');
+  const { page, tabId } = await ext.openTab('click.html');
   const third = await page.$('article p:nth-of-type(4)');
-  // The script is injected once the page is idle: hover until the ▶ shows.
+  // The script is injected once the page is idle: hover until the ▶ shows (in a closed shadow root: seen from the extension's world).
+  const play = () => ext.control(tabId, 'trysasha-click', 'click-to-read');
   await expect
     .poll(async () => {
       await page.mouse.move(5, 5);
       await third!.hover();
-      return evaluate(page, () => {
-        const button = document.querySelector('trysasha-click')?.shadowRoot?.querySelector('[data-testid="click-to-read"]') as HTMLElement | null | undefined;
-        return button && !button.hidden ? button.dataset.block : '';
-      });
+      const seen = await play();
+      return seen && !seen.hidden ? seen.attrs['data-block'] : '';
     })
     .not.toBe('');
   expect(service.speechLog()).toEqual([]);
-  await click(page, '>>> [data-testid="click-to-read"]');
+  // The user's own click on it.
+  const at = (await play())!.box;
+  await page.mouse.click(at.x + at.width / 2, at.y + at.height / 2);
   await expect.poll(() => service.speechLog().length, { timeout: 30_000 }).toBeGreaterThan(0);
   expect(service.speechLog()[0]!.text.startsWith(paragraphs[3]![0]!.slice(0, 30))).toBe(true);
   expect(service.speechLog().map((e) => e.text).join(' ')).not.toContain(paragraphs[2]![0]!);

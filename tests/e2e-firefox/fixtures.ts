@@ -1,3 +1,4 @@
+import type { ControlAct, ControlHost, ControlSeen } from '../fixtures/page-control.ts';
 import { test as base, expect } from '@playwright/test';
 import type { Page } from 'puppeteer-core';
 import { startFakeService, type FakeService, type FakeServiceOptions } from '../fake-service/server.ts';
@@ -47,6 +48,8 @@ export interface FirefoxHelpers {
    * the code `reached` it while held, `release` it.
    */
   diagnostics(call: 'holdAt' | 'reached' | 'release', point: string): Promise<number>;
+  /** One of the extension's controls on tab `tabId`'s page, seen from the extension's own world (`tests/fixtures/page-control.ts`). */
+  control(tabId: number, host: ControlHost, testId: string, act?: ControlAct): Promise<ControlSeen | null>;
 }
 
 /** An attribute of the element with `data-testid=testId` ('' while it is missing). */
@@ -153,6 +156,42 @@ export function extensionHelpers(firefox: LaunchedFirefox, service: FakeService,
         },
         call,
         point,
+      );
+    },
+    async control(tabId, host, testId, act = {}) {
+      return evaluate(
+        await helpers.extensionPage(),
+        async (tabId: number, host: string, testId: string, act: ControlAct) => {
+          const [done] = await (globalThis as unknown as Ext).browser.scripting.executeScript({
+            target: { tabId },
+            args: [host, testId, act],
+            // In the extension's content-script world, where Firefox lets it open a closed shadow root.
+            func: (host: string, testId: string, act: ControlAct) => {
+              const el = document.querySelector(host) as (HTMLElement & { openOrClosedShadowRoot?: ShadowRoot | null }) | null;
+              const root = el?.openOrClosedShadowRoot;
+              const found = root?.querySelector<HTMLElement>(`[data-testid="${testId}"]`);
+              if (!el || !root || !found) return null;
+              if (act.focus) found.focus();
+              if (act.value !== undefined && found instanceof HTMLSelectElement) {
+                found.value = act.value;
+                found.dispatchEvent(new Event('change', { bubbles: true }));
+              }
+              const r = found.getBoundingClientRect();
+              return {
+                box: { x: r.x, y: r.y, width: r.width, height: r.height },
+                attrs: Object.fromEntries([...found.attributes].map((a) => [a.name, a.value])),
+                hidden: found.hidden || !found.checkVisibility(),
+                focused: root.activeElement === found,
+                openToPage: el.shadowRoot !== null,
+              };
+            },
+          });
+          return (done?.result ?? null) as ControlSeen | null;
+        },
+        tabId,
+        host,
+        testId,
+        act,
       );
     },
     async extensionPage() {

@@ -1,3 +1,4 @@
+import type { ControlAct, ControlHost, ControlSeen } from '../fixtures/page-control.ts';
 import { test as base, expect, type BrowserContext, type Page, type Worker } from '@playwright/test';
 import { startFakeService, type FakeService, type FakeServiceOptions } from '../fake-service/server.ts';
 import { launchWithExtension, serviceWorkerOf } from './chromium.ts';
@@ -45,6 +46,8 @@ export interface ExtensionHelpers {
    * the code `reached` it while held, `release` it.
    */
   diagnostics(call: 'holdAt' | 'reached' | 'release', point: string): Promise<number>;
+  /** One of the extension's controls on tab `tabId`'s page, seen from the extension's own world (`tests/fixtures/page-control.ts`). */
+  control(tabId: number, host: ControlHost, testId: string, act?: ControlAct): Promise<ControlSeen | null>;
 }
 
 export interface ReadingViewSeen {
@@ -153,6 +156,39 @@ export const test = base.extend<ExtensionFixtures>({
         return sw.evaluate(
           ([call, point]) => Number((globalThis as unknown as { diagnostics: Record<string, (p: string) => unknown> }).diagnostics[call]!(point) ?? 0),
           [call, point] as const,
+        );
+      },
+      async control(tabId, host, testId, act = {}) {
+        const sw = await helpers.serviceWorker();
+        return sw.evaluate(
+          async ({ tabId, host, testId, act }) => {
+            const [done] = await chrome.scripting.executeScript({
+              target: { tabId },
+              world: 'ISOLATED',
+              args: [host, testId, act],
+              func: (host: string, testId: string, act: { focus?: boolean; value?: string }) => {
+                const el = document.querySelector(host);
+                const root = el && chrome.dom.openOrClosedShadowRoot(el as HTMLElement);
+                const found = root?.querySelector<HTMLElement>(`[data-testid="${testId}"]`);
+                if (!el || !root || !found) return null;
+                if (act.focus) found.focus();
+                if (act.value !== undefined && found instanceof HTMLSelectElement) {
+                  found.value = act.value;
+                  found.dispatchEvent(new Event('change', { bubbles: true }));
+                }
+                const r = found.getBoundingClientRect();
+                return {
+                  box: { x: r.x, y: r.y, width: r.width, height: r.height },
+                  attrs: Object.fromEntries([...found.attributes].map((a) => [a.name, a.value])),
+                  hidden: found.hidden || !found.checkVisibility(),
+                  focused: root.activeElement === found,
+                  openToPage: el.shadowRoot !== null,
+                };
+              },
+            });
+            return (done?.result ?? null) as ControlSeen | null;
+          },
+          { tabId, host, testId, act },
         );
       },
       async menuClick(tabId, selectionText, menuItemId = 'read-selection') {

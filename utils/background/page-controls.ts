@@ -9,8 +9,10 @@ import { floatingCommandOf, onPageMessage } from '../messaging/protocol';
 import { FloatingLink } from '../reading/floating';
 import { type ScriptRegistry, syncClickToRead } from '../page-text/page-scripts';
 import { extractFromTab } from '../page-text/tab-text';
+import { showsPage } from '../page-text/reading-page';
 import { DEFAULT_PAGE_OPTIONS, floatingPlaceStorage, type PageOptions, pageOptionsStorage, placeOf } from '../storage/page-options';
 import { type BackgroundContext, onAbort } from './context';
+import { StartRate } from './start-rate';
 
 export function init(signal: AbortSignal, { reader, runCommand, onView }: Pick<BackgroundContext, 'reader' | 'runCommand' | 'onView'>): void {
   // The floating mini-player on the page being read: its options and place, kept at hand for every view.
@@ -19,6 +21,8 @@ export function init(signal: AbortSignal, { reader, runCommand, onView }: Pick<B
   const floating = new FloatingLink({
     // Its script is injected on first use, once the reading is under way (never while the text is found).
     send: async (tabId, view, at) => {
+      // The tab went on to another page: the player is not brought there (it went with the page it was on).
+      if (view && !(await showsPage(tabId, reader.pageUrl))) view = null;
       try {
         return await sendToPage('floating', { view, place: at }, tabId);
       } catch (err) {
@@ -47,6 +51,8 @@ export function init(signal: AbortSignal, { reader, runCommand, onView }: Pick<B
   onAbort(signal, pageOptionsStorage.watch(followPageOptions));
   void floatingPlaceStorage.getValue().then((p) => (place = placeOf(p)), ignore('reading the mini-player place'));
 
+  const pageStarts = new StartRate();
+
   // The mini-player's controls: taken only from the extension's content script in the tab being read.
   const readingTab = (tabId: number) => tabId === reader.view.tabId;
   onAbort(
@@ -67,10 +73,12 @@ export function init(signal: AbortSignal, { reader, runCommand, onView }: Pick<B
       },
       readingTab,
     ),
-    // Click-to-read's ▶, in any tab: the page reader there already knows the block it was clicked at.
-    onPageMessage('readFromHere', ({ sender }) => {
-      const tabId = sender.tab!.id!;
-      void reader.start({ tabId, source: 'article', extract: () => extractFromTab(tabId, { mode: 'from-here' }) });
+    // Click-to-read's ▶ (its script checked the click was the user's own, on the ▶ as drawn): from a
+    // tab's top frame only, one start at a time, and never in place of a reading asking first or saving.
+    onPageMessage('readFromHere', async ({ sender }) => {
+      const tabId = sender.tab?.id;
+      if (tabId === undefined || sender.frameId !== 0 || !pageStarts.take(Date.now())) throw new Error('refused');
+      if (!(await reader.startFromPage({ tabId, source: 'article', extract: () => extractFromTab(tabId, { mode: 'from-here' }) }))) throw new Error('refused');
     }),
     onPageMessage(
       'floatingMoved',

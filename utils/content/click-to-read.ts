@@ -5,11 +5,11 @@
  * on the page, and again after the page changes. Nothing is read or sent until a ▶ is clicked.
  */
 import type { ContentScriptContext } from 'wxt/utils/content-script-context';
-import { createShadowRootUi } from 'wxt/utils/content-script-ui/shadow-root';
 import { ignore } from '../log';
 import { sendMessage as sendFromPage } from '../messaging/protocol';
 import { i18n } from '../pages/i18n';
 import { type Extraction, extractFromPage } from '../text/extract';
+import { guardedUi } from './guarded-ui';
 import css from './click-to-read.css?inline';
 
 /** How far up from the element under the pointer a block is looked for. */
@@ -18,6 +18,10 @@ const HIDE_AFTER_MS = 600;
 /** A page that keeps changing (tickers, ads) has its blocks worked out again at most this often. */
 const REFRESH_MS = 2_000;
 const PLAY_PATH = 'M8 5v14l11-7z';
+/** The ▶'s own size is 22 px (its CSS): scaled past this, it is not the button the user sees. */
+const BUTTON_BOUNDS = { maxWidth: 30, maxHeight: 30 };
+/** A page that works the ▶ (moves, marks or scales it) gets none again until it is loaded anew. */
+let spoiled = false;
 
 interface Blocks {
   /** Each block's first text node (where reading from it starts) and the elements its text is in. */
@@ -73,14 +77,17 @@ export function installClickToRead(ctx: ContentScriptContext, setStart: (node: N
     return blocks;
   };
 
-  const ui = createShadowRootUi(ctx, {
+  const ui = guardedUi(ctx, {
     name: 'trysasha-click',
-    position: 'inline',
-    anchor: 'html',
-    append: 'last',
     css,
-    isolateEvents: true,
-    onMount(container) {
+    bounds: BUTTON_BOUNDS,
+    box: () => button,
+    onTampered: () => {
+      spoiled = true;
+      hide();
+      void ui.then(({ ui: made }) => made.remove());
+    },
+    mount(container) {
       const b = doc.createElement('button');
       b.type = 'button';
       b.className = 'ctr';
@@ -92,7 +99,7 @@ export function installClickToRead(ctx: ContentScriptContext, setStart: (node: N
       b.addEventListener('mouseenter', () => clearTimeout(hideTimer));
       b.addEventListener('mouseleave', () => hideSoon());
       b.addEventListener('click', (e) => {
-        // Only the user's own click starts a paid reading, never a page's script.
+        // Only the user's own click starts a paid reading, never a page's script (the guard checked the ▶ too).
         if (!e.isTrusted || shownBlock < 0) return;
         const start = blocks?.starts[shownBlock];
         if (!start) return;
@@ -102,9 +109,8 @@ export function installClickToRead(ctx: ContentScriptContext, setStart: (node: N
       });
       container.append(b);
       button = b;
-      return b;
     },
-  }).then((made) => made.mount());
+  }).then((made) => (made.ui.mount(), made));
 
   const hide = () => {
     clearTimeout(hideTimer);
@@ -138,8 +144,9 @@ export function installClickToRead(ctx: ContentScriptContext, setStart: (node: N
     doc,
     'pointerover',
     (e: Event) => {
-      const target = e.target instanceof Element ? e.target : null;
-      if (!target || target.localName === 'trysasha-click' || target.localName === 'trysasha-player' || pending) return;
+      // The user's own pointer only: a page's made-up events show nothing.
+      const target = e.isTrusted && e.target instanceof Element ? e.target : null;
+      if (spoiled || !target || target.localName === 'trysasha-click' || target.localName === 'trysasha-player' || pending) return;
       pending = true;
       // After this frame: a quick sweep across the page works the blocks out once.
       requestAnimationFrame(() => {

@@ -6,7 +6,7 @@
  */
 import { render } from 'preact';
 import type { ContentScriptContext } from 'wxt/utils/content-script-context';
-import { createShadowRootUi, type ShadowRootContentScriptUi } from 'wxt/utils/content-script-ui/shadow-root';
+import type { ShadowRootContentScriptUi } from 'wxt/utils/content-script-ui/shadow-root';
 import { FloatingPlayer } from '@/components/FloatingPlayer';
 import { ignore } from '../log';
 import { onPageRequest } from '../messaging/content';
@@ -14,7 +14,11 @@ import { sendMessage as sendFromPage } from '../messaging/protocol';
 import { uiLocale } from '../pages/i18n';
 import type { FloatingView } from '../messaging/views';
 import type { FloatingPlace } from '../storage/page-options';
+import { guardedUi } from './guarded-ui';
 import css from './floating-player.css?inline';
+
+/** The player's own largest size (its CSS: at most 420 px wide, one row of controls and a line of error). */
+const PLAYER_BOUNDS = { maxWidth: 440, maxHeight: 160 };
 
 declare global {
   // The content scripts' isolated world outlives each injection: a second injection finds the first's player.
@@ -36,26 +40,31 @@ export function installFloatingPlayer(ctx: ContentScriptContext): void {
   let ui: Promise<ShadowRootContentScriptUi<HTMLElement>> | null = null;
   /** The reading whose player the user closed: not shown again until another reading. */
   let closedFor = '';
+  /** The reading the player shows. */
+  let shownFor = '';
   let place: FloatingPlace | null = null;
   const locale = uiLocale();
 
   const mount = () => {
     if (ui) return ui;
-    const made: Promise<ShadowRootContentScriptUi<HTMLElement>> = createShadowRootUi(context(), {
+    let container: HTMLElement | null = null;
+    const made: Promise<ShadowRootContentScriptUi<HTMLElement>> = guardedUi(context(), {
       name: 'trysasha-player',
-      position: 'inline',
-      anchor: 'html',
-      append: 'last',
       css,
-      // Keys typed in it (arrows on the handle, space on a button) do not reach the page's own shortcuts.
-      isolateEvents: true,
-      onMount: (container) => container,
-      onRemove: (container) => {
-        if (container) render(null, container);
+      bounds: PLAYER_BOUNDS,
+      mount: (c) => (container = c),
+      box: () => container?.querySelector('[data-testid="floating-player"]') ?? null,
+      // The page moved, marked or scaled it: gone for this reading (the popup still drives it).
+      onTampered: () => {
+        closedFor = shownFor;
+        void hide();
+      },
+      onRemove: (c) => {
+        if (c) render(null, c);
         // Removed by an ended context too: the next view mounts it again.
         if (ui === made) ui = null;
       },
-    }).then((created) => {
+    }).then(({ ui: created }) => {
       created.mount();
       return created;
     });
@@ -73,6 +82,7 @@ export function installFloatingPlayer(ctx: ContentScriptContext): void {
     const made = await mount();
     const container = made.mounted;
     if (!container) return;
+    shownFor = view.readingId;
     render(
       <FloatingPlayer
         view={view}

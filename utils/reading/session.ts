@@ -107,6 +107,22 @@ export class Reader {
     return isActive(this.view.state);
   }
 
+  /** The address of the page being read ('' when none, or not known). */
+  get pageUrl(): string {
+    return this.run?.url ?? '';
+  }
+
+  /**
+   * A start a page asked for (click-to-read's ▶): never in place of a reading that waits for the
+   * listener's answer (asking first) or is being saved, which only the listener may end. False when refused.
+   */
+  async startFromPage(req: ReadingRequest): Promise<boolean> {
+    if (!this.restored) await this.ready;
+    if (this.view.state === 'confirm' || this.run?.purse.saveGrant) return false;
+    void this.start(req);
+    return true;
+  }
+
   async start(req: ReadingRequest): Promise<void> {
     // Counted from the call itself: the popup the toolbar click opens asks to start too, and must find this one.
     this.starting++;

@@ -24,6 +24,7 @@ import pLimit from 'p-limit';
 const resumeWrites = pLimit(1);
 import { loadPlan, savePlan } from './plan-store';
 import { moreFromTab, pageScript } from '../page-text/tab-text';
+import { showsPage } from '../page-text/reading-page';
 import { Reader } from './session';
 import { readingViewStorage, runProgressStorage, type ReadingView } from './state';
 
@@ -147,7 +148,7 @@ export function createReader(player: PlayerSink, onView: (view: ReadingView, wri
     });
     return next;
   };
-  return new Reader({
+  const reader: Reader = new Reader({
     async keyProblem() {
       const checked = await checkedAuth();
       return checked.ok ? null : checked.code;
@@ -199,7 +200,12 @@ export function createReader(player: PlayerSink, onView: (view: ReadingView, wri
       usageHistory.append(entry).catch(ignore('writing the usage history'));
     },
     highlight(tabId, sentence) {
-      const send = (): Promise<unknown> => (sentence === null ? sendToPage('clearHighlight', undefined, tabId) : sendToPage('highlight', sentence, tabId));
+      const pageUrl = reader.pageUrl;
+      // Only to the page being read: the tab may have gone on to another site since.
+      const send = async (): Promise<unknown> => {
+        if (!(await showsPage(tabId, pageUrl))) return;
+        return sentence === null ? sendToPage('clearHighlight', undefined, tabId) : sendToPage('highlight', sentence, tabId);
+      };
       // A selection is read before the page's script is in (`earlyAnswer`): its first sentence waits for it.
       const under = pageScript(tabId);
       const sent = under ? under.then(send, send) : send();
@@ -219,4 +225,5 @@ export function createReader(player: PlayerSink, onView: (view: ReadingView, wri
     // audio came 6 ms sooner (bench, 5 runs each, the same hour); the other ways of starting did not change.
     startWritesAfter: (extraction) => (pageAnswered = settledOrAfter(extraction, FIRST_WRITES_WAIT_MS)),
   });
+  return reader;
 }

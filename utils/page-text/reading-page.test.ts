@@ -1,0 +1,19 @@
+import { describe, expect, it } from 'vitest';
+import { samePage } from './reading-page';
+
+const PDF = 'chrome-extension://abc/pdf.html';
+const pdfPage = (u: string) => u.startsWith(PDF);
+
+describe('the tab still shows the page being read', () => {
+  it.each([
+    ['the same address', 'https://a.ru/x', 'https://a.ru/x', true],
+    ['a jump within the page', 'https://a.ru/x#part-2', 'https://a.ru/x', true],
+    ['the page read from a jump', 'https://a.ru/x', 'https://a.ru/x#top', true],
+    ['another page of the site', 'https://a.ru/y', 'https://a.ru/x', false],
+    ['another site', 'https://evil.example/', 'https://a.ru/x', false],
+    ['an address no longer visible (no access there)', undefined, 'https://a.ru/x', false],
+    ['the PDF page showing the PDF read', `${PDF}?file=${encodeURIComponent('https://a.ru/doc.pdf')}&id=1`, 'https://a.ru/doc.pdf', true],
+    ['the PDF page showing another PDF', `${PDF}?file=${encodeURIComponent('https://a.ru/other.pdf')}&id=1`, 'https://a.ru/doc.pdf', false],
+    ['a reading with no page address (kept from before)', 'https://a.ru/x', '', true],
+  ])('%s', (_n, now, page, same) => expect(samePage(now, page, pdfPage)).toBe(same));
+});

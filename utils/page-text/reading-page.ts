@@ -1,0 +1,29 @@
+/**
+ * Whether a tab still shows the page a reading came from (background): the mini-player and the
+ * sentence highlight go only there, never to the next site the tab went on to.
+ */
+import { browser } from 'wxt/browser';
+import { isPdfPage, tabUrl } from './pdf-tab';
+
+const withoutHash = (url: string) => url.split('#')[0] ?? url;
+
+/**
+ * Pure: whether the tab's address `now` is the reading's page `pageUrl` (a jump within the page, `#…`,
+ * is the same page). An address the extension may no longer see (the tab went to a site it has no
+ * access to) is another page. The extension's own PDF page stands for the PDF it shows (`file=`).
+ */
+export function samePage(now: string | undefined, pageUrl: string, pdfPage: (url: string) => boolean = isPdfPage): boolean {
+  if (!pageUrl) return true;
+  if (!now) return false;
+  if (pdfPage(now)) return new URL(now).searchParams.get('file') === pageUrl;
+  return withoutHash(now) === withoutHash(pageUrl);
+}
+
+export async function showsPage(tabId: number, pageUrl: string): Promise<boolean> {
+  try {
+    return samePage(await tabUrl(await browser.tabs.get(tabId)), pageUrl);
+  } catch {
+    // The tab is gone.
+    return false;
+  }
+}
