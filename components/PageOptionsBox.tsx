@@ -2,10 +2,8 @@ import { useEffect, useState } from 'preact/hooks';
 import { browser } from 'wxt/browser';
 import { i18n } from '@/utils/pages/i18n';
 import { followStored } from '@/utils/storage/stored-value';
+import { narrowerGrants, PAGE_ORIGINS } from '@/utils/settings/page-access';
 import { DEFAULT_PAGE_OPTIONS, type PageOptions, pageOptionsStorage } from '@/utils/storage/page-options';
-
-/** The pages click-to-read runs on: the ones the user visits (asked for when it is switched on). */
-export const PAGE_ORIGINS = ['https://*/*', 'http://*/*'];
 
 /**
  * What the extension shows on the page being read; each choice applies at once (no Save needed).
@@ -15,7 +13,19 @@ export const PAGE_ORIGINS = ['https://*/*', 'http://*/*'];
 export function PageOptionsBox() {
   const [options, setOptions] = useState<PageOptions>(DEFAULT_PAGE_OPTIONS);
   const [denied, setDenied] = useState(false);
+  // The origins granted now, at hand before the click (a request after an await is refused in Firefox).
+  const [granted, setGranted] = useState<string[]>([]);
   useEffect(() => followStored(pageOptionsStorage, DEFAULT_PAGE_OPTIONS, (o) => setOptions({ ...DEFAULT_PAGE_OPTIONS, ...o })), []);
+  useEffect(() => {
+    const read = () => void browser.permissions.getAll().then((p) => setGranted(p.origins ?? []), () => undefined);
+    read();
+    browser.permissions.onAdded.addListener(read);
+    browser.permissions.onRemoved.addListener(read);
+    return () => {
+      browser.permissions.onAdded.removeListener(read);
+      browser.permissions.onRemoved.removeListener(read);
+    };
+  }, []);
   const save = (patch: Partial<PageOptions>) => {
     const next = { ...options, ...patch };
     setOptions(next);
@@ -36,7 +46,18 @@ export function PageOptionsBox() {
           onChange={(e) => {
             const on = e.currentTarget.checked;
             setDenied(false);
-            if (!on) return save({ clickToRead: false });
+            if (!on) {
+              save({ clickToRead: false });
+              // The access to every site it asked for goes with it. Chrome's removal takes the sites granted
+              // one by one too (a service address, a queued page's site): they are asked for again at once,
+              // within the click's activation. Firefox removes only what it is given.
+              if (!PAGE_ORIGINS.some((o) => granted.includes(o))) return;
+              const keep = narrowerGrants(granted, browser.runtime.getManifest().host_permissions ?? []);
+              const removed = browser.permissions.remove({ origins: PAGE_ORIGINS });
+              if (!import.meta.env.FIREFOX && keep.length) void removed.then(() => browser.permissions.request({ origins: keep })).catch(() => undefined);
+              else void removed.catch(() => undefined);
+              return;
+            }
             // Turned on only once the browser grants it; until then the box shows off.
             e.currentTarget.checked = false;
             void browser.permissions.request({ origins: PAGE_ORIGINS }).then(

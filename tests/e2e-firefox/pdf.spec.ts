@@ -8,6 +8,7 @@ import { keptPdfs } from '../fixtures/kept-pdfs.ts';
 import { BOOK_PAGES, pdfBytes, TEST_PDFS, type TestPdfName } from '../fixtures/pdfs.ts';
 import { click, evaluate } from './firefox.ts';
 import { attr, expect, state, test, type FirefoxHelpers } from './fixtures.ts';
+import type { Page } from 'puppeteer-core';
 import type { PagesServer } from '../e2e/pages-server.ts';
 
 
@@ -124,15 +125,20 @@ test('a PDF whose rest cannot be counted (its page reloaded while counting) says
   expect(await attr(popup, 'chars', 'data-value')).toBe(counted);
 });
 
-test('removing the key removes the PDFs kept for the PDF page too', async ({ ext, pages }) => {
-  await ext.configure();
-  const { tabId } = await openPdfTab(ext, pages, 'article');
-  const popup = await ext.openPopup(tabId);
-  await expect.poll(() => state(popup), { timeout: 60_000 }).toBe('finished');
-  const options = await ext.openOptions();
-  const kept = () => evaluate(options, keptPdfs);
-  expect(await kept()).toBeGreaterThan(0);
-  await click(options, '[data-testid="remove-key"]');
-  await expect.poll(() => evaluate(options, () => document.querySelectorAll('[data-testid="key-mask"]').length)).toBe(0);
-  expect(await kept()).toBe(0);
-});
+for (const [how, press, done] of [
+  ['removing the key', 'remove-key', (o: Page) => evaluate(o, () => document.querySelectorAll('[data-testid="key-mask"]').length === 0)],
+  ['clearing the history', 'clear-history', (o: Page) => evaluate(o, () => document.querySelector('[data-testid="history"]')?.getAttribute('data-count') === '0')],
+] as const) {
+  test(`${how} removes the PDFs kept for the PDF page too`, async ({ ext, pages }) => {
+    await ext.configure();
+    const { tabId } = await openPdfTab(ext, pages, 'article');
+    const popup = await ext.openPopup(tabId);
+    await expect.poll(() => state(popup), { timeout: 60_000 }).toBe('finished');
+    const options = await ext.openOptions();
+    const kept = () => evaluate(options, keptPdfs);
+    expect(await kept()).toBeGreaterThan(0);
+    await click(options, `[data-testid="${press}"]`);
+    await expect.poll(() => done(options)).toBe(true);
+    await expect.poll(kept).toBe(0);
+  });
+}

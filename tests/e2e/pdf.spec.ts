@@ -8,6 +8,7 @@ import { recordedHighlights, recordHighlights } from '../fixtures/highlights.ts'
 import { keptPdfs } from '../fixtures/kept-pdfs.ts';
 import { BOOK_PAGES, pdfBytes, TEST_PDFS, type TestPdfName } from '../fixtures/pdfs.ts';
 import { expect, type ExtensionHelpers, newReadingReaches, player, test } from './fixtures.ts';
+import type { Page } from 'playwright-core';
 import type { PagesServer } from './pages-server.ts';
 
 
@@ -233,15 +234,20 @@ test('a PDF whose rest cannot be counted (its page reloaded while counting) says
   await expect(popup.getByTestId('chars')).toHaveAttribute('data-value', counted!);
 });
 
-test('removing the key removes the PDFs kept for the PDF page too', async ({ ext, pages }) => {
-  await ext.configure();
-  const { tabId } = await openPdfTab(ext, pages, 'article');
-  const popup = await ext.openPopup(tabId);
-  await expect(player(popup)).toHaveAttribute('data-state', 'finished', { timeout: 60_000 });
-  const options = await ext.openOptions();
-  const kept = () => options.evaluate(keptPdfs);
-  expect(await kept()).toBeGreaterThan(0);
-  await options.getByTestId('remove-key').click();
-  await expect(options.getByTestId('key-mask')).toHaveCount(0);
-  expect(await kept()).toBe(0);
-});
+for (const [how, press, done] of [
+  ['removing the key', 'remove-key', (o: Page) => expect(o.getByTestId('key-mask')).toHaveCount(0)],
+  ['clearing the history', 'clear-history', (o: Page) => expect(o.getByTestId('history')).toHaveAttribute('data-count', '0')],
+] as const) {
+  test(`${how} removes the PDFs kept for the PDF page too`, async ({ ext, pages }) => {
+    await ext.configure();
+    const { tabId } = await openPdfTab(ext, pages, 'article');
+    const popup = await ext.openPopup(tabId);
+    await expect(player(popup)).toHaveAttribute('data-state', 'finished', { timeout: 60_000 });
+    const options = await ext.openOptions();
+    const kept = () => options.evaluate(keptPdfs);
+    expect(await kept()).toBeGreaterThan(0);
+    await options.getByTestId(press).click();
+    await done(options);
+    await expect.poll(kept).toBe(0);
+  });
+}

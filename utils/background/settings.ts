@@ -34,8 +34,10 @@ export function init(signal: AbortSignal, { reader }: Pick<BackgroundContext, 'r
       return settingsView();
     }),
     onPageMessage('saveSettings', ({ data }) => saveSettings(data)),
-    onPageMessage('clearHistory', () => {
-      return usageHistory.clear();
+    // What was read goes with the history of it: the PDFs kept for the PDF page too.
+    onPageMessage('clearHistory', async () => {
+      await usageHistory.clear();
+      await clearPdfs();
     }),
     onPageMessage('removeKey', async () => {
       await reader.stop({ drop: true });
