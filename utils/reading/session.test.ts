@@ -719,3 +719,41 @@ describe('resume per page', () => {
     expect(again.reader.view.resumeOffer).toBeNull();
   });
 });
+
+describe('a start from a page (click-to-read) never takes the place of what only the listener may end', () => {
+  const fromPage = (w: ReturnType<typeof makeWorld>) =>
+    w.reader.startFromPage({ tabId: 1, source: 'article', extract: async () => ({ title: 'Другая', source: 'article', blocks: [{ text: 'Другая статья со страницы.', kind: 'paragraph' }] }) });
+
+  it('a reading that asks first is kept, and nothing is sent', async () => {
+    const w = makeWorld({ threshold: '0.0001' });
+    void w.start();
+    await w.until(() => w.reader.view.state === 'confirm', 'the confirmation');
+    const id = w.reader.view.id;
+    expect(await fromPage(w)).toBe(false);
+    expect(w.reader.view).toMatchObject({ id, state: 'confirm' });
+    expect(w.log).toHaveLength(0);
+  });
+
+  it('a reading being saved as MP3 is kept until the file is made', async () => {
+    const w = makeWorld({ answer: (_b, n) => (n === 0 ? { kind: 'stall' } : { kind: 'ok' }) });
+    void w.start();
+    await w.until(() => w.log.length === 2 && w.reader.view.state === 'playing', 'playing, the part ahead asked for');
+    await w.reader.stop();
+    const saving = w.saveAll();
+    await w.until(() => w.reader.saving, 'the save under way');
+    const id = w.reader.view.id;
+    expect(await fromPage(w)).toBe(false);
+    expect(w.reader.view.id).toBe(id);
+    w.release();
+    expect(await saving).toEqual({ ok: true });
+  });
+
+  it('any other reading is replaced, as a start from the toolbar would', async () => {
+    const w = makeWorld();
+    void w.start();
+    await w.until(() => w.reader.view.state === 'playing', 'playing');
+    const id = w.reader.view.id;
+    expect(await fromPage(w)).toBe(true);
+    await w.until(() => w.reader.view.id !== id, 'the new reading');
+  });
+});

@@ -107,6 +107,11 @@ export class Reader {
     return isActive(this.view.state);
   }
 
+  /** Save as MP3 is fetching this reading's missing parts (a start from a page must wait for the file). */
+  get saving(): boolean {
+    return !!this.run?.purse.saveGrant;
+  }
+
   /** The address of the page being read ('' when none, or not known). */
   get pageUrl(): string {
     return this.run?.url ?? '';
@@ -118,7 +123,7 @@ export class Reader {
    */
   async startFromPage(req: ReadingRequest): Promise<boolean> {
     if (!this.restored) await this.ready;
-    if (this.view.state === 'confirm' || this.run?.purse.saveGrant) return false;
+    if (this.view.state === 'confirm' || this.saving) return false;
     void this.start(req);
     return true;
   }
