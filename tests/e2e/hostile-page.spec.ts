@@ -86,11 +86,13 @@ test('a navigation takes the mini-player and the highlight away; they come back 
 
   // The tab goes on to another page while the reading plays on.
   await page.goto(`${pages.url}/next.html`);
-  await popup.getByTestId('next').click();
-  await expect(player(popup)).toHaveAttribute('data-part', /[2-9]/);
-  const part = await player(popup).getAttribute('data-part');
-  await popup.getByTestId('next').click();
-  await expect(player(popup)).not.toHaveAttribute('data-part', part!);
+  const next = async () => {
+    const part = await player(popup).getAttribute('data-part');
+    await popup.getByTestId('next').click();
+    await expect(player(popup)).not.toHaveAttribute('data-part', part!);
+  };
+  await next();
+  await next();
   await expect(player(popup)).toHaveAttribute('data-state', 'playing');
   // Each view change went by: none of them brought the player or a highlight to the new page.
   expect(await shown()).toBe('none');
@@ -99,6 +101,6 @@ test('a navigation takes the mini-player and the highlight away; they come back 
 
   // Back on the page being read, they come back with the next change.
   await page.goBack();
-  await popup.getByTestId('next').click();
-  await expect.poll(shown).toBe(await player(popup).getAttribute('data-part'));
+  await next();
+  await expect.poll(async () => (await shown()) === (await player(popup).getAttribute('data-part'))).toBe(true);
 });
