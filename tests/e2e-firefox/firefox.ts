@@ -10,9 +10,12 @@ import { newProfileDir } from '../fixtures/profile-dir.ts';
 /**
  * The Firefox test build (`wxt build -b firefox --mode test`): the production code plus the background
  * page's `contextMenuClick`, `commandHandler` and `player` (with `stats`) hooks. `web-ext lint` runs on
- * the production build (`.output/firefox-mv2`), which is what ships.
+ * the production build (`.output/firefox-mv2`), which is what ships. `TRYSASHA_FIREFOX_EXTENSION_DIR`
+ * runs the tests on another build (an older commit's, to see a new test fail there).
  */
-export const FIREFOX_EXTENSION_DIR = resolve(import.meta.dirname, '../../.output/firefox-mv2-test');
+export const FIREFOX_EXTENSION_DIR = process.env.TRYSASHA_FIREFOX_EXTENSION_DIR
+  ? resolve(process.env.TRYSASHA_FIREFOX_EXTENSION_DIR)
+  : resolve(import.meta.dirname, '../../.output/firefox-mv2-test');
 
 export function firefoxPath(): string {
   const found = [process.env.FIREFOX_PATH, '/usr/bin/firefox-esr', '/usr/bin/firefox'].find((p): p is string => !!p && existsSync(p));

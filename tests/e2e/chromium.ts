@@ -13,8 +13,9 @@ export const DEVELOPMENT_EXTENSION_DIR = resolve(import.meta.dirname, '../../.ou
 /**
  * The test build (`wxt build --mode test`): the same code plus the hooks tests and benchmarks need
  * (`contextMenuClick`, `commandHandler` in the worker, `player` with its `stats` in the offscreen document).
+ * `TRYSASHA_EXTENSION_DIR` runs the tests on another build (an older commit's, to see a new test fail there).
  */
-export const EXTENSION_DIR = resolve(import.meta.dirname, '../../.output/chrome-mv3-test');
+export const EXTENSION_DIR = process.env.TRYSASHA_EXTENSION_DIR ? resolve(process.env.TRYSASHA_EXTENSION_DIR) : resolve(import.meta.dirname, '../../.output/chrome-mv3-test');
 
 /**
  * Chromium takes the last `--disable-features` it is given, so this one repeats Playwright's own
