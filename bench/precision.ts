@@ -2,11 +2,11 @@
  * `npx tsx bench/precision.ts [extensionDir]`: how close what the extension bills is to what a listener
  * should hear, on the pages with a hand-written expected text (`tests/corpus-expected/`): precision,
  * recall and F1 on 4-word shingles (`tests/fixtures/shingles.ts`), per page and averaged, Russian and
- * English apart and together. `CAPTIONS=off` measures with captions left out. `JSON=file` keeps the rows (billed characters too: a before/after of a change).
+ * English apart and together. `CAPTIONS=on|off` measures with image captions read or left out. `DUMP=dir` writes each page's billed text there. `JSON=file` keeps the rows (billed characters too: a before/after of a change).
  * `npm run bench` runs it as its `precision` step.
  */
 import { writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { launchWithExtension, serviceWorkerOf } from '../tests/e2e/chromium.ts';
 import { startPagesServer } from '../tests/e2e/pages-server.ts';
 import { corpusDirOf, type ExpectedLang, expectedPages, expectedText } from '../tests/fixtures/expected-text.ts';
@@ -35,6 +35,7 @@ export async function measurePrecision(extensionDir?: string, request: Record<st
         for (const page of pages) {
           const got = await billedOn(browser.context, sw, `${server.url}/${page}/source.html`, request);
           const expected = expectedText(lang, page);
+          if (process.env.DUMP) writeFileSync(join(process.env.DUMP, `${lang}-${page}.txt`), got.billed);
           rows.push({ lang, page, ...score(expected, got.billed), billedChars: got.billedChars, leftOutChars: got.leftOutChars, expectedChars: expected.replace(/\s+/g, ' ').trim().length });
         }
       } finally {
@@ -51,8 +52,9 @@ export async function measurePrecision(extensionDir?: string, request: Record<st
 const r3 = (n: number) => Math.round(n * 1000) / 1000;
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  // CAPTIONS=off: as with "leave out captions" on (is it the better default?).
-  const { rows, averages } = await measurePrecision(process.argv[2] ? resolve(process.argv[2]) : undefined, process.env.CAPTIONS === 'off' ? { leaveOutCaptions: true } : {});
+  // CAPTIONS=on / off: captions read or left out, whatever the default.
+  const captions = process.env.CAPTIONS === 'on' ? { leaveOutCaptions: false } : process.env.CAPTIONS === 'off' ? { leaveOutCaptions: true } : {};
+  const { rows, averages } = await measurePrecision(process.argv[2] ? resolve(process.argv[2]) : undefined, captions);
   console.table(rows.map((r) => ({ lang: r.lang, page: r.page, billed: r.billedChars, expected: r.expectedChars, leftOut: r.leftOutChars, P: r3(r.precision), R: r3(r.recall), F1: r3(r.f1) })));
   for (const [k, a] of Object.entries(averages)) if (a) console.log(`${k}: ${a.pages} pages, P ${r3(a.precision)}, R ${r3(a.recall)}, F1 ${r3(a.f1)}`);
   if (process.env.JSON) writeFileSync(process.env.JSON, JSON.stringify({ rows, averages }, null, 1));

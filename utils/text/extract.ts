@@ -1,7 +1,8 @@
 /**
  * What a page has to say, as blocks of text: the selection, or the main article as Readability
  * finds it — every word of it, once, in order — with what a listener does not want left out
- * (reference lists, edit links, table-of-contents leaders, box-drawing tables, hidden text).
+ * (reference lists, note marks, edit links, table-of-contents leaders, box-drawing tables, a printed
+ * page's running heads and feet, hidden text).
  * Each block keeps the live page's text nodes it came from, so the sentence being read is
  * highlighted where it really is, never elsewhere on the page. Runs in the content script.
  */
@@ -12,6 +13,8 @@ import { countChars, squeezeSpaces } from './chars';
 import { isBoilerplate, isCodeBlock, isJunkLine, isMarkedAsCode } from './leave-out';
 import { hiddenOnPage, type Sight } from './sight';
 import { headlineOf } from './headline';
+import { anchorsOn, isNoise } from './notes';
+import { furnitureLines, repeatedEdges } from './page-furniture';
 
 export { isBoilerplate, isCodeBlock, isJunkLine };
 
@@ -111,11 +114,6 @@ const HEADING = /^H([1-6])$/;
 const ELEMENT_NODE = 1;
 const TEXT_NODE = 3;
 
-/** Citation markers, back links and edit links: never read (Wikipedia, MediaWiki, DPUB-ARIA). */
-const NOISE_CLASS = /(^|\s)(mw-editsection|mw-cite-backlink|noprint)(\s|$)/i;
-const NOISE_ROLE = /^doc-(noteref|backlink)$/;
-/** Wikipedia's citation markers (`<sup class="reference">[12]</sup>`); a link of class "reference" elsewhere (Sphinx) is text. */
-const MARKER_CLASS = /(^|\s)reference(\s|$)/i;
 /** Reference lists, notes and navigation boxes: left out unless the listener asks for references. */
 const SECTION_CLASS = /(^|\s)(references|reflist|refbegin|mw-references-wrap|reference-text|footnotes?|bibliography|navbox|catlinks|printfooter)(\s|$)/i;
 const SECTION_ROLE = /^doc-(endnotes|bibliography|footnote)$/;
@@ -125,11 +123,6 @@ const UNWANTED_HEADING =
 function matches(el: Element, cls: RegExp, role: RegExp): boolean {
   const c = el.getAttribute('class') ?? '';
   return (c !== '' && cls.test(c)) || role.test(el.getAttribute('role') ?? '');
-}
-
-/** Never read: edit links, citation markers, back links, what the site does not print. */
-function isNoise(el: Element): boolean {
-  return matches(el, NOISE_CLASS, NOISE_ROLE) || (el.tagName === 'SUP' && MARKER_CLASS.test(el.getAttribute('class') ?? ''));
 }
 
 /** The first text node inside `node`, in document order. */
@@ -186,6 +179,11 @@ export function blocksOf(
     if (liveNode && data.trim()) pending.segments.push({ node: liveNode, start, end });
   };
   const leave = (node: Node) => (leftOutChars += countChars(clean(node.textContent ?? '')));
+  // Notes are looked for on the live page: Readability's article is a copy, without the notes it left out.
+  const onPage = anchorsOn(() => {
+    const first = firstTextIn(root);
+    return [first ? live(first)?.ownerDocument : undefined, root.ownerDocument];
+  });
   /**
    * A `<pre>` marked as code only on the live page: Readability unwraps what held it (WordPress's WP-Syntax
    * puts each block in `<td class="code">` of a one-cell table, which its copy makes a plain `<div>`). Its text
@@ -197,10 +195,13 @@ export function blocksOf(
     return !!livePre && isMarkedAsCode(livePre);
   };
 
+  /** The running heads and feet of the article's `<pre>`s, a page each (page-furniture.ts), found at the first `<pre>`. */
+  let heads: Set<string> | undefined;
   /**
    * Preformatted text (an RFC, a poem, code with highlighting spans): its real lines, across its text
    * nodes. A blank line ends a paragraph, a single line break is a space (lines wrapped at 72 columns are
-   * one sentence), a word hyphenated at a line's end is one word again, and a line of leaders or drawing goes.
+   * one sentence), a word hyphenated at a line's end is one word again, and a line of leaders or drawing
+   * goes, and so does a printed page's running head and foot (page-furniture.ts).
    */
   const preformatted = (pre: Element): void => {
     const lines: Array<Array<[Text, number, number]>> = [[]];
@@ -217,17 +218,21 @@ export function blocksOf(
         return;
       }
       if (node.nodeType !== ELEMENT_NODE || SKIP_TAGS.has((node as Element).tagName.toUpperCase())) return;
-      if (isNoise(node as Element)) return void leave(node);
+      if (isNoise(node as Element, onPage)) return void leave(node);
       for (let child = node.firstChild; child; child = child.nextSibling) gather(child);
     };
     gather(pre);
-    for (const slices of lines) {
-      const line = slices.map(([t, a, b]) => t.data.slice(a, b)).join('');
-      if (line.trim() === '') {
+    const texts = lines.map((slices) => slices.map(([t, a, b]) => t.data.slice(a, b)).join(''));
+    heads ??= repeatedEdges(Array.from(root.getElementsByTagName('pre'), (p) => p.textContent ?? ''));
+    const furniture = furnitureLines(texts, heads);
+    for (const [i, slices] of lines.entries()) {
+      const line = texts[i]!;
+      // A line of blanks (a Braille blank's too: chars.ts) ends a paragraph.
+      if (line.trim() === '' || clean(line) === '') {
         if (pending.parts.join('').trim() !== '') flush(pending.kind);
         continue;
       }
-      if (isJunkLine(line) || /[\u2500-\u257F]/.test(line)) {
+      if (furniture.has(i) || isJunkLine(line) || /[\u2500-\u257F]/.test(line)) {
         leftOutChars += countChars(clean(line));
         continue;
       }
@@ -264,9 +269,9 @@ export function blocksOf(
       }
     }
     if (skipping) return void leave(el);
-    if (isNoise(el) || (!opts.keepReferences && matches(el, SECTION_CLASS, SECTION_ROLE))) return void leave(el);
+    if (isNoise(el, onPage) || (!opts.keepReferences && matches(el, SECTION_CLASS, SECTION_ROLE))) return void leave(el);
     if (tag === 'BR') return flush(pending.kind);
-    if ((tag === 'PRE' && !opts.readCode && (isCodeBlock(el) || isCodeOnPage(el))) || (opts.leaveOutCaptions && (tag === 'FIGCAPTION' || tag === 'CAPTION')) || (opts.leaveOutTables && tag === 'TABLE')) {
+    if ((tag === 'PRE' && !opts.readCode && (isCodeBlock(el) || isCodeOnPage(el))) || (opts.leaveOutCaptions && tag === 'FIGCAPTION') || (opts.leaveOutTables && tag === 'TABLE')) {
       flush(pending.kind);
       return void leave(el);
     }

@@ -6,11 +6,17 @@
  */
 export const HIGHLIGHT_NAME = 'trysasha-sentence';
 
-const TOKEN = /[\p{L}\p{N}]+/gu;
+/** A letter or a digit, but not a Hangul filler (a letter to `\p{L}`, a blank to a reader: chars.ts reads it as a space). */
+const WORD_CHAR = String.raw`(?:[^\P{L}\u115F\u1160\u3164\uFFA0]|\p{N})`;
+/** Characters of no width, which chars.ts removes from the text read (`squeezeSpaces`). */
+const ZERO_WIDTH = String.raw`\u00AD\u180E\u200B-\u200D\u2060\uFEFF`;
+const UNSEEN = new RegExp(`[${ZERO_WIDTH}]`, 'g');
+/** A word: letters and digits, with characters of no width inside it: "пе\u00ADре\u00ADнос" on the page is the word "перенос". */
+const TOKEN = new RegExp(`${WORD_CHAR}+(?:[${ZERO_WIDTH}]+${WORD_CHAR}+)*`, 'gu');
 
-/** Lower case, without diacritics: the form both sides are compared in. */
+/** Lower case, without diacritics or characters no one sees: the form both sides are compared in. */
 export function looseForm(s: string): string {
-  return s.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+  return s.normalize('NFD').replace(/\p{M}/gu, '').replace(UNSEEN, '').toLowerCase();
 }
 
 export function tokens(s: string): string[] {

@@ -6,6 +6,7 @@
  */
 
 import { isSpaceCode } from './chars';
+import { isSiteLine } from './site-lines';
 
 // Node's constant, without needing a DOM global (unit tests run these on a parsed document).
 const TEXT_NODE = 3;
@@ -134,8 +135,15 @@ const BOILERPLATE = new Set([
   'нашли ошибку? выделите её и нажмите ctrl+enter', 'нашли опечатку? выделите её и нажмите ctrl+enter',
 ]);
 
-/** A block that is only a site's label or button ("Advertisement", "Share this post:", «Читайте также:»). */
+/**
+ * A block that is only a site's label or button ("Advertisement", "Share this post:", «Читайте также:»), or
+ * one of its own lines (a "read also" teaser, a print-edition note, a credit, a lone date: `site-lines.ts`).
+ */
 export function isBoilerplate(block: string): boolean {
+  return isLabel(block) || isSiteLine(block);
+}
+
+function isLabel(block: string): boolean {
   if (block.length > 60) return false;
   const key = block
     .toLowerCase()

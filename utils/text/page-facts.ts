@@ -48,17 +48,37 @@ export function pageFacts(titleMax = 0, doc: Document = document): PageFacts | n
     }
     return hidden(el.parentElement);
   };
+  // Where an h1 stands: the same answer as utils/text/headline.ts's `h1Place` (its copy: no imports here).
+  const place = (h: Element) => {
+    const header = h.closest('header');
+    const href = (h.closest('a') ?? h.querySelector('a'))?.getAttribute('href')?.trim() ?? '';
+    let home = false;
+    if (href !== '' && !href.startsWith('#')) {
+      try {
+        const path = new URL(href, 'http://h/').pathname.replace(/\/(?:index\.\w+)?$/i, '');
+        home = path === '' || /^\/[a-z]{2}(?:[-_][a-z]{2,4})?$/i.test(path);
+      } catch {
+        // Not an address: no link home.
+      }
+    }
+    return {
+      banner: !!h.closest('nav,[role=navigation],[role=banner]') || (!!header && !header.parentElement?.closest('article,aside,main,nav,section,[role=main],[role=article]')),
+      main: !!h.closest('article,main,[role=main],[role=article]'),
+      home,
+    };
+  };
   const jsonLd: string[] = [];
   for (const script of Array.from(doc.getElementsByTagName('script'))) {
     if (script.getAttribute('type') === 'application/ld+json') jsonLd.push(script.textContent ?? '');
   }
   const head: PageHead = {
+    host: page.site,
     textLength: text.length,
     foldable,
     elements: doc.body?.querySelectorAll('*').length ?? 0,
     metas: Array.from(doc.getElementsByTagName('meta'), (m) => [m.getAttribute('name'), m.getAttribute('property'), m.getAttribute('content')] as const),
     jsonLd,
-    h1: Array.from(doc.getElementsByTagName('h1'), (h) => ({ text: h.textContent ?? '', hidden: hidden(h) })),
+    h1: Array.from(doc.getElementsByTagName('h1'), (h) => ({ text: h.textContent ?? '', hidden: hidden(h), ...place(h) })),
     h2: Array.from(doc.getElementsByTagName('h2'), (h) => h.textContent ?? ''),
   };
   return { selected: '', ...page, head };
@@ -76,10 +96,12 @@ export interface PageFacts {
 
 /**
  * What an article's title, read first, is found from (`pageFacts`): what Readability's title reads
- * (`<title>`, the metas, the JSON-LD, the h1 and h2 headings), which h1 the reader sees, and the page's text
- * for the bound of what the article can bill.
+ * (`<title>`, the metas, the JSON-LD, the h1 and h2 headings), which h1 the reader sees and where each stands,
+ * the page's host, and the page's text for the bound of what the article can bill.
  */
 export interface PageHead {
+  /** The page's host ("oren.mk.ru"): a title's part that names it is not read. */
+  host?: string;
   /** Code units of the body's text, and how many of them are neither ASCII nor Russian letters. */
   textLength: number;
   foldable: number;
@@ -89,6 +111,7 @@ export interface PageHead {
   metas: ReadonlyArray<readonly [string | null, string | null, string | null]>;
   /** The text of each `<script type="application/ld+json">`, in order. */
   jsonLd: string[];
-  h1: Array<{ text: string; hidden: boolean }>;
+  /** Each h1's text, whether the reader sees it, and where it stands (utils/text/headline.ts, `H1Facts`). */
+  h1: Array<{ text: string; hidden: boolean; banner?: boolean; main?: boolean; home?: boolean }>;
   h2: string[];
 }

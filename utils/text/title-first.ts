@@ -5,7 +5,7 @@
  */
 import { Readability } from '@mozilla/readability';
 import type { Extraction, ExtractedText } from './extract';
-import { headlineAmong, headlineIn } from './headline';
+import { headlineAmong, headlineIn, siteNameIn } from './headline';
 import { type PageHead, pageFacts } from './page-facts';
 
 /** Less text than this on a page may hold no article at all (Readability's own threshold): it is not read title first. */
@@ -19,8 +19,8 @@ const TITLE_FIRST_MAX_TITLE = 150;
 const TITLE_FIRST_MIN_TITLE = 20;
 
 /**
- * An article's title, found before the article is (Readability's title: the page's metadata, else its
- * `<title>` trimmed as Readability trims it), as the first batch of a reading: the rest follows from
+ * An article's title, found before the article is (the page's headline, else Readability's title: the page's
+ * metadata, else its `<title>`, without its site's name: headline.ts), as the first batch of a reading: the rest follows from
  * `extractFromPage` with `headline` (the reading's first part is sent while Readability runs). Null
  * when the page is not read this way: a selection, a title short or long, a page with too little text,
  * or more than `maxText` code units of it (the reading could ask first: a preview, an estimate over the
@@ -30,7 +30,7 @@ const TITLE_FIRST_MIN_TITLE = 20;
 export function titleFirst(doc: Document, maxText: number): Extraction | null {
   const head = pageFacts(maxText, doc)?.head;
   if (!head) return null;
-  const found = titleFrom(head, readabilityTitle(doc), maxText);
+  const found = titleFrom(head, readabilityTitle(doc), doc.title, maxText);
   if (!found) return null;
   const { segments } = headlineIn(doc, found);
   // The page changed between its facts and now (its h1 gone): not read title first.
@@ -45,7 +45,7 @@ export function titleFirst(doc: Document, maxText: number): Extraction | null {
  * finds it on the page itself. The page's script, answering the same request, keeps where the title is.
  */
 export function titleFirstFromHead(head: PageHead, title: string, maxText: number): ExtractedText | null {
-  const found = titleFrom(head, readabilityTitle(documentOf(head, title)), maxText);
+  const found = titleFrom(head, readabilityTitle(documentOf(head, title)), title, maxText);
   return found && titleFirstText(found);
 }
 
@@ -53,10 +53,13 @@ function titleFirstText(found: { text: string; bound: number }): ExtractedText {
   return { title: found.text, source: 'article', blocks: [{ text: found.text, kind: 'title' }], more: true, bound: found.bound };
 }
 
-/** The headline read first (and the index of the h1 it is, −1 for none), and the bound; null when the page is not read title first. */
-function titleFrom(head: PageHead, title: string | null, maxText: number): { text: string; h1: number; bound: number } | null {
+/**
+ * The headline read first (and the index of the h1 it is, −1 for none), and the bound; null when the page is not
+ * read title first. `title`: Readability's; `pageTitle`: the page's `<title>`.
+ */
+function titleFrom(head: PageHead, title: string | null, pageTitle: string, maxText: number): { text: string; h1: number; bound: number } | null {
   if (head.textLength < TITLE_FIRST_MIN_TEXT || head.textLength > maxText || title === null) return null;
-  const found = headlineAmong(head.h1.map((h) => h.text), title, (i) => head.h1[i]!.hidden);
+  const found = headlineAmong(head.h1, [title, pageTitle], { siteName: siteNameIn(head.metas), host: head.host }, (i) => head.h1[i]!.hidden);
   if (!readAlone(found.text)) return null;
   const bound = billedBound(head, found.text);
   return bound > maxText ? null : { ...found, bound };

@@ -1,0 +1,101 @@
+/**
+ * What points a reader to a note, never read: a citation's or a footnote's mark ("[12]", "¹", "*"), and the edit
+ * and back links around notes. Read, a mark is glued to the word before it ("жернова1"). Told by class where a
+ * site names its marks (Wikipedia, MediaWiki, DPUB-ARIA), else by what a mark is: short, and raised or linked to
+ * its note on the same page. Asked by the extraction walk (extract.ts) of each element.
+ */
+
+/** Citation markers, back links and edit links: never read (Wikipedia, MediaWiki, DPUB-ARIA). */
+const NOISE_CLASS = /(^|\s)(mw-editsection|mw-cite-backlink|noprint)(\s|$)/i;
+const NOISE_ROLE = /^doc-(noteref|backlink)$/;
+/** Wikipedia's citation markers (`<sup class="reference">[12]</sup>`); a link of class "reference" elsewhere (Sphinx) is text. */
+const MARKER_CLASS = /(^|\s)reference(\s|$)/i;
+
+/** A note's mark: one to three digits, or one to three of * † ‡ § ¶, bare or in brackets ("1", "[3]", "(12)", "**"). */
+const MARK = /^[[(]?(?:\d{1,3}|[*†‡§¶]{1,3})[\])]?$/;
+/** A mark that is no number: a symbol, or a number in brackets. Never a unit's or a power's superscript (м², 10³). */
+const PLAIN_MARK = /^(?:[[(]?[*†‡§¶]{1,3}[\])]?|\[\d{1,3}\]|\(\d{1,3}\))$/;
+/** A note's link back to its mark: an arrow alone ("↩", "↑", "^"), as `role="doc-backlink"` marks one. */
+const BACK_LINK = /^[[(]?[↩↑^⤴↵][\])]?$/u;
+/** An anchor named as a note (pandoc's "fn1", Wikipedia's "cite_note-3", LibreOffice's "sdfootnote1sym", Word's "_ftn1", "ref-2", "endnote4"). */
+const NOTE_ID = /fn|foot|note|cite|ref|ftn/i;
+
+/**
+ * Whether `el` is never read: an edit or back link, a mark of a known class, or a note's mark by its shape
+ * (`isNoteMark`). `onPage(href)`: the anchor `href` points to on this page (its id), or null.
+ */
+export function isNoise(el: Element, onPage: (href: string) => string | null = () => null): boolean {
+  const cls = el.getAttribute('class') ?? '';
+  if ((cls !== '' && NOISE_CLASS.test(cls)) || NOISE_ROLE.test(el.getAttribute('role') ?? '')) return true;
+  if (el.tagName.toUpperCase() === 'SUP' && MARKER_CLASS.test(cls)) return true;
+  return isNoteMark(el, onPage);
+}
+
+/**
+ * A note's mark by its shape, whatever its class: a short mark (`MARK`) that is
+ * - a `<sup>` holding a link to an anchor of this page ("жернова<sup><a href="#fn1">1</a></sup>"), or a symbol or
+ *   a bracketed number ("<sup>*</sup>", "<sup>[2]</sup>"); a bare number raised alone is text (м², 10³, 2n²);
+ * - a link to an anchor of this page, when its mark is a symbol or in brackets ("<a href="#cite_note-3">[3]</a>"),
+ *   raised ("<a href="#n1"><sup>1</sup></a>"), or its anchor is named as a note (`NOTE_ID`): "see section
+ *   <a href="#s2">2</a>" is text;
+ * - or a note's link back to its mark (`BACK_LINK`: "<a href="#r1">↩</a>"), by the same anchor test.
+ */
+export function isNoteMark(el: Element, onPage: (href: string) => string | null): boolean {
+  const tag = el.tagName.toUpperCase();
+  if (tag !== 'SUP' && tag !== 'A') return false;
+  const text = (el.textContent ?? '').trim();
+  if (tag === 'A' && BACK_LINK.test(text)) return onPage(el.getAttribute('href') ?? '') !== null;
+  if (!MARK.test(text)) return false;
+  if (tag === 'SUP') {
+    if (PLAIN_MARK.test(text)) return true;
+    const link = el.querySelector('a[href]');
+    return link !== null && onPage(link.getAttribute('href')!) !== null;
+  }
+  const href = el.getAttribute('href');
+  const id = href === null ? null : onPage(href);
+  return id !== null && (PLAIN_MARK.test(text) || NOTE_ID.test(id) || el.querySelector('sup') !== null);
+}
+
+/**
+ * The id `href` points to on the page at `here` (its address, and the addresses it is known by: Readability makes
+ * "#fn1" "https://site/page#fn1" when a page's base is another), if `exists` finds it; else null.
+ */
+export function anchorOnPage(href: string, here: readonly string[], exists: (id: string) => boolean): string | null {
+  const hash = href.indexOf('#');
+  if (hash < 0 || hash === href.length - 1) return null;
+  const before = href.slice(0, hash);
+  if (before !== '' && !here.some((url) => url.split('#')[0] === before)) return null;
+  let id = href.slice(hash + 1);
+  try {
+    id = decodeURIComponent(id);
+  } catch {
+    // A malformed escape: the id as written.
+  }
+  return exists(id) ? id : null;
+}
+
+/**
+ * `anchorOnPage` for the pages `docs` gives (the live page and the article's copy; asked once, when a link needs it):
+ * the anchor is on either, at any of their addresses.
+ */
+export function anchorsOn(docs: () => ReadonlyArray<Document | null | undefined>): (href: string) => string | null {
+  let pages: Document[] | undefined;
+  let here: string[] = [];
+  return (href) => {
+    if (!pages) {
+      pages = [...new Set(docs().filter((d): d is Document => !!d))];
+      here = pages.flatMap((d) => [d.URL, d.baseURI, d.documentURI]).filter((u): u is string => typeof u === 'string' && u !== '');
+    }
+    return anchorOnPage(href, here, (id) => pages!.some((d) => hasAnchor(d, id)));
+  };
+}
+
+/** Whether `doc` holds an element with this id, or an old-style `<a name>` anchor. */
+export function hasAnchor(doc: Document, id: string): boolean {
+  if (doc.getElementById(id)) return true;
+  try {
+    return doc.querySelector(`a[name="${id.replace(/["\\]/g, '\\$&')}"]`) !== null;
+  } catch {
+    return false;
+  }
+}
