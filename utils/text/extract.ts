@@ -11,6 +11,7 @@ import { quickReadability, remakeBodyBy } from './quick-readability';
 import { looseForm, type TextSlice, tokens } from './highlight';
 import { countChars, squeezeSpaces } from './chars';
 import { isBoilerplate, isCodeBlock, isJunkLine, isMarkedAsCode } from './leave-out';
+import { type RailFacts, railBlocks } from './rails';
 import { hiddenOnPage, type Sight } from './sight';
 import { headlineOf } from './headline';
 import { anchorsOn, isNoise } from './notes';
@@ -138,6 +139,8 @@ interface Pending {
   kind: TextBlock['kind'];
   parts: string[];
   segments: Segment[];
+  /** Characters of it inside a link (rails.ts). */
+  linkChars: number;
 }
 
 /**
@@ -153,7 +156,10 @@ export function blocksOf(
   const segments: Segment[][] = [];
   let leftOutChars = 0;
   let hiddenChars = 0;
-  let pending: Pending = { kind: 'paragraph', parts: [], segments: [] };
+  let pending: Pending = { kind: 'paragraph', parts: [], segments: [], linkChars: 0 };
+  /** How each block kept is made: its length and link text, for the rails of links left out at the end. */
+  const facts: RailFacts[] = [];
+  let inLink = 0;
   /** Inside an unwanted section: its heading's level (a heading at this level or above ends it). */
   let skipping = 0;
 
@@ -163,8 +169,9 @@ export function blocksOf(
     else if (text) {
       blocks.push({ text, kind: pending.kind });
       segments.push(pending.segments);
+      facts.push({ chars: text.length, linkChars: Math.min(text.length, pending.linkChars), kind: pending.kind });
     }
-    pending = { kind: next, parts: [], segments: [] };
+    pending = { kind: next, parts: [], segments: [], linkChars: 0 };
   };
   const add = (node: Text, start: number, end: number) => {
     const data = node.data.slice(start, end);
@@ -175,6 +182,7 @@ export function blocksOf(
       return;
     }
     pending.parts.push(data);
+    if (inLink) pending.linkChars += clean(data).length;
     const liveNode = live(node);
     if (liveNode && data.trim()) pending.segments.push({ node: liveNode, start, end });
   };
@@ -277,13 +285,20 @@ export function blocksOf(
     }
     const block = BLOCK_TAGS.has(tag) || level > 0;
     if (block) flush(level ? 'heading' : 'paragraph');
+    const link = tag === 'A' && el.hasAttribute('href');
+    if (link) inLink++;
     if (tag === 'PRE') preformatted(el);
     else for (let child = el.firstChild; child; child = child.nextSibling) walk(child);
+    if (link) inLink--;
     if (block) flush();
   };
   walk(root);
   flush();
-  return { blocks, segments, leftOutChars, hiddenChars };
+  const rail = railBlocks(facts);
+  if (rail.size === 0) return { blocks, segments, leftOutChars, hiddenChars };
+  for (const k of rail) leftOutChars += countChars(blocks[k]!.text);
+  const kept = (_: unknown, k: number) => !rail.has(k);
+  return { blocks: blocks.filter(kept), segments: segments.filter(kept), leftOutChars, hiddenChars };
 }
 
 /**

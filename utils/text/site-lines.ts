@@ -1,7 +1,7 @@
 /**
  * Whole blocks that are the site speaking, not the author, told by their wording (pure; the extraction asks
  * it of every block, as it asks `isBoilerplate` of the site's fixed labels): "read also" teasers, print-edition
- * notes, photo credits, subscription prompts, a lone date or dateline-and-byline. Each pattern is anchored
+ * notes, photo credits, subscription prompts, the publisher's legal footer, a lone date or dateline-and-byline. Each pattern is anchored
  * to the whole block and bounded in length: a sentence of the article that merely mentions one is kept.
  * Measured on the hand-checked pages (`tests/corpus-expected/`): see the README's extraction section.
  */
@@ -28,6 +28,11 @@ const PATTERNS: ReadonlyArray<[RegExp, number]> = [
   [/^(?:опубликован[оа]?\s+в\s+газете|заголовок\s+в\s+газете\s*:|a version of this (?:article|story) appears in print)/iu, 260],
   // A credit alone: «Фото: …», "Photo: …", "Image: …", "Credit: …", "Getty Images", or any short line with ©.
   [/^(?:фото|photo(?:graph)?|image|credit|источник фото|иллюстрация)\s*:|^(?:photo|image)\s*(?:credit|courtesy)\b|©/iu, 120],
+  // The publisher's legal footer: registration, the newsroom's address, rights, the lists of banned organisations
+  // Russian media must print (Readability takes it for the article when the article itself is empty).
+  [/^(?:зарегистрирован[оа]?\s+(?:федеральной службой|в федеральной службе|роскомнадзор)|свидетельство о регистрации сми|адрес редакции\s*:|все права на материалы,? опубликованные на сайте|использование (?:любых )?материалов.{0,160}?(?:разрешени|гиперссылк)|(?:для читателей:\s*)?в россии признаны экстремистскими|признаны террористическими и запрещены)/iu, 450],
+  // A rights line: "© 2024 Example News. All rights reserved.", «… Все права защищены.».
+  [/(?:all rights reserved|все права защищены)\.?$|^(?:copyright\s+)?©\s*\d{4}/iu, 200],
   // A subscription or follow prompt: «Подписывайтесь на наш канал», "Sign up for our newsletter", "Subscribe to …".
   [/^(?:подписывайтесь|подпишитесь)(?!\p{L})|^(?:sign up|subscribe)\s+(?:for|to)\b|^(?:get|want)\s+(?:the|our)\s+\S+\s+newsletter/iu, 160],
 ];
@@ -35,7 +40,7 @@ const PATTERNS: ReadonlyArray<[RegExp, number]> = [
 /** A block that is the site's own line (see above), not the author's text. */
 export function isSiteLine(block: string): boolean {
   const t = block.replace(/\s+/g, ' ').trim();
-  if (t === '' || t.length > 260) return false;
+  if (t === '' || t.length > 450) return false;
   if (t.length <= 80 && DATE.test(t.replace(/[.]$/, ''))) return true;
   return PATTERNS.some(([pattern, max]) => t.length <= max && pattern.test(t));
 }

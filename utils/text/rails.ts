@@ -1,0 +1,32 @@
+/**
+ * Rails of links inside an article ("More stories", a column of teasers, a list of other headlines that
+ * Readability took for part of the story): runs of short blocks that are links and nothing else. Pure over the
+ * blocks' lengths and the share of each that is link text; `blocksOf` (extract.ts) leaves the runs out.
+ */
+
+/** A block this much link text (or more) is a link, not a sentence with one. */
+export const RAIL_LINK_SHARE = 0.9;
+/** A teaser is short: a headline, perhaps with its rubric. */
+export const RAIL_BLOCK_CHARS = 160;
+/** This many such blocks in a row make a rail (one or two are a sentence's links, a "read also"). */
+export const RAIL_RUN = 3;
+
+export interface RailFacts {
+  chars: number;
+  linkChars: number;
+  kind: 'title' | 'heading' | 'paragraph';
+}
+
+const isTeaser = (b: RailFacts) => b.kind !== 'title' && b.chars > 0 && b.chars <= RAIL_BLOCK_CHARS && b.linkChars >= RAIL_LINK_SHARE * b.chars;
+
+/** The indexes of the blocks that are part of a rail: `RAIL_RUN` or more teasers in a row. */
+export function railBlocks(blocks: readonly RailFacts[]): Set<number> {
+  const out = new Set<number>();
+  let start = 0;
+  for (let i = 0; i <= blocks.length; i++) {
+    if (i < blocks.length && isTeaser(blocks[i]!)) continue;
+    if (i - start >= RAIL_RUN) for (let k = start; k < i; k++) out.add(k);
+    start = i + 1;
+  }
+  return out;
+}
