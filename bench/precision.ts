@@ -2,15 +2,16 @@
  * `npx tsx bench/precision.ts [extensionDir]`: how close what the extension bills is to what a listener
  * should hear, on the pages with a hand-written expected text (`tests/corpus-expected/`): precision,
  * recall and F1 on 4-word shingles (`tests/fixtures/shingles.ts`), per page and averaged, Russian and
- * English apart and together. `CAPTIONS=on|off` measures with image captions read or left out. `DUMP=dir` writes each page's billed text there. `JSON=file` keeps the rows (billed characters too: a before/after of a change).
+ * English apart and together. `CAPTIONS=on|off` measures with image captions read or left out. `DUMP=dir` writes each page's billed text there. `CORPUS_RECALL=1` adds the whole corpus's recall of Readability's output. `JSON=file` keeps the rows (billed characters too: a before/after of a change).
  * `npm run bench` runs it as its `precision` step.
  */
-import { writeFileSync } from 'node:fs';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { launchWithExtension, serviceWorkerOf } from '../tests/e2e/chromium.ts';
 import { startPagesServer } from '../tests/e2e/pages-server.ts';
 import { corpusDirOf, type ExpectedLang, expectedPages, expectedText } from '../tests/fixtures/expected-text.ts';
 import { averageScores, type Averages, type PageScore, score } from '../tests/fixtures/shingles.ts';
+import { corpusDir, corpusPages, expectedWords } from '../tests/fixtures/corpus.ts';
 import { billedOn, offline } from './billed.ts';
 
 export interface PrecisionRow extends PageScore {
@@ -49,6 +50,39 @@ export async function measurePrecision(extensionDir?: string, request: Record<st
   return { rows, averages: { ru: avg(rows.filter((r) => r.lang === 'ru')), en: avg(rows.filter((r) => r.lang === 'en')), all: avg(rows) } };
 }
 
+/**
+ * Over the whole corpus (Readability's 130 pages): the share of Readability's own output (`expected.html`, its
+ * words the service reads) that is read, on 4-word shingles. Pages in scripts the service cannot read are skipped.
+ */
+export async function measureCorpusRecall(extensionDir?: string): Promise<{ pages: number; recall: number; below95: string[] }> {
+  const pages = corpusPages(readdirSync(corpusDir));
+  const browser = await launchWithExtension(extensionDir ? { extensionDir } : {});
+  const recalls: Array<[string, number]> = [];
+  try {
+    const sw = await serviceWorkerOf(browser.context);
+    await offline(browser.context);
+    const server = await startPagesServer(corpusDir);
+    try {
+      for (const page of pages) {
+        let expected: { words: string[]; foreign: boolean };
+        try {
+          expected = expectedWords(page);
+        } catch {
+          continue;
+        }
+        if (expected.foreign) continue;
+        const got = await billedOn(browser.context, sw, `${server.url}/${page}/source.html`).catch(() => null);
+        recalls.push([page, got ? score(expected.words.join(' '), got.billed).recall : 0]);
+      }
+    } finally {
+      await server.close();
+    }
+  } finally {
+    await browser.close();
+  }
+  return { pages: recalls.length, recall: recalls.reduce((n, [, r]) => n + r, 0) / Math.max(1, recalls.length), below95: recalls.filter(([, r]) => r < 0.95).map(([p, r]) => `${p} ${Math.round(r * 1000) / 1000}`) };
+}
+
 const r3 = (n: number) => Math.round(n * 1000) / 1000;
 
 if (import.meta.url === `file://${process.argv[1]}`) {
@@ -58,4 +92,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   console.table(rows.map((r) => ({ lang: r.lang, page: r.page, billed: r.billedChars, expected: r.expectedChars, leftOut: r.leftOutChars, P: r3(r.precision), R: r3(r.recall), F1: r3(r.f1) })));
   for (const [k, a] of Object.entries(averages)) if (a) console.log(`${k}: ${a.pages} pages, P ${r3(a.precision)}, R ${r3(a.recall)}, F1 ${r3(a.f1)}`);
   if (process.env.JSON) writeFileSync(process.env.JSON, JSON.stringify({ rows, averages }, null, 1));
+  if (process.env.CORPUS_RECALL) {
+    const whole = await measureCorpusRecall(process.argv[2] ? resolve(process.argv[2]) : undefined);
+    console.log(`whole corpus: ${whole.pages} pages, recall of Readability's output ${r3(whole.recall)}; under 0.95: ${whole.below95.join(', ') || 'none'}`);
+  }
 }

@@ -11,6 +11,7 @@ import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { hashOf } from '../utils/storage/bounds.ts';
+import { measureCorpusRecall, measurePrecision } from './precision.ts';
 import type { BrowserContext, Page, Worker } from 'playwright-core';
 import { startFakeService, type FakeService, type FakeServiceOptions } from '../tests/fake-service/server.ts';
 import { launchWithExtension, PRODUCTION_EXTENSION_DIR, serviceWorkerOf, type LaunchedBrowser } from '../tests/e2e/chromium.ts';
@@ -55,7 +56,7 @@ import {
   waitInPage,
 } from './report.ts';
 
-const ONLY = arg('only', 'first-audio,real-pages,seams,firefox-first-audio,firefox-real-pages,firefox-seams,pdf,firefox-pdf,extraction,memory,waste,bundle').split(',');
+const ONLY = arg('only', 'first-audio,real-pages,seams,firefox-first-audio,firefox-real-pages,firefox-seams,pdf,firefox-pdf,extraction,precision,memory,waste,bundle').split(',');
 const MINUTES = Number(arg('minutes', '60'));
 const TRIALS = Number(arg('trials', '20'));
 const OFFSCREEN = '/offscreen.html';
@@ -628,6 +629,25 @@ async function extraction() {
   }
 }
 
+// --- 3b. what is read: the hand-checked pages -------------------------------------
+
+async function precision() {
+  const { rows: pages, averages } = await measurePrecision();
+  const whole = await measureCorpusRecall();
+  results.precision = { pages, averages, wholeCorpus: whole };
+  rows.push({ measure: `whole corpus (${whole.pages} pages): recall of Readability's own output`, value: String(Math.round(whole.recall * 1000) / 1000), target: '—', met: null });
+  const r3 = (n: number) => Math.round(n * 1000) / 1000;
+  for (const [k, a] of Object.entries(averages)) {
+    if (!a) continue;
+    rows.push({
+      measure: `what is read vs the hand-checked text, ${k} (${a.pages} pages, 4-word shingles)`,
+      value: `P ${r3(a.precision)}, R ${r3(a.recall)}, F1 ${r3(a.f1)}`,
+      target: 'F1 ≥ 0.975, P ≥ 0.96, R ≥ 0.98',
+      met: a.f1 >= 0.975 && a.precision >= 0.96 && a.recall >= 0.98,
+    });
+  }
+}
+
 // --- 4. memory ---------------------------------------------------------------
 
 async function memory() {
@@ -819,6 +839,7 @@ async function main() {
   const steps: Array<[string, () => Promise<void> | void]> = [
     ['bundle', bundle],
     ['extraction', extraction],
+    ['precision', precision],
     ['first-audio', firstAudio],
     ['real-pages', realPagesFirstAudio],
     ['seams', seams],

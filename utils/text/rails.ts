@@ -19,13 +19,21 @@ export interface RailFacts {
 
 const isTeaser = (b: RailFacts) => b.kind !== 'title' && b.chars > 0 && b.chars <= RAIL_BLOCK_CHARS && b.linkChars >= RAIL_LINK_SHARE * b.chars;
 
-/** The indexes of the blocks that are part of a rail: `RAIL_RUN` or more teasers in a row. */
+/** A paragraph of prose: the summary a teaser's headline goes with (a section front's "headline, then its summary"). */
+const isProse = (b: RailFacts | undefined) => !!b && b.kind === 'paragraph' && b.chars > 60 && b.linkChars < 0.5 * b.chars;
+
+/**
+ * The indexes of the blocks that are part of a rail: `RAIL_RUN` or more teasers in a row. The last of a run
+ * that prose follows is kept: it is the headline of that prose (a page of teasers, each a headline and its
+ * summary, read as summaries without their headlines otherwise).
+ */
 export function railBlocks(blocks: readonly RailFacts[]): Set<number> {
   const out = new Set<number>();
   let start = 0;
   for (let i = 0; i <= blocks.length; i++) {
     if (i < blocks.length && isTeaser(blocks[i]!)) continue;
-    if (i - start >= RAIL_RUN) for (let k = start; k < i; k++) out.add(k);
+    const end = isProse(blocks[i]) ? i - 1 : i;
+    if (i - start >= RAIL_RUN) for (let k = start; k < end; k++) out.add(k);
     start = i + 1;
   }
   return out;

@@ -33,6 +33,10 @@ const PATTERNS: ReadonlyArray<[RegExp, number]> = [
   [/^(?:зарегистрирован[оа]?\s+(?:федеральной службой|в федеральной службе|роскомнадзор)|свидетельство о регистрации сми|адрес редакции\s*:|все права на материалы,? опубликованные на сайте|использование (?:любых )?материалов.{0,160}?(?:разрешени|гиперссылк)|(?:для читателей:\s*)?в россии признаны экстремистскими|признаны террористическими и запрещены)/iu, 450],
   // A rights line: "© 2024 Example News. All rights reserved.", «… Все права защищены.».
   [/(?:all rights reserved|все права защищены)\.?$|^(?:copyright\s+)?©\s*\d{4}/iu, 200],
+  // A gallery's counter or label: "1 of 24", «3 из 12», "Gallery: Apple Vision Pro | 14 Photos".
+  [/^\d{1,3}\s*(?:of|из|\/)\s*\d{1,3}$|^(?:gallery|галерея|фотогалерея)\s*:.{0,80}\d+\s*(?:photos|images|фото)$/iu, 100],
+  // An author's contact line: an address or handle alone, "Follow Jane on Twitter @jane", «Пишите: name@site.ru».
+  [/^(?:(?:e-?mail|contact|write to|пишите(?: автору)?|почта|эл\. почта)\s*:?\s*)?[\w.+-]+@[\w-]+(?:\.[\w-]+)+\.?$|^@\w{2,30}$|^follow\s+.{1,60}\s+on\s+(?:twitter|x|instagram|facebook|threads|bluesky)\b/iu, 140],
   // A subscription or follow prompt: «Подписывайтесь на наш канал», "Sign up for our newsletter", "Subscribe to …".
   [/^(?:подписывайтесь|подпишитесь)(?!\p{L})|^(?:sign up|subscribe)\s+(?:for|to)\b|^(?:get|want)\s+(?:the|our)\s+\S+\s+newsletter/iu, 160],
 ];
