@@ -19,9 +19,34 @@ export function samePage(now: string | undefined, pageUrl: string, pdfPage: (url
   return withoutHash(now) === withoutHash(pageUrl);
 }
 
+/**
+ * Each tab's address as last looked up: a highlight is sent every sentence, and the address only changes when
+ * the tab loads something (then it is looked up again). Watched from the first question on.
+ */
+const addresses = new Map<number, Promise<string | undefined>>();
+let watching = false;
+
+function addressOf(tabId: number): Promise<string | undefined> {
+  if (!watching) {
+    watching = true;
+    browser.tabs.onUpdated.addListener((id, change) => {
+      if (change.status === 'loading' || change.url !== undefined) addresses.delete(id);
+    });
+    browser.tabs.onRemoved.addListener((id) => addresses.delete(id));
+  }
+  let known = addresses.get(tabId);
+  if (!known) {
+    known = browser.tabs.get(tabId).then(tabUrl);
+    addresses.set(tabId, known);
+    // A tab that is gone (or not yet there) is asked again next time.
+    known.catch(() => addresses.delete(tabId));
+  }
+  return known;
+}
+
 export async function showsPage(tabId: number, pageUrl: string): Promise<boolean> {
   try {
-    return samePage(await tabUrl(await browser.tabs.get(tabId)), pageUrl);
+    return samePage(await addressOf(tabId), pageUrl);
   } catch {
     // The tab is gone.
     return false;
