@@ -25,6 +25,7 @@ const resumeWrites = pLimit(1);
 import { loadPlan, savePlan } from './plan-store';
 import { moreFromTab, pageScript } from '../page-text/tab-text';
 import { showsPage } from '../page-text/reading-page';
+import { deliverHighlight } from '../page-text/highlight-delivery';
 import { Reader } from './session';
 import { readingViewStorage, runProgressStorage, type ReadingView } from './state';
 
@@ -136,6 +137,8 @@ function settledOrAfter(p: Promise<unknown>, ms: number): Promise<void> {
 export function createReader(player: PlayerSink, onView: (view: ReadingView, written: Promise<void>) => void = () => undefined): Reader {
   // Tests and benchmarks read the current reading's plan (its parts) as the popup does.
   diagnostics.expose({ readingPlan: loadPlan });
+  /** Highlights asked for so far: a mark tried again is dropped once a newer one was asked for. */
+  let highlightsAsked = 0;
   /** Settles once the last start's page has answered (or FIRST_WRITES_WAIT_MS passed); the account's write waits for it. */
   let pageAnswered: Promise<void> = Promise.resolve();
   /** The plan's writes, and the views written behind them, one after another; null when none is pending. */
@@ -201,10 +204,16 @@ export function createReader(player: PlayerSink, onView: (view: ReadingView, wri
     },
     highlight(tabId, sentence) {
       const pageUrl = reader.pageUrl;
-      // Only to the page being read: the tab may have gone on to another site since.
+      const mine = (highlightsAsked += 1);
+      // Only to the page being read: the tab may have gone on to another site since. A script just put
+      // in listens a task after it answers: the first sentence's mark is sent again until it does.
       const send = async (): Promise<unknown> => {
         if (!(await showsPage(tabId, pageUrl))) return;
-        return sentence === null ? sendToPage('clearHighlight', undefined, tabId) : sendToPage('highlight', sentence, tabId);
+        return deliverHighlight({
+          send: () => (sentence === null ? sendToPage('clearHighlight', undefined, tabId) : sendToPage('highlight', sentence, tabId)),
+          latest: () => highlightsAsked === mine,
+          wait: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+        });
       };
       // A selection is read before the page's script is in (`earlyAnswer`): its first sentence waits for it.
       const under = pageScript(tabId);
