@@ -46,6 +46,12 @@ export function foreign(text: string): boolean {
   return readable * 2 < letters;
 }
 
+/**
+ * Both texts without diacritics: the service takes Latin letters without them (`accepted.ts` folds
+ * "experiência" to "experiencia" before billing), which is no loss of the author's words.
+ */
+const folded = (text: string) => text.normalize('NFKD').replace(/\p{M}/gu, '');
+
 export async function measureArticleBenchmark(extensionDir?: string, limit = Infinity): Promise<{ rows: BenchmarkRow[]; averages: Averages } | { skipped: string }> {
   const truthFile = join(articleBenchmarkDir, 'ground-truth.json');
   if (!existsSync(truthFile)) return { skipped: `no benchmark at ${articleBenchmarkDir} (git clone https://github.com/scrapinghub/article-extraction-benchmark there, or set ARTICLE_BENCHMARK)` };
@@ -76,7 +82,7 @@ export async function measureArticleBenchmark(extensionDir?: string, limit = Inf
         const title = got?.text.blocks[0]?.kind === 'title' ? got.text.blocks[0].text : '';
         const body = !got ? '' : title && got.billed.startsWith(title) ? got.billed.slice(title.length) : got.billed;
         if (process.env.DUMP) writeFileSync(join(process.env.DUMP, `${id}.txt`), body);
-        rows.push({ page: id, url: truth[id]!.url ?? '', ...score(truth[id]!.articleBody ?? '', body), billedChars: got?.billedChars ?? 0, ...(error ? { error } : {}) });
+        rows.push({ page: id, url: truth[id]!.url ?? '', ...score(folded(truth[id]!.articleBody ?? ''), folded(body)), billedChars: got?.billedChars ?? 0, ...(error ? { error } : {}) });
       }
     } finally {
       await server.close();

@@ -81,6 +81,29 @@ describe('what a listener does not want is left out, and counted', () => {
     ['a poem with quotes and dashes is read', '<pre>"Tell me," she said — "what is it: the sea, or the sky?"\nAnd I said: "Both (and neither)."</pre>', {}, ['paragraph: "Tell me," she said — "what is it: the sea, or the sky?" And I said: "Both (and neither)."']],
     ['inline code in a sentence stays', '<p>Call <code>fetch()</code> first.</p>', {}, ['paragraph: Call fetch() first.']],
     ['captions left out when asked', '<figure><img src="a.png"><figcaption>Рис. 1.</figcaption></figure><p>Текст.</p>', { leaveOutCaptions: true }, ['paragraph: Текст.']],
+    [
+      'a caption outside <figcaption> that restates the picture\'s alt is left out with captions',
+      '<figure><img alt="Buck Cullen with his daughter in his back yard, storing a pair of sperm whale jawbones"></figure><ul><li><p>Buck Cullen with his daughter in his backyard, where he is storing a pair of sperm whale jawbones.</p></li></ul><p>But elders say nobody listens.</p>',
+      { leaveOutCaptions: true },
+      ['paragraph: But elders say nobody listens.'],
+    ],
+    [
+      'the same block is read when captions are',
+      '<figure><img alt="Buck Cullen with his daughter in his back yard"></figure><p>Buck Cullen with his daughter in his backyard.</p>',
+      {},
+      ['paragraph: Buck Cullen with his daughter in his backyard.'],
+    ],
+    [
+      'a heading that restates the alt is read',
+      '<img alt="Making spiced honey pear jam at home"><h2>Making spiced honey pear jam</h2><p>First, the pears.</p>',
+      { leaveOutCaptions: true },
+      ['heading: Making spiced honey pear jam', 'paragraph: First, the pears.'],
+    ],
+    ['a caption told by its credit', '<p>Netanyahu at the Western Wall. (Thomas Coex/AFP/Getty Images)</p><p>He won.</p>', { leaveOutCaptions: true }, ['paragraph: He won.']],
+    ['the readers\' section after its heading', '<p>Статья.</p><h3>Отзывы</h3><p>Отличная диета, похудела на 5 кг!</p><p>А мне не помогло.</p>', {}, ['paragraph: Статья.']],
+    ['a tooltip inside a sentence', '<p>He threatened Rep. <a href="/p/omar">Ilhan Omar</a><span class="rollover-people-block"><a href="/p/omar">Ilhan Omar</a><a href="/x">Other story</a></span> in a call.</p>', {}, ['paragraph: He threatened Rep. Ilhan Omar in a call.']],
+    ["the author's biography at the end", '<p>The story.</p><p>Steven Mufson covers the White House for The Post.</p>', {}, ['paragraph: The story.']],
+    ["a reporter's description within the story is kept", '<p>Steven Mufson covers the White House for The Post.</p><p>He said one thing.</p><p>Then another.</p><p>And a third.</p>', {}, ['paragraph: Steven Mufson covers the White House for The Post.', 'paragraph: He said one thing.', 'paragraph: Then another.', 'paragraph: And a third.']],
     ['tables left out when asked', '<p>До.</p><table><tr><td>Хлеб</td><td>40</td></tr></table><p>После.</p>', { leaveOutTables: true }, ['paragraph: До.', 'paragraph: После.']],
   ] as const)('%s', (_name, html, opts, lines) => {
     const found = read(html, opts);

@@ -16,6 +16,8 @@ import { hiddenOnPage, type Sight } from './sight';
 import { headlineOf } from './headline';
 import { anchorsOn, isNoise } from './notes';
 import { furnitureLines, repeatedEdges } from './page-furniture';
+import { COMMENTS_HEADING, pagePartOf } from './page-parts';
+import { isAuthorBio, isCreditedCaption } from './site-lines';
 
 export { isBoilerplate, isCodeBlock, isJunkLine };
 
@@ -163,10 +165,16 @@ export function blocksOf(
   /** Inside an unwanted section: its heading's level (a heading at this level or above ends it). */
   let skipping = 0;
 
+  /** The length of the article's text, once asked (page-parts.ts). */
+  let articleChars: number | undefined;
+  /** The alt text of the last picture, while it is near (a caption that restates it follows within two blocks). */
+  let alt: { words: Set<string>; blocksAfter: number } | null = null;
+  const isCaption = (text: string) => opts.leaveOutCaptions && pending.kind === 'paragraph' && (isCreditedCaption(text) || (!!alt && restates(text, alt.words)));
   const flush = (next: TextBlock['kind'] = 'paragraph') => {
     const text = clean(pending.parts.join(''));
-    if (text && (isJunkLine(text) || isBoilerplate(text))) leftOutChars += countChars(text);
+    if (text && (isJunkLine(text) || isBoilerplate(text) || isCaption(text))) leftOutChars += countChars(text);
     else if (text) {
+      if (alt && ++alt.blocksAfter >= 2) alt = null;
       blocks.push({ text, kind: pending.kind });
       segments.push(pending.segments);
       facts.push({ chars: text.length, linkChars: Math.min(text.length, pending.linkChars), kind: pending.kind });
@@ -270,15 +278,20 @@ export function blocksOf(
       if (skipping && level <= skipping) skipping = 0;
       // "External links[edit]": the heading's words without its bracketed edit link or trailing colon.
       const words = looseForm(clean((el.textContent ?? '').replace(/\[[^\]]*\]/g, ''))).replace(/:$/, '').trim();
-      if (!opts.keepReferences && UNWANTED_HEADING.test(words)) {
+      if ((!opts.keepReferences && UNWANTED_HEADING.test(words)) || COMMENTS_HEADING.test(words)) {
         skipping = level;
         leave(el);
         return;
       }
     }
     if (skipping) return void leave(el);
-    if (isNoise(el, onPage) || (!opts.keepReferences && matches(el, SECTION_CLASS, SECTION_ROLE))) return void leave(el);
+    if (isNoise(el, onPage) || (!opts.keepReferences && matches(el, SECTION_CLASS, SECTION_ROLE)) || pagePartOf(el, (articleChars ??= (root.textContent ?? '').replace(/\s+/g, ' ').length))) return void leave(el);
     if (tag === 'BR') return flush(pending.kind);
+    if (tag === 'IMG') {
+      const words = captionWords(el.getAttribute('alt') ?? '');
+      if (words.size >= 4) alt = { words, blocksAfter: 0 };
+      return;
+    }
     if ((tag === 'PRE' && !opts.readCode && (isCodeBlock(el) || isCodeOnPage(el))) || (opts.leaveOutCaptions && tag === 'FIGCAPTION') || (opts.leaveOutTables && tag === 'TABLE')) {
       flush(pending.kind);
       return void leave(el);
@@ -294,11 +307,34 @@ export function blocksOf(
   };
   walk(root);
   flush();
+  // The author's biography under the article (one of its last three blocks).
+  for (let k = blocks.length - 1; k >= Math.max(0, blocks.length - 3); k--) {
+    if (!isAuthorBio(blocks[k]!.text)) continue;
+    leftOutChars += countChars(blocks[k]!.text);
+    blocks.splice(k, 1);
+    segments.splice(k, 1);
+    facts.splice(k, 1);
+  }
   const rail = railBlocks(facts);
   if (rail.size === 0) return { blocks, segments, leftOutChars, hiddenChars };
   for (const k of rail) leftOutChars += countChars(blocks[k]!.text);
   const kept = (_: unknown, k: number) => !rail.has(k);
   return { blocks: blocks.filter(kept), segments: segments.filter(kept), leftOutChars, hiddenChars };
+}
+
+/** The words of a caption or alt text that say something (three letters or more), lower-cased. */
+function captionWords(text: string): Set<string> {
+  return new Set(tokens(text).filter((w) => w.length >= 3));
+}
+
+/**
+ * A block that says again what the picture before it says (its alt text): a caption, whatever holds it (a
+ * gallery's list item, a paragraph). Four words at least, and two-thirds of them the alt's; up to 500 characters.
+ */
+function restates(text: string, altWords: ReadonlySet<string>): boolean {
+  if (text.length > 500) return false;
+  const words = [...captionWords(text)];
+  return words.length >= 4 && words.filter((w) => altWords.has(w)).length * 3 >= words.length * 2;
 }
 
 /**

@@ -132,6 +132,11 @@ const BOILERPLATE = new Set([
   "what's your reaction", 'most popular', 'recommended for you', 'related articles', 'related stories', 'related content', 'read more',
   'реклама', 'поделиться', 'поделитесь', 'поделиться в соцсетях', 'поделиться ссылкой', 'читайте также', 'читать далее', 'читать полностью',
   'материалы по теме', 'показать комментарии', 'самое читаемое', 'новости партнёров', 'новости партнеров', 'подписывайтесь на нас',
+  'caption', 'close', 'close gallery', 'sign in', 'log in', 'skip to content', 'skip to main content', 'this slideshow requires javascript', "don't miss",
+  'tell us what you think', 'leave a comment', 'leave a reply', 'add a comment', 'post a comment', 'load more', 'show more', 'see more', 'more stories',
+  'you might also like', 'you may also like', 'trending now', 'recommended', 'related', 'more from', 'up next', 'watch next', 'most read', 'popular',
+  'оставить комментарий', 'оставьте комментарий', 'добавить комментарий', 'написать комментарий', 'комментарии', 'отзывы', 'закрыть', 'войти',
+  'показать ещё', 'показать еще', 'загрузить ещё', 'загрузить еще', 'по теме', 'популярное', 'рекомендуем', 'вам может быть интересно', 'другие новости',
   'нашли ошибку? выделите её и нажмите ctrl+enter', 'нашли опечатку? выделите её и нажмите ctrl+enter',
 ]);
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isSiteLine } from './site-lines';
+import { isAuthorBio, isCreditedCaption, isDateline, isSiteLine } from './site-lines';
 
 describe("the site's own lines", () => {
   it.each([
@@ -39,12 +39,55 @@ describe("the site's own lines", () => {
     ['29 декабря 2020', true],
     ['2/26/2015 7:11 AM PST BY TMZ STAFF', true],
     ['Updated: March 3, 2021 at 10:15 am', true],
+    ['PUBLISHED: 10:48, Tue, Nov 19, 2019', true],
+    ['| UPDATED: 11:05, Tue, Nov 19, 2019', true],
+    ['Published 1 day ago', true],
+    ['Updated at 1:23 p.m.', true],
+    ['By Justine Coleman - 11/18/19 11:04 PM EST', true],
+    ['Published 4:00 am CST, Wednesday, November 20, 2019', true],
+    ['Обновлено 12:30 мск, 3 марта 2024', true],
+    ['Image 1 of 9', true],
+    ['Image 1 of / 9', true],
+    ["This website uses cookies to improve your experience. We'll assume you're ok with this, but you can opt-out if you wish.Accept Read More", true],
     // Kept: the author's sentences that merely mention one
     ['Читайте также книгу, которую я упоминал: она о том же, и написана лучше, чем эта статья, которую вы сейчас читаете.', false],
     ['The photo: a man on a bridge, looking at the river, was taken in 1932 by an unknown reporter who never saw it printed, and it hung in the office for years before anyone asked who he was or why the bridge mattered so much to him.', false],
     ['Он родился 21 февраля 2019 года в Москве.', false],
     ['In 2019 the company said it would sign up for the program.', false],
     ['Фотография стала для него делом жизни.', false],
+    ['The meeting is at 10:30 on Monday.', false],
+    ['Monday at 9 am the doors open to all.', false],
+    ['Updated', false],
     ['', false],
   ])('%s → %s', (block, site) => expect(isSiteLine(block)).toBe(site));
+});
+
+describe('datelines', () => {
+  it.each([
+    ['Published 3 hours ago', true],
+    ['Он пришёл в 12:30.', false],
+    ['The vote was held on Nov 19, 2019, and the count went on until late in the evening of the next day.', false],
+  ])('%s → %s', (block, want) => expect(isDateline(block)).toBe(want));
+});
+
+describe('captions told by their credit', () => {
+  it.each([
+    ["Israeli Prime Minister Benjamin Netanyahu reacts at the Western Wall. (Thomas Coex/AFP/Getty Images)", true],
+    ['Netanyahu pledged to form a new governing coalition quickly. (Reuters)', true],
+    ['Vicente Aguiar loads garage door trims into his pickup truck. (AP Photo/Alan Diaz, File)', true],
+    ['China has warned they will cease control of Hong Kong (Image: GETTY )', true],
+    ['Митинг в центре города (Фото: РИА Новости)', true],
+    ['He said the talks would go on (for now).', false],
+    ['The data came from the Associated Press (AP).', false],
+  ])('%s → %s', (block, want) => expect(isCreditedCaption(block)).toBe(want));
+});
+
+describe("the author's biography", () => {
+  it.each([
+    ['Corey Kilgannon is a Metro reporter covering news and human interest stories.', true],
+    ['Steven Mufson covers the White House. Since joining The Post, he has covered economics.', true],
+    ['Иван Петров — обозреватель «Ведомостей».', true],
+    ['The reporter said nothing.', false],
+    ['Donald Trump is a candidate for the presidency.', false],
+  ])('%s → %s', (block, want) => expect(isAuthorBio(block)).toBe(want));
 });

@@ -34,17 +34,88 @@ const PATTERNS: ReadonlyArray<[RegExp, number]> = [
   // A rights line: "© 2024 Example News. All rights reserved.", «… Все права защищены.».
   [/(?:all rights reserved|все права защищены)\.?$|^(?:copyright\s+)?©\s*\d{4}/iu, 200],
   // A gallery's counter or label: "1 of 24", «3 из 12», "Gallery: Apple Vision Pro | 14 Photos".
-  [/^\d{1,3}\s*(?:of|из|\/)\s*\d{1,3}$|^(?:gallery|галерея|фотогалерея)\s*:.{0,80}\d+\s*(?:photos|images|фото)$/iu, 100],
+  [/^(?:(?:image|photo|picture|slide|фото|слайд|изображение)\s+)?\d{1,3}\s*(?:of|из|\/)\s*\/?\s*\d{1,3}$|^(?:gallery|галерея|фотогалерея)\s*:.{0,80}\d+\s*(?:photos|images|фото)$/iu, 100],
   // An author's contact line: an address or handle alone, "Follow Jane on Twitter @jane", «Пишите: name@site.ru».
   [/^(?:(?:e-?mail|contact|write to|пишите(?: автору)?|почта|эл\. почта)\s*:?\s*)?[\w.+-]+@[\w-]+(?:\.[\w-]+)+\.?$|^@\w{2,30}$|^follow\s+.{1,60}\s+on\s+(?:twitter|x|instagram|facebook|threads|bluesky)\b/iu, 140],
+  // A cookie notice: "This website uses cookies to improve your experience…", «Этот сайт использует файлы cookie…».
+  [/^(?:this (?:web)?site uses cookies|we use cookies|(?:этот|наш) сайт использует (?:файлы )?cookie|мы используем (?:файлы )?cookie)/iu, 320],
   // A subscription or follow prompt: «Подписывайтесь на наш канал», "Sign up for our newsletter", "Subscribe to …".
   [/^(?:подписывайтесь|подпишитесь)(?!\p{L})|^(?:sign up|subscribe)\s+(?:for|to)\b|^(?:get|want)\s+(?:the|our)\s+\S+\s+newsletter/iu, 160],
 ];
+
+/**
+ * The words a dateline is made of besides numbers: months, weekdays, "published/updated", "ago", times of day
+ * and time zones (English and Russian).
+ */
+const DATELINE_WORDS = new RegExp(
+  String.raw`^(?:${MONTHS_EN}|${MONTHS_RU}|mon(?:day)?|tue(?:s(?:day)?)?|wed(?:nesday)?|thu(?:rs(?:day)?)?|fri(?:day)?|sat(?:urday)?|sun(?:day)?|` +
+    String.raw`понедельник|вторник|среда|четверг|пятница|суббота|воскресенье|пн|вт|ср|чт|пт|сб|вс|` +
+    String.raw`published|updated|posted|modified|last|first|on|at|ago|an?|seconds?|minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?|yesterday|today|` +
+    String.raw`опубликовано|обновлено|изменено|дата|публикации|обновления|в|г|года|назад|вчера|сегодня|минуту|минуты|минут|час|часа|часов|день|дня|дней|` +
+    String.raw`am|pm|a|p|m|utc|gmt|bst|cet|cest|est|edt|cst|cdt|mst|mdt|pst|pdt|et|pt|ct|msk|мск)$`,
+  'iu',
+);
+/** What marks a dateline: "published"/"updated", "ago", a time of day, or a month. */
+const DATELINE_MARK = new RegExp(String.raw`published|updated|posted|опубликовано|обновлено|ago|назад|\d{1,2}[:.]\d{2}|(?:${MONTHS_EN})|(?:${MONTHS_RU})`, 'iu');
+
+/**
+ * A block that is only when the story was published or updated, maybe after its byline: "PUBLISHED: 10:48, Tue,
+ * Nov 19, 2019", "| UPDATED: 11:05, Tue, Nov 19, 2019", "Published 1 day ago", "Updated at 1:23 p.m.", "By Jane
+ * Doe - 11/18/19 11:04 PM EST", «Обновлено 12:30 мск, 3 марта 2024». Every word is a date's; up to 90 characters.
+ */
+export function isDateline(block: string): boolean {
+  let t = block.replace(/\s+/g, ' ').trim();
+  if (t.length > 90) return false;
+  // A byline before the date: "By Jane Doe - …", «Автор: Иван Петров | …».
+  t = t.replace(/^(?:by|автор:?)\s+[\p{L} .'’-]{2,40}?\s+[-–—|•·]\s+/iu, '');
+  if (!DATELINE_MARK.test(t)) return false;
+  const words = t.match(/[\p{L}]+/gu) ?? [];
+  return words.every((w) => DATELINE_WORDS.test(w)) && /\d/.test(t) === true;
+}
+
+/** "(Image: GETTY)", "(Photo credit: …)", «(Фото: …)» at the end. */
+const CREDIT_LABEL = /\((?:image|photo|picture|pic|photograph|credit|video|фото|иллюстрация)s?\s*(?:credit)?\s*:[^()]{1,80}\)\.?$/iu;
+/** A news or photo agency's credit at the end, alone or after a photographer: "(Reuters)", "(Thomas Coex/AFP/Getty Images)", "(AP Photo/Alan Diaz, File)". */
+const AGENCY = String.raw`(?:ap(?: photo)?|afp|reuters|getty images|getty|epa(?:-efe)?|bloomberg|shutterstock|istock|pa(?: wire| media)?|тасс|риа новости)`;
+const CREDIT_AGENCY = new RegExp(
+  // With a photographer or another agency beside it: "(Thomas Coex/AFP/Getty Images)", "(AP Photo/Alan Diaz, File)".
+  String.raw`\((?:[^()]{1,60}\/${AGENCY}|${AGENCY}\/[^()]{1,60})(?:\/[^()]{1,60})?\)\.?$|` +
+    // Alone, an agency whose name no sentence ends with in brackets: "(Reuters)", "(Getty Images)".
+    String.raw`\((?:reuters|afp|getty images|shutterstock|тасс)\)\.?$`,
+  'iu',
+);
+
+/**
+ * A caption, by the credit it ends with (captions are left out by default, and not every site puts them in
+ * `<figcaption>`): "… (Image: GETTY)", "… (AP Photo/Alan Diaz, File)", "… (Photo: Jane Doe/Reuters)", «… (Фото: РИА Новости)». Up to 400 characters.
+ */
+export function isCreditedCaption(block: string): boolean {
+  const t = block.replace(/\s+/g, ' ').trim();
+  return t.length <= 400 && (CREDIT_LABEL.test(t) || CREDIT_AGENCY.test(t));
+}
+
+const NAME = String.raw`\p{Lu}[\p{L}'’.-]+(?:\s+\p{Lu}[\p{L}'’.-]+){1,3}`;
+const BIO = new RegExp(
+  String.raw`^${NAME}\s+(?:(?:is|was)\s+(?:a|an|the)\s+[^.]{0,120}?\b(?:reporter|correspondent|writer|editor|columnist|journalist|contributor|critic|producer|bureau chief|photographer)s?\b|(?:covers|writes about|reports on)\s)|` +
+    String.raw`^${NAME}\s+[—–-]\s+(?:корреспондент|обозреватель|журналист|редактор|автор|колумнист)`,
+  'u',
+);
+
+/**
+ * The author's biography a site puts under an article: "Corey Kilgannon is a Metro reporter covering …",
+ * "Steven Mufson covers the White House. …", «Иван Петров — обозреватель …». Up to 400 characters; the
+ * extraction asks it only of an article's last blocks (a story about a reporter is not cut).
+ */
+export function isAuthorBio(block: string): boolean {
+  const t = block.replace(/\s+/g, ' ').trim();
+  return t.length <= 400 && BIO.test(t);
+}
 
 /** A block that is the site's own line (see above), not the author's text. */
 export function isSiteLine(block: string): boolean {
   const t = block.replace(/\s+/g, ' ').trim();
   if (t === '' || t.length > 450) return false;
   if (t.length <= 80 && DATE.test(t.replace(/[.]$/, ''))) return true;
+  if (isDateline(t.replace(/^[|•·]\s*/, ''))) return true;
   return PATTERNS.some(([pattern, max]) => t.length <= max && pattern.test(t));
 }

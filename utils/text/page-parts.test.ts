@@ -1,0 +1,39 @@
+import { parseHTML } from 'linkedom';
+import { describe, expect, it } from 'vitest';
+import { COMMENTS_HEADING, pagePartOf } from './page-parts';
+
+const el = (html: string) => parseHTML(`<html><body>${html}</body></html>`).document.body.firstElementChild as unknown as Element;
+
+describe('parts of a page that are not the article', () => {
+  it.each([
+    ['<span role="tooltip">Ilhan Omar: latest stories</span>', 'tooltip'],
+    ['<span class="rollover-people-block"><a>Ilhan Omar</a><a>Hillicon Valley: …</a></span>', 'tooltip'],
+    ['<div class="share-bar"><a>Facebook</a><a>Twitter</a></div>', 'share'],
+    ['<div id="comments"><p>Great article!</p></div>', 'comments'],
+    ['<ol class="comment-list"><li>First!</li></ol>', 'comments'],
+    ['<div itemprop="comment"><p>I disagree.</p></div>', 'comments'],
+    ['<div itemscope itemtype="https://schema.org/Comment"><p>Nice.</p></div>', 'comments'],
+    // Kept: the article's own blocks, whatever their classes say besides.
+    ['<div class="comment-body">The article\'s text.</div>', null],
+    ['<div class="entry-content">The article.</div>', null],
+    ['<div class="mv-create-reviews"><h3>Ingredients</h3></div>', null],
+    [`<div class="social-story">${'A long story about social media. '.repeat(20)}</div>`, null],
+  ])('%s → %s', (html, want) => expect(pagePartOf(el(html))).toBe(want));
+
+  it('a comments block that is most of the article is the article (a review marked up as one)', () => {
+    const review = el('<div itemprop="review"><p>The whole review of the film, as written.</p></div>');
+    expect(pagePartOf(review, 50)).toBeNull();
+    expect(pagePartOf(review, 500)).toBe('comments');
+  });
+
+  it.each([
+    ['Comments', true],
+    ['3 Responses', true],
+    ['Leave a Reply', true],
+    ['Отзывы', true],
+    ['Комментарии (5)', true],
+    ['Оставить комментарий', true],
+    ['Comments on the new law', false],
+    ['Отзывы врачей о диете', false],
+  ])('heading %s opens the readers\' section → %s', (heading, want) => expect(COMMENTS_HEADING.test(heading)).toBe(want));
+});

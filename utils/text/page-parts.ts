@@ -1,0 +1,55 @@
+/**
+ * Parts of a page inside an article's container that are not the article, told by their markup (pure; the
+ * extraction walk asks it of every element): readers' comments and reviews, tooltips and hover cards, share
+ * and follow bars. Signals are ARIA roles, schema.org microdata and the words sites' class names are made of,
+ * never a site's name. Each is bounded so the article itself is never taken for one (a share bar is short; a
+ * comments block is a whole element whose class says so exactly). Runs in the content script.
+ */
+
+/** Class or id tokens, split at spaces, `-` and `_` ("comment-list" → comment, list). */
+function tokensOf(el: Element): string[] {
+  return `${el.getAttribute('class') ?? ''} ${el.getAttribute('id') ?? ''}`.toLowerCase().split(/[\s_-]+/).filter(Boolean);
+}
+
+/** Readers' comments and reviews: a block whose class or id names them (whole tokens), or microdata that says so. */
+const COMMENT_TOKENS = new Set(['comments', 'comment', 'commentlist', 'disqus', 'responses', 'replies', 'otzyvy', 'otzivy', 'otzyv', 'kommentarii', 'talkback']);
+/** Tokens that, beside a comment token, say the block is not readers' comments ("comment-count" badges stay short and go anyway; "review-body" of a review article is the article). */
+const NOT_COMMENTS = new Set(['body', 'content', 'text', 'article', 'entry', 'post', 'main', 'count', 'link', 'icon', 'enabled']);
+const TOOLTIP_TOKENS = new Set(['tooltip', 'tooltips', 'tooltiptext', 'rollover', 'popover', 'hovercard', 'popup', 'hover']);
+const SHARE_TOKENS = new Set(['share', 'sharing', 'shares', 'sharebar', 'social', 'socials', 'follow', 'sharethis', 'addthis', 'shareaholic']);
+
+export type PagePart = 'comments' | 'tooltip' | 'share';
+
+/**
+ * What part of the page `el` is, when it is not the article's; null for the article's own elements. `articleChars`:
+ * the length of the whole article's text; readers' comments are never most of it (a review marked up as a
+ * schema.org Review is the article).
+ */
+export function pagePartOf(el: Element, articleChars = Infinity): PagePart | null {
+  const part = partOf(el);
+  return part === 'comments' && textLength(el) * 2 > articleChars ? null : part;
+}
+
+function partOf(el: Element): PagePart | null {
+  const role = el.getAttribute('role');
+  if (role === 'tooltip') return 'tooltip';
+  const itemprop = el.getAttribute('itemprop') ?? '';
+  const itemtype = el.getAttribute('itemtype') ?? '';
+  if (/(^|\s)(comment|review)s?(\s|$)/i.test(itemprop) || /schema\.org\/(Comment|Review|UserComments)$/i.test(itemtype)) return 'comments';
+  const tokens = tokensOf(el);
+  if (tokens.length === 0) return null;
+  if (tokens.some((t) => TOOLTIP_TOKENS.has(t)) && textLength(el) <= 1500) return 'tooltip';
+  if (tokens.some((t) => COMMENT_TOKENS.has(t)) && !tokens.some((t) => NOT_COMMENTS.has(t))) return 'comments';
+  // A share or follow bar is a row of buttons and handles: short.
+  if (tokens.some((t) => SHARE_TOKENS.has(t)) && textLength(el) <= 200) return 'share';
+  return null;
+}
+
+const textLength = (el: Element) => (el.textContent ?? '').replace(/\s+/g, ' ').trim().length;
+
+/**
+ * A heading that opens the readers' section: «Отзывы», "Comments (12)", "3 Responses", "Leave a Reply",
+ * «Комментарии (5)». What follows it, to the next heading as high, is theirs.
+ */
+export const COMMENTS_HEADING =
+  /^(?:\d+\s+)?(?:comments?|reviews?|responses?|replies|reader comments|join the (?:conversation|discussion)|leave a (?:reply|comment)|add a comment|post a comment|what do you think\??|отзывы|отзывов|комментарии|комментариев|комментарий|\d+\s+комментари[йяев]+|оставить (?:комментарий|отзыв)|оставьте (?:комментарий|отзыв)|добавить (?:комментарий|отзыв)|написать (?:комментарий|отзыв)|обсуждение)(?:\s*\(\d+\))?(?:\s*:)?$/i;
