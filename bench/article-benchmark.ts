@@ -80,7 +80,9 @@ export async function measureArticleBenchmark(extensionDir?: string, limit = Inf
         const got = await billedOn(browser.context, sw, `${server.url}/${id}/source.html`).catch((e: unknown) => ((error = String(e).slice(0, 80)), null));
         // The headline is the article's first block when it is read as a title.
         const title = got?.text.blocks[0]?.kind === 'title' ? got.text.blocks[0].text : '';
-        const body = !got ? '' : title && got.billed.startsWith(title) ? got.billed.slice(title.length) : got.billed;
+        // The planner may end the title with a full stop: its first line goes when it is the title.
+        const [first = '', ...rest] = got?.billed.split('\n') ?? [];
+        const body = !got ? '' : title && first.startsWith(title.replace(/[.!?…]+$/, '')) ? rest.join('\n') : got.billed;
         if (process.env.DUMP) writeFileSync(join(process.env.DUMP, `${id}.txt`), body);
         rows.push({ page: id, url: truth[id]!.url ?? '', ...score(folded(truth[id]!.articleBody ?? ''), folded(body)), billedChars: got?.billedChars ?? 0, ...(error ? { error } : {}) });
       }

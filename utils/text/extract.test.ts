@@ -104,6 +104,7 @@ describe('what a listener does not want is left out, and counted', () => {
     ['a tooltip inside a sentence', '<p>He threatened Rep. <a href="/p/omar">Ilhan Omar</a><span class="rollover-people-block"><a href="/p/omar">Ilhan Omar</a><a href="/x">Other story</a></span> in a call.</p>', {}, ['paragraph: He threatened Rep. Ilhan Omar in a call.']],
     ["the author's biography at the end", '<p>The story.</p><p>Steven Mufson covers the White House for The Post.</p>', {}, ['paragraph: The story.']],
     ["a reporter's description within the story is kept", '<p>Steven Mufson covers the White House for The Post.</p><p>He said one thing.</p><p>Then another.</p><p>And a third.</p>', {}, ['paragraph: Steven Mufson covers the White House for The Post.', 'paragraph: He said one thing.', 'paragraph: Then another.', 'paragraph: And a third.']],
+    ['a number alone is a counter, but not in a table', '<p>6</p><p>Текст.</p><table><tr><td>Kyle Busch</td><td>5</td></tr></table>', {}, ['paragraph: Текст.', 'paragraph: Kyle Busch', 'paragraph: 5']],
     ['tables left out when asked', '<p>До.</p><table><tr><td>Хлеб</td><td>40</td></tr></table><p>После.</p>', { leaveOutTables: true }, ['paragraph: До.', 'paragraph: После.']],
   ] as const)('%s', (_name, html, opts, lines) => {
     const found = read(html, opts);

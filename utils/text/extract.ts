@@ -165,6 +165,8 @@ export function blocksOf(
   /** Inside an unwanted section: its heading's level (a heading at this level or above ends it). */
   let skipping = 0;
 
+  /** Inside a table (its cells' numbers are read). */
+  let inTable = 0;
   /** The length of the article's text, once asked (page-parts.ts). */
   let articleChars: number | undefined;
   /** The alt text of the last picture, while it is near (a caption that restates it follows within two blocks). */
@@ -172,7 +174,9 @@ export function blocksOf(
   const isCaption = (text: string) => opts.leaveOutCaptions && pending.kind === 'paragraph' && (isCreditedCaption(text) || (!!alt && restates(text, alt.words)));
   const flush = (next: TextBlock['kind'] = 'paragraph') => {
     const text = clean(pending.parts.join(''));
-    if (text && (isJunkLine(text) || isBoilerplate(text) || isCaption(text))) leftOutChars += countChars(text);
+    // A number alone outside a table: a gallery's counter, a comment count, a rating.
+    const counter = !inTable && pending.kind === 'paragraph' && /^\d{1,3}$/.test(text);
+    if (text && (counter || isJunkLine(text) || isBoilerplate(text) || isCaption(text))) leftOutChars += countChars(text);
     else if (text) {
       if (alt && ++alt.blocksAfter >= 2) alt = null;
       blocks.push({ text, kind: pending.kind });
@@ -300,10 +304,12 @@ export function blocksOf(
     if (block) flush(level ? 'heading' : 'paragraph');
     const link = tag === 'A' && el.hasAttribute('href');
     if (link) inLink++;
+    if (tag === 'TABLE') inTable++;
     if (tag === 'PRE') preformatted(el);
     else for (let child = el.firstChild; child; child = child.nextSibling) walk(child);
     if (link) inLink--;
     if (block) flush();
+    if (tag === 'TABLE') inTable--;
   };
   walk(root);
   flush();

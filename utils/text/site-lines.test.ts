@@ -47,6 +47,17 @@ describe("the site's own lines", () => {
     ['Published 4:00 am CST, Wednesday, November 20, 2019', true],
     ['Обновлено 12:30 мск, 3 марта 2024', true],
     ['Image 1 of 9', true],
+    ['By | November 18, 2019 at 2:26 PM HST - Updated November 18 at 4:46 PM', true],
+    ['Updated Nov. 19, 2019 8:21 am ET / Original Nov. 19, 2019 8:02 am ET', true],
+    ['Write to Al Root at allen.root@dowjones.com', true],
+    ['Email Tariq Malik at tmalik@space.com or follow him @tariqjmalik. Follow us on Twitter @Spacedotcom and on Facebook.', true],
+    ['Get breaking news alerts and special reports. The news and stories that matter, delivered to your inbox weekday mornings.', true],
+    ['Sign up for The Water Coolest today to get the free daily newsletter delivered to your inbox daily.', true],
+    ['Like this story? Share it with a friend!', true],
+    ['Also on rt.com Journalists & politicians threatened with sedition arrests as Bolivia purges socialist elements', true],
+    ['More articles from Emiliano Bellini', true],
+    ['HoustonChronicle.com', true],
+    ['Tags: calendario stock car 2018, stock car brasil', true],
     ['Image 1 of / 9', true],
     ["This website uses cookies to improve your experience. We'll assume you're ok with this, but you can opt-out if you wish.Accept Read More", true],
     // Kept: the author's sentences that merely mention one
@@ -58,6 +69,8 @@ describe("the site's own lines", () => {
     ['The meeting is at 10:30 on Monday.', false],
     ['Monday at 9 am the doors open to all.', false],
     ['Updated', false],
+    ['She signed up for the newsletter in 2015, and it changed how she reads the news: every morning, in her inbox, before the kids woke, a long and careful letter.', false],
+    ['Email your MP at once, the campaigners said.', false],
     ['', false],
   ])('%s → %s', (block, site) => expect(isSiteLine(block)).toBe(site));
 });

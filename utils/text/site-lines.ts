@@ -37,6 +37,15 @@ const PATTERNS: ReadonlyArray<[RegExp, number]> = [
   [/^(?:(?:image|photo|picture|slide|фото|слайд|изображение)\s+)?\d{1,3}\s*(?:of|из|\/)\s*\/?\s*\d{1,3}$|^(?:gallery|галерея|фотогалерея)\s*:.{0,80}\d+\s*(?:photos|images|фото)$/iu, 100],
   // An author's contact line: an address or handle alone, "Follow Jane on Twitter @jane", «Пишите: name@site.ru».
   [/^(?:(?:e-?mail|contact|write to|пишите(?: автору)?|почта|эл\. почта)\s*:?\s*)?[\w.+-]+@[\w-]+(?:\.[\w-]+)+\.?$|^@\w{2,30}$|^follow\s+.{1,60}\s+on\s+(?:twitter|x|instagram|facebook|threads|bluesky)\b/iu, 140],
+  // "Write to Al Root at allen.root@dowjones.com", "Email Tariq Malik at tmalik@space.com or follow him @tariqjmalik. …".
+  [/^(?:e-?mail|write to|contact|reach|напишите)\s+[\p{L} .'’-]{2,40}\s+(?:at|на|:)\s+[\w.+-]+@[\w-]+(?:\.[\w-]+)+/iu, 260],
+  // A newsletter's prompt: a short block that asks for a sign-up to something delivered to the inbox.
+  [/^(?=.*\b(?:sign up|subscribe|get)\b)(?=.*\b(?:newsletter|inbox|alerts)\b)|^(?=.*(?:подпиш|подписк))(?=.*(?:рассылк|почт))/iu, 220],
+  [/^let our news meet your inbox|^(?:breaking news emails|like this (?:story|article)\?.*|also on [\w-]+\.\w{2,}\b.*|more (?:articles|stories|posts) (?:from|by) .{2,40}|(?:другие|все) (?:статьи|материалы|публикации) автора.*)$/iu, 160],
+  // A site's name alone: "mysanantonio.com", "HoustonChronicle.com".
+  [/^(?:www\.)?[\w-]+(?:\.[\w-]+)*\.(?:com|net|org|ru|co\.uk|uk|de|fr|it|br|info|news|media|io)\.?$/iu, 40],
+  // The article's tags: "Tags: a, b, c", «Теги: …».
+  [/^(?:tags|tagged|теги|метки)\s*:/iu, 400],
   // A cookie notice: "This website uses cookies to improve your experience…", «Этот сайт использует файлы cookie…».
   [/^(?:this (?:web)?site uses cookies|we use cookies|(?:этот|наш) сайт использует (?:файлы )?cookie|мы используем (?:файлы )?cookie)/iu, 320],
   // A subscription or follow prompt: «Подписывайтесь на наш канал», "Sign up for our newsletter", "Subscribe to …".
@@ -50,9 +59,9 @@ const PATTERNS: ReadonlyArray<[RegExp, number]> = [
 const DATELINE_WORDS = new RegExp(
   String.raw`^(?:${MONTHS_EN}|${MONTHS_RU}|mon(?:day)?|tue(?:s(?:day)?)?|wed(?:nesday)?|thu(?:rs(?:day)?)?|fri(?:day)?|sat(?:urday)?|sun(?:day)?|` +
     String.raw`понедельник|вторник|среда|четверг|пятница|суббота|воскресенье|пн|вт|ср|чт|пт|сб|вс|` +
-    String.raw`published|updated|posted|modified|last|first|on|at|ago|an?|seconds?|minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?|yesterday|today|` +
+    String.raw`published|updated|posted|modified|original|last|first|on|at|ago|an?|seconds?|minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?|yesterday|today|` +
     String.raw`опубликовано|обновлено|изменено|дата|публикации|обновления|в|г|года|назад|вчера|сегодня|минуту|минуты|минут|час|часа|часов|день|дня|дней|` +
-    String.raw`am|pm|a|p|m|utc|gmt|bst|cet|cest|est|edt|cst|cdt|mst|mdt|pst|pdt|et|pt|ct|msk|мск)$`,
+    String.raw`am|pm|a|p|m|utc|gmt|bst|cet|cest|eet|eest|est|edt|cst|cdt|mst|mdt|pst|pdt|hst|akst|akdt|aest|aedt|ist|jst|kst|et|pt|ct|msk|мск)$`,
   'iu',
 );
 /** What marks a dateline: "published"/"updated", "ago", a time of day, or a month. */
@@ -67,7 +76,7 @@ export function isDateline(block: string): boolean {
   let t = block.replace(/\s+/g, ' ').trim();
   if (t.length > 90) return false;
   // A byline before the date: "By Jane Doe - …", «Автор: Иван Петров | …».
-  t = t.replace(/^(?:by|автор:?)\s+[\p{L} .'’-]{2,40}?\s+[-–—|•·]\s+/iu, '');
+  t = t.replace(/^(?:by|автор:?)(?:\s+[\p{L} .'’-]{2,40}?)?\s*[-–—|•·]\s+/iu, '');
   if (!DATELINE_MARK.test(t)) return false;
   const words = t.match(/[\p{L}]+/gu) ?? [];
   return words.every((w) => DATELINE_WORDS.test(w)) && /\d/.test(t) === true;
