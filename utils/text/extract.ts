@@ -17,6 +17,7 @@ import { headlineOf } from './headline';
 import { anchorsOn, isNoise } from './notes';
 import { furnitureLines, repeatedEdges } from './page-furniture';
 import { COMMENTS_HEADING, pagePartOf } from './page-parts';
+import { articleBodyOf, outsideBody } from './json-ld';
 import { isAuthorBio, isCreditedCaption } from './site-lines';
 
 export { isBoilerplate, isCodeBlock, isJunkLine };
@@ -152,7 +153,7 @@ interface Pending {
 export function blocksOf(
   root: Element,
   live: (node: Text) => Text | undefined = () => undefined,
-  opts: CleanupChoices & { hidden?: (node: Text) => boolean } = {},
+  opts: CleanupChoices & { hidden?: (node: Text) => boolean; articleBody?: string } = {},
 ): { blocks: TextBlock[]; segments: Segment[][]; leftOutChars: number; hiddenChars: number } {
   const blocks: TextBlock[] = [];
   const segments: Segment[][] = [];
@@ -321,6 +322,16 @@ export function blocksOf(
     segments.splice(k, 1);
     facts.splice(k, 1);
   }
+  // Links inside the article that the page's own structured data says are not of it (json-ld.ts).
+  if (opts.articleBody) {
+    const outside = outsideBody(blocks.map((b, k) => ({ ...b, linkShare: facts[k]!.linkChars / Math.max(1, facts[k]!.chars) })), opts.articleBody);
+    for (const k of [...outside].reverse()) {
+      leftOutChars += countChars(blocks[k]!.text);
+      blocks.splice(k, 1);
+      segments.splice(k, 1);
+      facts.splice(k, 1);
+    }
+  }
   const rail = railBlocks(facts);
   if (rail.size === 0) return { blocks, segments, leftOutChars, hiddenChars };
   for (const k of rail) leftOutChars += countChars(blocks[k]!.text);
@@ -384,14 +395,14 @@ function extract(doc: Document, opts: ExtractOptions): Extraction {
   if (!content) return { text: { title: clean(doc.title), source: 'article', blocks: [] }, segments: [] };
   const seen: Sight = { seen: new Map(), hiddenByStyle: opts.hiddenByStyle };
   const live = (n: Text) => pairs.get(n);
-  let found = blocksOf(content, live, { ...opts, hidden: (n) => hiddenOnPage(pairs.get(n)?.parentElement ?? null, seen) });
+  const articleBody = articleBodyOf(doc) ?? undefined;
+  let found = blocksOf(content, live, { ...opts, articleBody, hidden: (n) => hiddenOnPage(pairs.get(n)?.parentElement ?? null, seen) });
   // Most of the article hidden is not the author hiding a note: the whole page is (an anti-flicker
   // `body { visibility: hidden }` its scripts have not lifted yet, an overlay): then it is all read.
   // Counted only when something was hidden (3.5 ms of a 900,000-character article).
-  if (found.hiddenChars > 0 && found.hiddenChars > found.blocks.reduce((n, b) => n + countChars(b.text), 0)) found = blocksOf(content, live, opts);
+  if (found.hiddenChars > 0 && found.hiddenChars > found.blocks.reduce((n, b) => n + countChars(b.text), 0)) found = blocksOf(content, live, { ...opts, articleBody });
   const headline = opts.headline ?? headlineOf(doc, article?.title ?? doc.title ?? '', seen);
-  const blocks = found.blocks;
-  const segments = found.segments;
+  const { blocks, segments, leftOutChars } = found;
   // Readability often keeps the headline as the first heading: it is read once, as the title.
   if (blocks[0] && sameWords(blocks[0].text, headline.text)) {
     blocks.shift();
@@ -401,7 +412,7 @@ function extract(doc: Document, opts: ExtractOptions): Extraction {
     blocks.unshift({ text: headline.text, kind: 'title' });
     segments.unshift(headline.segments);
   }
-  return { text: { title: headline.text, source: 'article', blocks, leftOutChars: found.leftOutChars }, segments };
+  return { text: { title: headline.text, source: 'article', blocks, leftOutChars }, segments };
 }
 
 /** A copy of `doc`, each of its text nodes paired in `pairs` with the one of `doc` it copies. */

@@ -16,6 +16,7 @@ describe('parts of a page that are not the article', () => {
     // Kept: the article's own blocks, whatever their classes say besides.
     ['<div class="comment-body">The article\'s text.</div>', null],
     ['<div class="entry-content">The article.</div>', null],
+    ['<div class="social-media-embed"><blockquote class="twitter-tweet"><p>Yes this is real.</p></blockquote></div>', null],
     ['<div class="mv-create-reviews"><h3>Ingredients</h3></div>', null],
     [`<div class="social-story">${'A long story about social media. '.repeat(20)}</div>`, null],
   ])('%s → %s', (html, want) => expect(pagePartOf(el(html))).toBe(want));

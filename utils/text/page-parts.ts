@@ -41,7 +41,8 @@ function partOf(el: Element): PagePart | null {
   if (tokens.some((t) => TOOLTIP_TOKENS.has(t)) && textLength(el) <= 1500) return 'tooltip';
   if (tokens.some((t) => COMMENT_TOKENS.has(t)) && !tokens.some((t) => NOT_COMMENTS.has(t))) return 'comments';
   // A share or follow bar is a row of buttons and handles: short.
-  if (tokens.some((t) => SHARE_TOKENS.has(t)) && textLength(el) <= 200) return 'share';
+  // Not an embedded post ("social-media-embed": a quoted tweet is the author's quote).
+  if (tokens.some((t) => SHARE_TOKENS.has(t)) && !tokens.some((t) => t.startsWith('embed')) && !el.querySelector('blockquote') && textLength(el) <= 200) return 'share';
   return null;
 }
 
