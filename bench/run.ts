@@ -12,6 +12,7 @@ import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { hashOf } from '../utils/storage/bounds.ts';
 import { measureCorpusRecall, measurePrecision } from './precision.ts';
+import { measureArticleBenchmark } from './article-benchmark.ts';
 import type { BrowserContext, Page, Worker } from 'playwright-core';
 import { startFakeService, type FakeService, type FakeServiceOptions } from '../tests/fake-service/server.ts';
 import { launchWithExtension, PRODUCTION_EXTENSION_DIR, serviceWorkerOf, type LaunchedBrowser } from '../tests/e2e/chromium.ts';
@@ -56,7 +57,7 @@ import {
   waitInPage,
 } from './report.ts';
 
-const ONLY = arg('only', 'first-audio,real-pages,seams,firefox-first-audio,firefox-real-pages,firefox-seams,pdf,firefox-pdf,extraction,precision,memory,waste,bundle').split(',');
+const ONLY = arg('only', 'first-audio,real-pages,seams,firefox-first-audio,firefox-real-pages,firefox-seams,pdf,firefox-pdf,extraction,precision,article-benchmark,memory,waste,bundle').split(',');
 const MINUTES = Number(arg('minutes', '60'));
 const TRIALS = Number(arg('trials', '20'));
 const OFFSCREEN = '/offscreen.html';
@@ -648,6 +649,25 @@ async function precision() {
   }
 }
 
+// --- 3c. what is read: the public article-extraction benchmark --------------------
+
+async function articleBenchmark() {
+  const result = await measureArticleBenchmark();
+  if ('skipped' in result) {
+    rows.push({ measure: 'article-extraction benchmark', value: `skipped: ${result.skipped}`, target: '—', met: null });
+    return;
+  }
+  const a = result.averages;
+  const r3 = (n: number) => Math.round(n * 1000) / 1000;
+  results.articleBenchmark = { averages: a, rows: result.rows.map(({ page, url, precision, recall, f1, billedChars }) => ({ page, url, precision, recall, f1, billedChars })) };
+  rows.push({
+    measure: `article-extraction benchmark (${a.pages} pages never tuned on; its F1 of averaged P and R)`,
+    value: `P ${r3(a.precision)}, R ${r3(a.recall)}, F1 ${r3((2 * a.precision * a.recall) / (a.precision + a.recall))}`,
+    target: 'best extractors: F1 0.96–0.97',
+    met: null,
+  });
+}
+
 // --- 4. memory ---------------------------------------------------------------
 
 async function memory() {
@@ -840,6 +860,7 @@ async function main() {
     ['bundle', bundle],
     ['extraction', extraction],
     ['precision', precision],
+    ['article-benchmark', articleBenchmark],
     ['first-audio', firstAudio],
     ['real-pages', realPagesFirstAudio],
     ['seams', seams],
