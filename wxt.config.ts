@@ -6,7 +6,7 @@ import type { Plugin } from 'vite';
 import { defineConfig } from 'wxt';
 
 // The API origin every install may reach; other https origins are asked for at
-// run time (optional_host_permissions); loopback is granted only to development and test builds.
+// run time (optional_host_permissions); loopback is granted too (the local service and the tests).
 export const DEFAULT_API_ORIGIN = 'https://api.trysasha.ru';
 /** Firefox needs a fixed add-on id (storage and the tests' fixed UUID hang on it). */
 export const GECKO_ID = 'reader@trysasha.ru';
@@ -38,16 +38,18 @@ export default defineConfig({
   imports: false,
   modules: ['@wxt-dev/webextension-polyfill', '@wxt-dev/i18n/module'],
   vite: (env) => ({ plugins: [preact(), testDiagnostics(env.mode)] }),
-  manifest: ({ browser, mode }) => ({
+  manifest: ({ browser }) => ({
     name: '__MSG_extName__',
     description: '__MSG_extDescription__',
     default_locale: 'en',
     permissions: ['storage', 'offscreen', 'contextMenus', 'activeTab', 'scripting'].filter(
       (p) => browser !== 'firefox' || p !== 'offscreen',
     ),
-    // Loopback (the local fake service, the test pages) only in development and test builds: the
-    // published extension asks for a user's own local service address like any other origin.
-    host_permissions: [`${DEFAULT_API_ORIGIN}/*`, ...(mode === 'production' ? [] : ['http://127.0.0.1/*', 'http://localhost/*'])],
+    // Loopback in every build, as the test surface requires (../shared/CONTRACT.md, "Host access": the
+    // local service and the tests run there, and saving a loopback address never prompts). What could
+    // reach this machine through it is bounded elsewhere: a queued link or a redirect into a local host
+    // is refused unless the service itself is there (net/bounded-fetch.ts `localReachable`).
+    host_permissions: [`${DEFAULT_API_ORIGIN}/*`, 'http://127.0.0.1/*', 'http://localhost/*'],
     // https: other API origins; http(s): pages the listening queue fetches and click-to-read runs on, asked for
     // only when the user turns those on.
     optional_host_permissions: ['https://*/*', 'http://*/*'],

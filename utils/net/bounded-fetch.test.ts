@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fetchChecked, hopAllowed, isLocalHost, MAX_HOPS, readCapped, readTextCapped } from './bounded-fetch';
+import { fetchChecked, hopAllowed, isLocalHost, localReachable, MAX_HOPS, readCapped, readTextCapped } from './bounded-fetch';
 
 describe('local addresses', () => {
   it.each([
@@ -28,6 +28,18 @@ describe('local addresses', () => {
 });
 
 const granted = (...origins: string[]) => ({ mayReach: async (u: URL) => origins.includes(u.origin) });
+
+describe('a page on this machine or the local network, with loopback granted', () => {
+  it.each([
+    ['https://example.com/a', 'https://api.trysasha.ru', true],
+    ['http://127.0.0.1:8080/admin', 'https://api.trysasha.ru', false],
+    ['http://192.168.1.1/', 'https://api.trysasha.ru', false],
+    ['http://localhost:3000/page', 'https://api.trysasha.ru', false],
+    ['http://127.0.0.1:5173/article.html', 'http://127.0.0.1:8787', true],
+    ['http://localhost:5173/article.html', 'http://127.0.0.1:8787', false],
+    ['http://127.0.0.1/x', 'not a url', false],
+  ])('%s with the service at %s → %s', (url, service, want) => expect(localReachable(new URL(url), service)).toBe(want));
+});
 
 describe('a hop', () => {
   it.each([

@@ -43,6 +43,20 @@ export function isLocalHost(host: string): boolean {
 }
 
 /**
+ * Whether a page on `url` may be fetched for reading where the extension may reach loopback (its manifest grants
+ * it, for the local service and the tests): a page on this machine or the local network only when the speech
+ * service itself is on that host (a developer's local service and its pages); a remote page always.
+ */
+export function localReachable(url: URL, serviceUrl: string): boolean {
+  if (!isLocalHost(url.hostname)) return true;
+  try {
+    return new URL(serviceUrl).hostname === url.hostname;
+  } catch {
+    return false;
+  }
+}
+
+/**
  * Whether a hop from `from` to `to` may be taken: a web address (http or https), never from a remote
  * site into this machine or the local network (a link that leads to the user's router or a local
  * service is not read), and one the extension holds access to.

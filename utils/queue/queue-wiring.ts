@@ -15,6 +15,7 @@ import { parseArticle } from '../text/parse-article';
 import { boundTitle } from '../text/title';
 import { siteName } from '../text/urls';
 import { type ArticleDeps, fetchArticle } from './article-fetch';
+import { localReachable } from '../net/bounded-fetch';
 import { planReading } from '../reading/plan';
 import { ListeningQueue } from './queue';
 import type { Reader } from '../reading/session';
@@ -32,7 +33,8 @@ const hostOf = (url: string) => {
 const articleDeps: ArticleDeps = {
   fetch: (url, init) => fetch(url, init),
   // Without the site's access the browser would refuse the download (CORS) with no reason given.
-  mayReach: (url) => browser.permissions.contains({ origins: [originPattern(url.href)] }),
+  // Loopback is granted by the manifest: a queued link there is read only when the service is there too.
+  mayReach: async (url) => localReachable(url, (await readSettings()).baseUrl) && browser.permissions.contains({ origins: [originPattern(url.href)] }),
   async parse(html, url, choices) {
     if (import.meta.env.FIREFOX) return parseArticle(html, url, choices);
     // A document created a moment ago may not listen yet: asked again, a few times, shortly after.
