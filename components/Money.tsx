@@ -1,7 +1,19 @@
-import { formatRub, parseRub } from '@/utils/money/money';
+import { formatKopecks, formatRub, parseRub, toKopecks } from '@/utils/money/money';
 
-/** Shows a 4-digit decimal ruble string in the user's locale; empty when not known yet. */
-export function Money({ value, locale }: { value: string; locale: string }) {
+/**
+ * A 4-digit decimal ruble string in the user's locale, in whole kopecks as people read money ("2,97 ₽");
+ * the exact sum, where rounding hid part of it, on hover and on focus (`title`, and `data-exact` shown by CSS).
+ * `exact`: four digits where the exact sum matters (the usage history). Empty: not known yet ("—").
+ */
+export function Money({ value, locale, exact = false }: { value: string; locale: string; exact?: boolean }) {
   const units = value ? parseRub(value) : null;
-  return <>{units === null ? '—' : formatRub(units, locale)}</>;
+  if (units === null) return <>—</>;
+  const full = formatRub(units, locale);
+  if (exact) return <>{full}</>;
+  if (toKopecks(units) === units) return <>{formatKopecks(units, locale)}</>;
+  return (
+    <span class="money" title={full} data-exact={full} tabIndex={0}>
+      {formatKopecks(units, locale)}
+    </span>
+  );
 }

@@ -41,7 +41,7 @@ const CostLine = ({ testId, cost, label, from, to, locale }: { testId: string; c
         {label(cost.chars.toLocaleString(locale))}
         {cost.rub && (
           <>
-            {' · '}
+            {' · ≈ '}
             <Money value={cost.rub} locale={locale} />
           </>
         )}

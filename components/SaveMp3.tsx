@@ -79,7 +79,7 @@ export function SaveMp3({ locale, enabled }: { locale: string; enabled: boolean 
       </button>
       {estimate && (
         <p class="save-confirm">
-          {i18n.t('saveMissing')} {estimate.missing} / {estimate.parts} · <Money value={estimate.missingRub} locale={locale} />{' '}
+          {i18n.t('saveMissing')} {estimate.missing} / {estimate.parts} · ≈ <Money value={estimate.missingRub} locale={locale} />{' '}
           <button type="button" data-testid="confirm-save" disabled={busy} onClick={() => void fetchThenSave(estimate)}>
             {i18n.t('saveConfirm')}
           </button>

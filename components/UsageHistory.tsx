@@ -29,7 +29,7 @@ function TotalsTable(props: { caption: string; period: string; rows: DayTotal[];
             <td>{number.format(d.requests)}</td>
             <td>{number.format(d.chars)}</td>
             <td>
-              <Money value={d.costRub} locale={props.locale} />
+              <Money value={d.costRub} locale={props.locale} exact />
             </td>
           </tr>
         ))}
@@ -100,7 +100,7 @@ export function UsageHistory({ locale }: { locale: string }) {
                     <td class="page-title">{e.title}</td>
                     <td>{number.format(e.chars)}</td>
                     <td>
-                      <Money value={e.costRub} locale={locale} />
+                      <Money value={e.costRub} locale={locale} exact />
                     </td>
                     <td>
                       <code>{e.requestId}</code>

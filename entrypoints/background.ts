@@ -12,12 +12,13 @@ import * as menus from '@/utils/background/menus';
 import * as commands from '@/utils/background/commands';
 import * as popup from '@/utils/background/popup';
 import * as player from '@/utils/background/player';
+import * as welcome from '@/utils/background/welcome';
 
 /**
  * What the background does, one feature a file (utils/background/). The views reach the features that
  * follow them in this order: the toolbar's popup, the mini-player, the listening queue.
  */
-const FEATURES: readonly Feature[] = [settings, toolbar, pageControls, queue, menus, commands, popup, player];
+const FEATURES: readonly Feature[] = [settings, toolbar, pageControls, queue, menus, commands, popup, player, welcome];
 
 export default defineBackground({
   // Firefox (MV2): a persistent page, so the audio playing in it is never cut by an idle timeout.

@@ -136,6 +136,11 @@ export function Options() {
   return (
     <main class="options">
       <h1>{i18n.t('optionsTitle')}</h1>
+      <p>
+        <a href={browser.runtime.getURL('/welcome.html')} data-testid="open-welcome">
+          {i18n.t('openWelcome')}
+        </a>
+      </p>
       <form onSubmit={save} noValidate>
         <label for="api-key">{i18n.t('apiKey')}</label>
         <input

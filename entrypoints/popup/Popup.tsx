@@ -236,7 +236,7 @@ export function Popup() {
         </dd>
         <dt>{i18n.t('estimate')}</dt>
         <dd data-testid="estimate" data-chars={v.estimateChars ? String(v.estimateChars) : ''} data-value={v.estimateRub} data-counting={String(!!v.counting)}>
-          {v.counting && '≥ '}
+          {v.counting ? '≥ ' : v.estimateRub ? '≈ ' : ''}
           <Money value={v.estimateRub} locale={locale} />
           {v.estimateChars > 0 && ` · ${v.estimateChars.toLocaleString(locale)}`}
         </dd>
@@ -274,7 +274,15 @@ export function Popup() {
                 {i18n.t('requestId')}: <code>{error.requestId}</code>
               </p>
             )}
-            {['unauthorized', 'no-key', 'unknown_voice', 'unknown_format', 'unknown_model', 'bad-url', 'key-origin'].includes(error.code) && (
+            {error.code === 'no-key' && (
+              <>
+                <p>{i18n.t('popupNoKey')}</p>
+                <button type="button" class="primary" data-testid="open-welcome" onClick={() => void browser.tabs.create({ url: browser.runtime.getURL('/welcome.html') }).then(() => window.close())}>
+                  {i18n.t('openWelcome')}
+                </button>
+              </>
+            )}
+            {['unauthorized', 'unknown_voice', 'unknown_format', 'unknown_model', 'bad-url', 'key-origin'].includes(error.code) && (
               <button type="button" onClick={() => void browser.runtime.openOptionsPage()}>
                 {i18n.t('openOptions')}
               </button>

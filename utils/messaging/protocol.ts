@@ -61,6 +61,12 @@ interface FromOptions {
   clearHistory(): void;
 }
 
+// ── The welcome page (first run) ────────────────────────────────────────────
+interface FromWelcome {
+  /** "Try it": the bundled sample, read in a tab of its own (it asks first as any reading does). */
+  trySample(): { starts: boolean };
+}
+
 // ── The popup (and the PDF page's start) ─────────────────────────────────────
 interface FromPopup {
   /**
@@ -113,17 +119,18 @@ export function floatingCommandOf(command: unknown): FloatingCommand | null {
   return FLOATING_COMMANDS.find((c) => c === command) ?? null;
 }
 
-type ProtocolMap = FromOptions & FromPopup & FromPlayer & FromPageControls;
+type ProtocolMap = FromOptions & FromWelcome & FromPopup & FromPlayer & FromPageControls;
 
 export const { sendMessage, onMessage } = defineExtensionMessaging<ProtocolMap>();
 
 // ── Who may send what ────────────────────────────────────────────────────────
 /** The senders the background takes messages from: the extension's pages by their file, and its content script. */
-export type PageSender = 'popup' | 'options' | 'pdf' | 'offscreen' | 'page-controls';
+export type PageSender = 'popup' | 'options' | 'welcome' | 'pdf' | 'offscreen' | 'page-controls';
 
 const SENDER_PAGES: Record<string, PageSender> = {
   '/popup.html': 'popup',
   '/options.html': 'options',
+  '/welcome.html': 'welcome',
   '/pdf.html': 'pdf',
   '/offscreen.html': 'offscreen',
 };
@@ -135,8 +142,9 @@ const SENDER_PAGES: Record<string, PageSender> = {
  * the tab being read: `onPageMessage`'s `fromTab`).
  */
 export const MAY_SEND: { readonly [T in keyof ProtocolMap]: readonly PageSender[] } = {
-  getSettings: ['popup', 'options', 'pdf'],
-  saveSettings: ['options'],
+  getSettings: ['popup', 'options', 'welcome', 'pdf'],
+  saveSettings: ['options', 'welcome'],
+  trySample: ['welcome'],
   removeKey: ['options'],
   clearHistory: ['options'],
   startReading: ['popup', 'pdf'],

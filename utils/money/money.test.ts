@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { costOf, formatRub, formatRubPlain, parseRub, sumRub, type RubUnits } from './money';
+import { costOf, formatKopecks, formatRub, toKopecks, formatRubPlain, parseRub, sumRub, type RubUnits } from './money';
 
 describe('parseRub', () => {
   it.each<[string, RubUnits]>([
@@ -128,4 +128,30 @@ describe('formatRub', () => {
   it('falls back to Russian for an invalid locale tag', () => {
     expect(formatRub(123_456n, 'not a locale!')).toBe(formatRub(123_456n, 'ru-RU'));
   });
+});
+
+describe('formatKopecks: money as people read it', () => {
+  const flat = (s: string) => s.replace(/[\u00a0\u202f]/g, ' ');
+  it.each<[RubUnits, string, string]>([
+    [29_715n, 'ru-RU', '2,97 ₽'],
+    [29_750n, 'ru-RU', '2,98 ₽'],
+    [29_749n, 'ru-RU', '2,97 ₽'],
+    [120_000n, 'ru-RU', '12,00 ₽'],
+    [0n, 'ru-RU', '0,00 ₽'],
+    [30n, 'ru-RU', '< 0,01 ₽'],
+    [50n, 'ru-RU', '0,01 ₽'],
+    [-29_750n, 'ru-RU', '-2,98 ₽'],
+    [12_345_678_912_345n, 'ru-RU', '1 234 567 891,23 ₽'],
+    [29_715n, 'en-US', 'RUB 2.97'],
+    [30n, 'en-US', '< RUB 0.01'],
+  ])('%s in %s → %j', (units, locale, text) => {
+    expect(flat(formatKopecks(units, locale))).toBe(text);
+  });
+
+  it.each<[RubUnits, RubUnits]>([
+    [29_715n, 29_700n],
+    [29_750n, 29_800n],
+    [-29_750n, -29_800n],
+    [49n, 0n],
+  ])('toKopecks(%s) = %s', (units, kopecks) => expect(toKopecks(units)).toBe(kopecks));
 });

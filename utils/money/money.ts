@@ -56,12 +56,34 @@ export function formatRub(u: RubUnits, locale: string): string {
   return currencyFormat(locale).format(formatRubPlain(u) as `${number}`);
 }
 
-function currencyFormat(locale: string): Intl.NumberFormat {
+/** Units in a kopeck. */
+const UNITS_PER_KOPECK = 100n;
+
+/**
+ * `u` to the nearest whole kopeck, half away from zero (the way people read a price): 29715n → 29700n.
+ * A sum that is not zero never shows as zero: under half a kopeck it is one kopeck, shown with "<" (`formatKopecks`).
+ */
+export function toKopecks(u: RubUnits): RubUnits {
+  return divideRounded(u, UNITS_PER_KOPECK) * UNITS_PER_KOPECK;
+}
+
+/**
+ * Localized currency text in whole kopecks, as people read money: 29715n → "2,97 ₽" (ru-RU), "RUB 2.97"
+ * (en-US); a non-zero sum under half a kopeck → "< 0,01 ₽". Four digits only where the exact sum matters
+ * (`formatRub`: the usage history, its CSV, a detail on hover or focus).
+ */
+export function formatKopecks(u: RubUnits, locale: string): string {
+  const rounded = toKopecks(u);
+  if (rounded === 0n && u !== 0n) return `< ${currencyFormat(locale, 2).format(formatRubPlain(u < 0n ? -UNITS_PER_KOPECK : UNITS_PER_KOPECK) as `${number}`)}`;
+  return currencyFormat(locale, 2).format(formatRubPlain(rounded) as `${number}`);
+}
+
+function currencyFormat(locale: string, maximumFractionDigits = FRACTION_DIGITS): Intl.NumberFormat {
   const options: Intl.NumberFormatOptions = {
     style: 'currency',
     currency: 'RUB',
     minimumFractionDigits: 2,
-    maximumFractionDigits: FRACTION_DIGITS,
+    maximumFractionDigits,
   };
   try {
     return new Intl.NumberFormat(locale, options);

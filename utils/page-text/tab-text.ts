@@ -4,6 +4,7 @@ import { pageFacts } from '../text/page-facts';
 import { ignore } from '../log';
 import { blocksFromPlainText, type ExtractedText, type TextBatch } from '../text/extract';
 import { HIGHLIGHT_NAME } from '../text/highlight';
+import { SAMPLE_PAGE, sampleFor, sampleText } from '../pages/sample';
 import { accountStorage, readSettings, settingsNow, cleanupOf, type Settings } from '../storage/settings';
 import { titleFirstMax } from '../money/bound';
 import { ReadingError } from '../speech/errors';
@@ -94,6 +95,23 @@ function rememberInjected(tabId: number, url: string | undefined): void {
 /** The event's tab when it has its address (the activeTab grant the event gave): not looked up again. */
 function eventTab(tabId: number, clicked: Browser.tabs.Tab | undefined): Browser.tabs.Tab | null {
   return clicked?.id === tabId && clicked.url ? clicked : null;
+}
+
+/** The welcome page's sample (`sample.html`), in a tab of its own. */
+export function isSamplePage(url: string | undefined): boolean {
+  return !!url && url.startsWith(browser.runtime.getURL(SAMPLE_PAGE));
+}
+
+/** Asks one of the extension's own pages, which may still be loading (no receiver yet): again, until it answers (5 s at most). */
+async function askOwnPage(tabId: number, request: ExtractRequest): Promise<ExtractedText> {
+  for (const until = Date.now() + 5_000; ; ) {
+    try {
+      return await sendToPage('extract', request, tabId);
+    } catch (err) {
+      if (!isNoReceiver(err) || Date.now() > until) throw err;
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }
 
 /** A page the extract script may be put in: not one the browser protects, not the PDF page, not a PDF. */
@@ -354,6 +372,12 @@ export async function extractFromTab(tabId: number, how: ExtractHow = {}): Promi
   };
   // The extension's PDF page reads its PDF: the selection on it, or its pages from the one in view.
   if (tab && isPdfPage(url)) return pdfText();
+  // The welcome page's sample answers for itself (no script can be put in an extension page). Firefox does not
+  // deliver a tab's messages to an extension page: there its text is the bundled one, without the highlight.
+  if (tab && isSamplePage(url)) {
+    if (import.meta.env.FIREFOX) return sampleText(sampleFor(browser.i18n.getUILanguage()), url!);
+    return askOwnPage(tabId, extractRequest(mode, settingsNow() ?? (await settingsRead), true));
+  }
   if (!tab || isRestrictedUrl(url)) return unscriptable();
   // A PDF (the browser's viewer): read through the extension's PDF page, opened in this tab. From the
   // context menu only the selection is read, and the viewer stays.

@@ -157,6 +157,8 @@ describe('who may send what', () => {
   it.each<[string, { id?: string; url?: string; tab?: unknown; frameId?: number }, string | null]>([
     ['the popup', { id: 'ext', url: 'chrome-extension://ext/popup.html?tabId=3' }, 'popup'],
     ['the options page', { id: 'ext', url: 'chrome-extension://ext/options.html' }, 'options'],
+    ['the welcome page', { id: 'ext', url: 'chrome-extension://ext/welcome.html' }, 'welcome'],
+    ['the sample page (it sends nothing)', { id: 'ext', url: 'chrome-extension://ext/sample.html' }, null],
     ['the PDF page', { id: 'ext', url: 'chrome-extension://ext/pdf.html?file=x' }, 'pdf'],
     ['the offscreen player', { id: 'ext', url: 'chrome-extension://ext/offscreen.html' }, 'offscreen'],
     ['our content script in a web page’s top frame: the page’s own controls', { id: 'ext', url: 'https://example.com/', tab: {}, frameId: 0 }, 'page-controls'],
@@ -173,10 +175,12 @@ describe('who may send what', () => {
     expect(fromPage.sort()).toEqual(['floatingCommand', 'floatingMoved', 'floatingRate', 'readFromHere']);
   });
 
-  it('money, the key and the settings only from the popup and the options page', () => {
-    for (const type of ['saveSettings', 'removeKey', 'fetchForSave', 'saveEstimate', 'clearHistory'] as const) {
+  it('money, the key and the settings only from the popup and the options page (the welcome page saves a key as the options page does, and starts only its sample)', () => {
+    for (const type of ['removeKey', 'fetchForSave', 'saveEstimate', 'clearHistory'] as const) {
       expect(MAY_SEND[type].every((p) => p === 'popup' || p === 'options'), type).toBe(true);
     }
+    expect([...MAY_SEND.saveSettings].sort()).toEqual(['options', 'welcome']);
+    expect(MAY_SEND.trySample).toEqual(['welcome']);
   });
 
   it.each([
