@@ -140,6 +140,10 @@ export function Options() {
         <a href={browser.runtime.getURL('/welcome.html')} data-testid="open-welcome">
           {i18n.t('openWelcome')}
         </a>
+        {' · '}
+        <a href={browser.runtime.getURL('/privacy.html')} data-testid="open-privacy">
+          {i18n.t('privacy')}
+        </a>
       </p>
       <form onSubmit={save} noValidate>
         <label for="api-key">{i18n.t('apiKey')}</label>
