@@ -46,6 +46,8 @@ export default defineConfig({
   // reach only files directly in utils/).
   imports: false,
   modules: ['@wxt-dev/webextension-polyfill', '@wxt-dev/i18n/module'],
+  // addons.mozilla.org's sources zip (`npm run zip:firefox`): the repository as checked in, without test output.
+  zip: { excludeSources: ['test-results/**', 'playwright-report/**', 'bench/results.json'] },
   vite: (env) => ({ plugins: [preact(), testDiagnostics(env.mode)] }),
   manifest: ({ browser }) => ({
     name: '__MSG_extName__',
