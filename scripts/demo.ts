@@ -5,7 +5,7 @@
  * checks that audio played, exits 0.
  */
 import { startFakeService } from '../tests/fake-service/server.ts';
-import { launchWithExtension, DEVELOPMENT_EXTENSION_DIR, serviceWorkerOf } from '../tests/e2e/chromium.ts';
+import { launchWithExtension, PRODUCTION_EXTENSION_DIR, serviceWorkerOf } from '../tests/e2e/chromium.ts';
 import { startPagesServer } from '../tests/e2e/pages-server.ts';
 
 const DEMO_KEY = 'vk_live_demo_key';
@@ -29,8 +29,8 @@ async function main() {
     ],
   });
   const pages = await startPagesServer();
-  // The development build: what ships, with loopback access from the start (the local service, the sample).
-  const browser = await launchWithExtension({ headless, network: true, extensionDir: DEVELOPMENT_EXTENSION_DIR });
+  // What ships (`npm run build`): its manifest holds loopback access (the local service, the sample).
+  const browser = await launchWithExtension({ headless, network: true, extensionDir: PRODUCTION_EXTENSION_DIR });
   const shutdown = async (code: number) => {
     await browser.close();
     await pages.close();
@@ -49,6 +49,8 @@ async function main() {
   await options.getByTestId('save').click();
   await options.getByTestId('account').waitFor();
   await options.close();
+  // The welcome page the install opened: the key is in already, so the sample article comes first.
+  for (const page of browser.context.pages()) if (page.url().endsWith('/welcome.html')) await page.close();
 
   const article = await browser.context.newPage();
   await article.goto(`${pages.url}/sample-article.html`);

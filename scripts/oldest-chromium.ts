@@ -1,6 +1,6 @@
 /**
- * `npm run test:e2e:oldest`: the Chromium specs that lean on the engine most (the PDF page, the reading's start
- * from the toolbar, the welcome page and its sample) on the oldest Chromium the extension supports
+ * `npm run test:e2e:oldest`: the Chromium specs that lean on the engine most (the PDF page, where 150 once
+ * failed; the welcome page and its sample, extension pages in tabs) on the oldest Chromium the extension supports
  * (`minimum_chrome_version` in wxt.config.ts), as well as on the newest the main suite runs on.
  *
  * The browser: `CHROMIUM_OLDEST_PATH`, else `.cache/chromium-oldest/usr/lib/chromium/chromium` (where `.ci/run`
@@ -12,7 +12,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { MINIMUM_CHROME_VERSION } from '../wxt.config.ts';
 
-const SPECS = ['tests/e2e/pdf.spec.ts', 'tests/e2e/toolbar.spec.ts', 'tests/e2e/welcome.spec.ts'];
+const SPECS = ['tests/e2e/pdf.spec.ts', 'tests/e2e/welcome.spec.ts'];
 const path = process.env.CHROMIUM_OLDEST_PATH ?? resolve(import.meta.dirname, '../.cache/chromium-oldest/usr/lib/chromium/chromium');
 
 if (!existsSync(path)) {

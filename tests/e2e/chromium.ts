@@ -3,9 +3,9 @@ import { join, resolve } from 'node:path';
 import { chromium, type BrowserContext } from 'playwright-core';
 import { newProfileDir } from '../fixtures/profile-dir.ts';
 
-/** What ships (`npm run build`): no test hooks, no player counters. */
+/** What ships (`npm run build`): no test hooks, no player counters. The demo runs it. */
 export const PRODUCTION_EXTENSION_DIR = resolve(import.meta.dirname, '../../.output/chrome-mv3');
-/** The development build (`wxt build --mode development`): the production code, built for development; the demo runs it. */
+/** The development build (`wxt build --mode development`): the production code, built for development. */
 export const DEVELOPMENT_EXTENSION_DIR = resolve(import.meta.dirname, '../../.output/chrome-mv3-dev');
 /**
  * The test build (`wxt build --mode test`): the same code plus the hooks tests and benchmarks need

@@ -40,6 +40,20 @@ for (const scheme of SCHEMES) {
   });
 }
 
+for (const scheme of SCHEMES) {
+  test(`the welcome page in the ${scheme} theme, with a key that works: no accessibility problems`, async ({ ext, context }) => {
+    await ext.configure();
+    const page = await context.newPage();
+    await page.goto(ext.url('welcome.html'));
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.getByTestId('welcome-key').fill('vk_live_test_key');
+    await page.getByTestId('welcome-save').click();
+    await expect(page.getByTestId('account')).toBeVisible();
+    await expect(page.getByTestId('try-sample')).toBeEnabled();
+    expect(await axeProblems(page)).toEqual([]);
+  });
+}
+
 /** Run in a page: the smallest computed font size of any visible text, and whether `sel` scrolls sideways. */
 function textSizes(sel: string) {
   let smallest = Infinity;
