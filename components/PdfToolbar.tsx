@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { browser } from 'wxt/browser';
 import { Money } from '@/components/Money';
 import { errorText, i18n } from '@/utils/pages/i18n';
@@ -79,6 +79,17 @@ export function PdfToolbar({ ready, locale }: { ready: Promise<PdfSession>; loca
   useEffect(() => {
     document.documentElement.dataset.theme = theme;
   }, [theme]);
+  // The document starts below the bar, which wraps to more lines in a narrow window or at a large zoom.
+  const bar = useRef<HTMLElement>(null);
+  useEffect(() => {
+    const el = bar.current;
+    if (!el) return;
+    const fit = () => document.documentElement.style.setProperty('--bar-height', `${Math.ceil(el.getBoundingClientRect().height) + 4}px`);
+    const watch = new ResizeObserver(fit);
+    watch.observe(el);
+    fit();
+    return () => watch.disconnect();
+  }, []);
 
   const from = Math.trunc(Number(fromText));
   const to = Math.trunc(Number(toText));
@@ -100,7 +111,7 @@ export function PdfToolbar({ ready, locale }: { ready: Promise<PdfSession>; loca
   const rangeOk = from >= 1 && to >= from && to <= pages;
 
   return (
-    <header class="bar" data-testid="pdf-toolbar" data-state={error ? 'error' : session ? 'ready' : 'loading'} data-pages={String(pages)} data-page={String(page)}>
+    <header ref={bar} class="bar" data-testid="pdf-toolbar" data-state={error ? 'error' : session ? 'ready' : 'loading'} data-pages={String(pages)} data-page={String(page)}>
       <strong class="title">{session?.opened.title ?? i18n.t('pdfLoading')}</strong>
       <span class="error" role="alert" data-testid="pdf-error" data-code={error}>
         {error ? errorText(error) : ''}
