@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import JSZip from 'jszip';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
@@ -66,6 +66,11 @@ export interface FirefoxLaunchOptions {
    * ESR honours `xpinstall.signatures.required = false`.
    */
   permanent?: boolean;
+  /**
+   * A packaged add-on (`npm run zip:firefox`'s zip) installed into the profile as it is, as a regular
+   * add-on (implies `permanent`): the package itself is what runs, not the build folder.
+   */
+  xpi?: string;
   /** A profile to use (and keep); a fresh one is made and removed otherwise. */
   profileDir?: string;
   /** The moz-extension UUID (the same across restarts of one profile). */
@@ -131,11 +136,15 @@ async function freshProfile(): Promise<string> {
  */
 export async function launchFirefoxWithExtension(opts: FirefoxLaunchOptions = {}): Promise<LaunchedFirefox> {
   const ext = opts.extensionDir ?? FIREFOX_EXTENSION_DIR;
-  if (!existsSync(join(ext, 'manifest.json'))) throw new Error(`No built extension at ${ext}: run npx wxt build -b firefox --mode test`);
+  if (!opts.xpi && !existsSync(join(ext, 'manifest.json'))) throw new Error(`No built extension at ${ext}: run npx wxt build -b firefox --mode test`);
   checkFirefoxVersion();
   const uuid = opts.uuid ?? randomUUID();
   const profileDir = opts.profileDir ?? (await freshProfile());
-  if (opts.permanent && !existsSync(join(profileDir, 'extensions', `${GECKO_ID}.xpi`))) await installIntoProfile(ext, profileDir);
+  const permanent = opts.permanent || opts.xpi !== undefined;
+  if (opts.xpi) {
+    mkdirSync(join(profileDir, 'extensions'), { recursive: true });
+    copyFileSync(opts.xpi, join(profileDir, 'extensions', `${GECKO_ID}.xpi`));
+  } else if (permanent && !existsSync(join(profileDir, 'extensions', `${GECKO_ID}.xpi`))) await installIntoProfile(ext, profileDir);
   const browser = await puppeteer.launch({
     browser: 'firefox',
     executablePath: firefoxPath(),
@@ -145,12 +154,12 @@ export async function launchFirefoxWithExtension(opts: FirefoxLaunchOptions = {}
     extraPrefsFirefox: {
       'extensions.webextensions.uuids': JSON.stringify({ [GECKO_ID]: uuid }),
       ...PREFS,
-      ...(opts.permanent
+      ...(permanent
         ? { 'xpinstall.signatures.required': false, 'extensions.autoDisableScopes': 0, 'extensions.enabledScopes': 15 }
         : {}),
     },
   });
-  if (!opts.permanent) await browser.installExtension(ext);
+  if (!permanent) await browser.installExtension(ext);
   return {
     browser,
     base: `moz-extension://${uuid}/`,
