@@ -75,6 +75,8 @@ export default defineConfig({
         // Nothing else is collected; the key goes only to the service the user saved it for.
         data_collection_permissions: { required: ['websiteContent'] },
       },
+      // Firefox for Android reads data_collection_permissions from 142 on (web-ext lint: KEY_FIREFOX_ANDROID_UNSUPPORTED_BY_MIN_VERSION).
+      gecko_android: { strict_min_version: '142.0' },
     },
     action: { default_title: '__MSG_actionTitle__' },
     // Chrome allows four suggested keys; "previous" is left for the user to bind in chrome://extensions/shortcuts.

@@ -18,6 +18,7 @@ const HIDE_AFTER_MS = 600;
 /** A page that keeps changing (tickers, ads) has its blocks worked out again at most this often. */
 const REFRESH_MS = 2_000;
 const PLAY_PATH = 'M8 5v14l11-7z';
+const SVG_NS = 'http://www.w3.org/2000/svg';
 /** The ▶'s own size is 22 px (its CSS): scaled past this, it is not the button the user sees. */
 const BUTTON_BOUNDS = { maxWidth: 30, maxHeight: 30 };
 /** A page that works the ▶ (moves, marks or scales it) gets none again until it is loaded anew. */
@@ -95,7 +96,14 @@ export function installClickToRead(ctx: ContentScriptContext, setStart: (node: N
       b.dataset.testid = 'click-to-read';
       b.setAttribute('aria-label', i18n.t('clickToReadStart'));
       b.title = i18n.t('clickToReadStart');
-      b.innerHTML = `<svg viewBox="0 0 24 24" width="14" height="14" aria-hidden="true" focusable="false"><path d="${PLAY_PATH}" fill="currentColor"/></svg>`;
+      // Built node by node: no markup parsed in the page's document.
+      const svg = doc.createElementNS(SVG_NS, 'svg');
+      for (const [name, value] of Object.entries({ viewBox: '0 0 24 24', width: '14', height: '14', 'aria-hidden': 'true', focusable: 'false' })) svg.setAttribute(name, value);
+      const path = doc.createElementNS(SVG_NS, 'path');
+      path.setAttribute('d', PLAY_PATH);
+      path.setAttribute('fill', 'currentColor');
+      svg.append(path);
+      b.append(svg);
       b.addEventListener('mouseenter', () => clearTimeout(hideTimer));
       b.addEventListener('mouseleave', () => hideSoon());
       b.addEventListener('click', (e) => {
