@@ -9,9 +9,13 @@ import { corpusDir as corpus, corpusPages, expectedWords, heardOf, highlightIsHe
 import { startPagesServer, type PagesServer } from './pages-server.ts';
 import { expect, player, test } from './fixtures.ts';
 
-/** A sample across kinds and languages: encyclopedia, RFC, news, blogs, technical writing, CJK, Cyrillic-free European. */
+/**
+ * A sample across kinds and languages: encyclopedia, RFC, news, blogs, technical writing, CJK, Cyrillic-free European.
+ * Kept to what CI's 20 minutes allow (wikipedia-2, 32 s, and google-sre-book-1, 15 s, left to `CORPUS_PAGES` and the
+ * bench: the whole corpus is measured there).
+ */
 const SAMPLE = [
-  'wikipedia', 'wikipedia-2', 'wikipedia-3', 'wikipedia-4', 'ietf-1', 'lwn-1', 'v8-blog', 'mozilla-1', 'mozilla-2', 'google-sre-book-1',
+  'wikipedia', 'wikipedia-3', 'wikipedia-4', 'ietf-1', 'lwn-1', 'v8-blog', 'mozilla-1', 'mozilla-2',
   'firefox-nightly-blog', 'medicalnewstoday', 'seattletimes-1', 'guardian-1', 'nytimes-5', 'ars-1', 'mercurial', 'toc-missing', 'qq',
   'hukumusume', 'lemonde-1', 'heise', 'aktualne', 'folha', '002',
 ];
