@@ -4,7 +4,7 @@
  */
 import { installPageReader } from '@/utils/content/page-reader';
 import { uiLocale } from '@/utils/pages/i18n';
-import { sampleFor } from '@/utils/pages/sample';
+import { sampleFor } from '@/utils/text/sample';
 import './sample.css';
 
 const locale = uiLocale();

@@ -3,14 +3,16 @@ import { Money } from '@/components/Money';
 import { Shortcuts } from '@/components/Shortcuts';
 import { errorText, i18n, uiLocale } from '@/utils/pages/i18n';
 import { sendMessage } from '@/utils/messaging/protocol';
-import { parseRub } from '@/utils/money/money';
-import { sampleChars, sampleCost, sampleFor } from '@/utils/pages/sample';
+import { costOf, formatRubPlain, parseRub } from '@/utils/money/money';
+import { sampleChars, sampleFor } from '@/utils/text/sample';
 import { type AccountInfo, cleanupOf } from '@/utils/storage/settings';
 
 const locale = uiLocale();
 document.documentElement.lang = locale.slice(0, 2);
 document.title = i18n.t('welcomeTitle');
 const sample = sampleFor(locale);
+/** What the sample costs at a price per million characters, as a decimal ruble string. */
+const sampleCost = (price: bigint) => formatRubPlain(costOf(sampleChars(sample), price));
 
 /** Where keys are made: the service's own site. */
 const KEYS_URL = 'https://trysasha.ru';
@@ -128,8 +130,8 @@ export function Welcome() {
             <button type="button" data-testid="try-sample" disabled={!hasKey || trying} onClick={() => void trySample()}>
               {i18n.t('welcomeTry')}
             </button>
-            <span data-testid="sample-cost" data-chars={String(sampleChars(sample))} data-value={price === null ? '' : sampleCost(sample, price)}>
-              {price === null ? i18n.t('welcomeTryNoKey') : <>{i18n.t('welcomeTryCost', { chars: sampleChars(sample).toLocaleString(locale) })} ≈ <Money value={sampleCost(sample, price)} locale={locale} /></>}
+            <span data-testid="sample-cost" data-chars={String(sampleChars(sample))} data-value={price === null ? '' : sampleCost(price)}>
+              {price === null ? i18n.t('welcomeTryNoKey') : <>{i18n.t('welcomeTryCost', { chars: sampleChars(sample).toLocaleString(locale) })} ≈ <Money value={sampleCost(price)} locale={locale} /></>}
             </span>
           </div>
         </li>

@@ -3,7 +3,7 @@
  * sample costs before it is read, and "Try it" reads the bundled sample in a tab of its own; the popup without
  * a key sends the listener there.
  */
-import { SAMPLES } from '../../utils/pages/sample.ts';
+import { SAMPLES } from '../../utils/text/sample.ts';
 import { costOf, formatRubPlain, parseRub } from '../../utils/money/money.ts';
 import { billed, words } from '../fixtures/billed.ts';
 import { attr, expect, fill, test, TEST_KEY, type Ext } from './fixtures.ts';

@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { startFakeService } from '../fake-service/server.ts';
 import { billed, words } from '../fixtures/billed.ts';
-import { SAMPLES } from '../../utils/pages/sample.ts';
+import { SAMPLES } from '../../utils/text/sample.ts';
 import { newProfileDir } from '../fixtures/profile-dir.ts';
 import { attr, fill, type Ext } from './fixtures.ts';
 import { click, evaluate, launchFirefoxWithExtension, openExtensionPage } from './firefox.ts';

@@ -12,7 +12,7 @@ import { launchWithExtension, serviceWorkerOf } from './chromium.ts';
 import { startFakeService } from '../fake-service/server.ts';
 import { newProfileDir } from '../fixtures/profile-dir.ts';
 import { billed, words } from '../fixtures/billed.ts';
-import { SAMPLES } from '../../utils/pages/sample.ts';
+import { SAMPLES } from '../../utils/text/sample.ts';
 
 const OUTPUT = resolve(import.meta.dirname, '../../.output');
 const KEY = 'vk_live_test_key';

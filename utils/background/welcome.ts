@@ -8,7 +8,7 @@ import { ignore } from '../log';
 import { onPageMessage } from '../messaging/protocol';
 import { extractFromTab } from '../page-text/tab-text';
 import { tabUrl } from '../page-text/pdf-tab';
-import { SAMPLE_PAGE } from '../pages/sample';
+import { SAMPLE_PAGE } from '../text/sample';
 import { type BackgroundContext, listen, onAbort } from './context';
 
 export const WELCOME_PAGE = '/welcome.html';

@@ -4,7 +4,7 @@ import { pageFacts } from '../text/page-facts';
 import { ignore } from '../log';
 import { blocksFromPlainText, type ExtractedText, type TextBatch } from '../text/extract';
 import { HIGHLIGHT_NAME } from '../text/highlight';
-import { SAMPLE_PAGE, sampleFor, sampleText } from '../pages/sample';
+import { SAMPLE_PAGE, sampleFor, sampleText } from '../text/sample';
 import { accountStorage, readSettings, settingsNow, cleanupOf, type Settings } from '../storage/settings';
 import { titleFirstMax } from '../money/bound';
 import { ReadingError } from '../speech/errors';

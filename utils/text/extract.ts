@@ -19,6 +19,7 @@ import { furnitureLines, repeatedEdges } from './page-furniture';
 import { COMMENTS_HEADING, pagePartOf } from './page-parts';
 import { articleBodyOf, outsideBody } from './json-ld';
 import { isAuthorBio, isCreditedCaption } from './site-lines';
+import { captionWords, restates } from './captions';
 
 export { isBoilerplate, isCodeBlock, isJunkLine };
 
@@ -314,44 +315,24 @@ export function blocksOf(
   };
   walk(root);
   flush();
-  // The author's biography under the article (one of its last three blocks).
-  for (let k = blocks.length - 1; k >= Math.max(0, blocks.length - 3); k--) {
-    if (!isAuthorBio(blocks[k]!.text)) continue;
-    leftOutChars += countChars(blocks[k]!.text);
-    blocks.splice(k, 1);
-    segments.splice(k, 1);
-    facts.splice(k, 1);
-  }
-  // Links inside the article that the page's own structured data says are not of it (json-ld.ts).
-  if (opts.articleBody) {
-    const outside = outsideBody(blocks.map((b, k) => ({ ...b, linkShare: facts[k]!.linkChars / Math.max(1, facts[k]!.chars) })), opts.articleBody);
-    for (const k of [...outside].reverse()) {
+  /** Leaves out the kept blocks at `indexes`, counted as left out. */
+  const drop = (indexes: Iterable<number>) => {
+    for (const k of [...indexes].sort((a, b) => b - a)) {
       leftOutChars += countChars(blocks[k]!.text);
       blocks.splice(k, 1);
       segments.splice(k, 1);
       facts.splice(k, 1);
     }
-  }
+  };
+  // The author's biography under the article (one of its last three blocks).
+  drop(blocks.map((_, k) => k).filter((k) => k >= blocks.length - 3 && isAuthorBio(blocks[k]!.text)));
+  // Links inside the article that the page's own structured data says are not of it (json-ld.ts).
+  if (opts.articleBody) drop(outsideBody(blocks.map((b, k) => ({ ...b, linkShare: facts[k]!.linkChars / Math.max(1, facts[k]!.chars) })), opts.articleBody));
   const rail = railBlocks(facts);
   if (rail.size === 0) return { blocks, segments, leftOutChars, hiddenChars };
   for (const k of rail) leftOutChars += countChars(blocks[k]!.text);
   const kept = (_: unknown, k: number) => !rail.has(k);
   return { blocks: blocks.filter(kept), segments: segments.filter(kept), leftOutChars, hiddenChars };
-}
-
-/** The words of a caption or alt text that say something (three letters or more), lower-cased. */
-function captionWords(text: string): Set<string> {
-  return new Set(tokens(text).filter((w) => w.length >= 3));
-}
-
-/**
- * A block that says again what the picture before it says (its alt text): a caption, whatever holds it (a
- * gallery's list item, a paragraph). Four words at least, and two-thirds of them the alt's; up to 500 characters.
- */
-function restates(text: string, altWords: ReadonlySet<string>): boolean {
-  if (text.length > 500) return false;
-  const words = [...captionWords(text)];
-  return words.length >= 4 && words.filter((w) => altWords.has(w)).length * 3 >= words.length * 2;
 }
 
 /**

@@ -1,9 +1,8 @@
 /**
  * The short sample the welcome page's "Try it" reads (`sample.html`, an extension page in a tab of its own):
- * in the interface's language, and counted here so the welcome page shows its cost before it is read.
+ * in the interface's language, and counted here so the welcome page shows its cost (characters × price) before it is read.
  */
-import { costOf, formatRubPlain, type RubUnits } from '../money/money';
-import type { ExtractedText } from '../text/extract';
+import type { ExtractedText } from './extract';
 
 export const SAMPLE_PAGE = '/sample.html';
 
@@ -38,10 +37,6 @@ export function sampleChars(sample: Sample): number {
   return [sample.title, ...sample.paragraphs].reduce((n, t) => n + [...t].length, 0);
 }
 
-/** What the sample costs at `pricePerMillion`, as a decimal ruble string. */
-export function sampleCost(sample: Sample, pricePerMillion: RubUnits): string {
-  return formatRubPlain(costOf(sampleChars(sample), pricePerMillion));
-}
 
 /** The sample as the page's reader would extract it: its title, then its paragraphs. */
 export function sampleText(sample: Sample, url: string): ExtractedText {
