@@ -20,6 +20,7 @@ import { COMMENTS_HEADING, pagePartOf } from './page-parts';
 import { articleBodyOf, outsideBody } from './json-ld';
 import { isAuthorBio, isCreditedCaption } from './site-lines';
 import { captionWords, restates } from './captions';
+import { headlineElement, otherArticles } from './container';
 
 export { isBoilerplate, isCodeBlock, isJunkLine };
 
@@ -377,13 +378,20 @@ function extract(doc: Document, opts: ExtractOptions): Extraction {
   const seen: Sight = { seen: new Map(), hiddenByStyle: opts.hiddenByStyle };
   const live = (n: Text) => pairs.get(n);
   const articleBody = articleBodyOf(doc) ?? undefined;
+  const headline = opts.headline ?? headlineOf(doc, article?.title ?? doc.title ?? '', seen);
+  // The other articles beside the headline's (teasers, the next post) are not read (container.ts).
+  let otherChars = 0;
+  for (const other of otherArticles(content, headlineElement(doc, headline.text, headline.segments[0]?.node), live)) {
+    otherChars += countChars(clean(other.textContent ?? ''));
+    other.remove();
+  }
   let found = blocksOf(content, live, { ...opts, articleBody, hidden: (n) => hiddenOnPage(pairs.get(n)?.parentElement ?? null, seen) });
   // Most of the article hidden is not the author hiding a note: the whole page is (an anti-flicker
   // `body { visibility: hidden }` its scripts have not lifted yet, an overlay): then it is all read.
   // Counted only when something was hidden (3.5 ms of a 900,000-character article).
   if (found.hiddenChars > 0 && found.hiddenChars > found.blocks.reduce((n, b) => n + countChars(b.text), 0)) found = blocksOf(content, live, { ...opts, articleBody });
-  const headline = opts.headline ?? headlineOf(doc, article?.title ?? doc.title ?? '', seen);
-  const { blocks, segments, leftOutChars } = found;
+  const { blocks, segments } = found;
+  const leftOutChars = found.leftOutChars + otherChars;
   // Readability often keeps the headline as the first heading: it is read once, as the title.
   if (blocks[0] && sameWords(blocks[0].text, headline.text)) {
     blocks.shift();

@@ -52,6 +52,16 @@ describe("headlineOf: the headline a listener expects, the page's or its title w
     ['the h1 that is the title, in the banner', 'These are the 8 coolest PlayStation VR games', '', '<header><h1>These are the 8 coolest PlayStation VR games</h1></header>', 'These are the 8 coolest PlayStation VR games', 0],
     ['no h1, a title with a colon and a site', 'Brexit: What happens next? - BBC News', '', TEXT, 'Brexit: What happens next?', -1],
     ['no h1, a title with no separator', 'Заметка о погоде на завтра', '', TEXT, 'Заметка о погоде на завтра', -1],
+    // The story's headline an h2, the page's one h1 a teaser's in the rail beside it (digg.com): the h2 is read.
+    [
+      "the title shown as an h2 over an h1 of other words (a teaser's)",
+      "The Early Reviews For Google's Stadia Gaming Platform Are Here — And They're Not Great - Digg",
+      '',
+      `<article><h2>The Early Reviews For Google's Stadia Gaming Platform Are Here — And They're Not Great</h2>${TEXT}</article><article><h1>Why Don't You Go Fight For The Reindeer?</h1></article>`,
+      "The Early Reviews For Google's Stadia Gaming Platform Are Here — And They're Not Great",
+      -1,
+    ],
+    ['an h2 holding a title of two words is not taken for it', 'Новости дня — Газета', '', `<article><h1>${H1}</h1><h2>Новости дня и недели</h2>${TEXT}</article>`, H1, 0],
   ])('%s', (_name, title, head, body, text, h1) => {
     const doc = page(head, body);
     const found = headlineOf(doc, title);

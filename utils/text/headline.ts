@@ -30,7 +30,8 @@ export function headlineOf(doc: Document, title: string, seen: Sight = { seen: n
   const metas = Array.from(doc.getElementsByTagName('meta'), (m) => [m.getAttribute('name'), m.getAttribute('property'), m.getAttribute('content')] as const);
   const facts = h1s.map((h1) => ({ text: h1.textContent ?? '', ...h1Place(h1) }));
   const site = { siteName: siteNameIn(metas), host: hostOf(doc) };
-  return headlineIn(doc, headlineAmong(facts, [title, doc.title ?? ''], site, (i) => hiddenOnPage(h1s[i]!, seen)));
+  const h2s = Array.from(doc.getElementsByTagName('h2'), (h2) => h2.textContent ?? '');
+  return headlineIn(doc, headlineAmong(facts, [title, doc.title ?? ''], site, (i) => hiddenOnPage(h1s[i]!, seen), h2s));
 }
 
 /** The headline `headlineAmong` found, with where its words are on the page: the text of the h1 it is (none for −1, or an h1 gone since). */
@@ -50,14 +51,17 @@ export function headlineIn(doc: Document, found: { text: string; h1: number }): 
  * `<title>`), then the `<title>` itself.
  * 1. the first h1 whose words are a title's (without its site: `siteFreeTitle`), or hold them, or are held
  *    by them ("Headline" of "Headline — Site"), unless it is a logo (a link home, or the site's name);
- * 2. else the page's main headline (`mainHeadline`): the article's h1, whatever the titles say;
- * 3. else Readability's title without its site's name and sections, kept to a sane length.
+ * 2. else the first h2 that holds a title of three words or more (the story's headline set as an h2, the page's
+ *    one h1 a teaser's: digg.com);
+ * 3. else the page's main headline (`mainHeadline`): the article's h1, whatever the titles say;
+ * 4. else Readability's title without its site's name and sections, kept to a sane length.
  */
 export function headlineAmong(
   h1s: readonly H1Facts[],
   titles: string | readonly string[],
   site: SiteNames,
   hidden: (index: number) => boolean,
+  h2s: readonly string[] = [],
 ): { text: string; h1: number } {
   const bare = [titles].flat().map((title) => siteFreeTitle(title, site));
   // A heading's permalink (Sphinx's and MkDocs' "¶", left out of the article's headings: notes.ts) is no part of it.
@@ -81,6 +85,14 @@ export function headlineAmong(
     if (hidden(i)) continue;
     return { text, h1: i };
   }
+  // The title shown as an h2 (the story's headline, the page's one h1 a teaser's beside it): that h2, not an h1 of other words.
+  wants ??= bare.map((title) => ` ${tokens(title).join(' ')} `).filter((want) => want.trim() !== '');
+  const shown = h2s.map(clean).find((h2) => {
+    const have = ` ${tokens(h2).join(' ')} `;
+    // Of three words or more: a title of one or two ("Home", the site's name) is in many a heading.
+    return have.trim() !== '' && wants!.some((want) => want.trim().split(' ').length >= 3 && have.includes(want));
+  });
+  if (shown) return { text: shown, h1: -1 };
   const main = mainHeadline(h1s, texts, bare.join(' '), site, (i) => !logo(i) && !hidden(i));
   return main >= 0 ? { text: texts[main]!, h1: main } : { text: boundTitle(bare[0] ?? ''), h1: -1 };
 }

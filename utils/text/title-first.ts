@@ -59,7 +59,7 @@ function titleFirstText(found: { text: string; bound: number }): ExtractedText {
  */
 function titleFrom(head: PageHead, title: string | null, pageTitle: string, maxText: number): { text: string; h1: number; bound: number } | null {
   if (head.textLength < TITLE_FIRST_MIN_TEXT || head.textLength > maxText || title === null) return null;
-  const found = headlineAmong(head.h1, [title, pageTitle], { siteName: siteNameIn(head.metas), host: head.host }, (i) => head.h1[i]!.hidden);
+  const found = headlineAmong(head.h1, [title, pageTitle], { siteName: siteNameIn(head.metas), host: head.host }, (i) => head.h1[i]!.hidden, head.h2);
   if (!readAlone(found.text)) return null;
   const bound = billedBound(head, found.text);
   return bound > maxText ? null : { ...found, bound };
