@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import preact from '@preact/preset-vite';
 import type { Plugin } from 'vite';
 import { defineConfig } from 'wxt';
+import { vendorPatches } from './scripts/vendor-patches';
 
 // The API origin every install may reach; other https origins are asked for at
 // run time (optional_host_permissions); loopback is granted too (the local service and the tests).
@@ -48,7 +49,7 @@ export default defineConfig({
   modules: ['@wxt-dev/webextension-polyfill', '@wxt-dev/i18n/module'],
   // addons.mozilla.org's sources zip (`npm run zip:firefox`): the repository as checked in, without test output.
   zip: { excludeSources: ['test-results/**', 'playwright-report/**', 'bench/results.json'] },
-  vite: (env) => ({ plugins: [preact(), testDiagnostics(env.mode)] }),
+  vite: (env) => ({ plugins: [vendorPatches(), preact(), testDiagnostics(env.mode)] }),
   manifest: ({ browser }) => ({
     name: '__MSG_extName__',
     description: '__MSG_extDescription__',

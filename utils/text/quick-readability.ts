@@ -63,6 +63,8 @@ export function quickReadability(): boolean {
     _unwrapNoscriptImages?: unknown;
     _removeScripts?: unknown;
     _prepDocument?: unknown;
+    /** Added by the build (scripts/vendor-patches.ts): where Readability writes HTML into an element. */
+    _replaceHTML?: unknown;
     REGEXPS?: { byline?: unknown };
   };
   const proto = Readability.prototype as unknown as Proto;
@@ -73,7 +75,8 @@ export function quickReadability(): boolean {
   const grabArticle = proto._grabArticle;
   const postProcess = proto._postProcessContent;
   const innerText = proto._getInnerText;
-  const methods = [proto._isValidByline, visible, cleanStyles, proto._getCharCount, linkDensity, grabArticle, postProcess, proto._unwrapNoscriptImages, proto._removeScripts, proto._prepDocument, innerText];
+  const replaceHTML = proto._replaceHTML;
+  const methods = [proto._isValidByline, visible, cleanStyles, proto._getCharCount, linkDensity, grabArticle, postProcess, proto._unwrapNoscriptImages, proto._removeScripts, proto._prepDocument, innerText, replaceHTML];
   if (methods.some((m) => typeof m !== 'function') || !(byline instanceof RegExp) || byline.global) return false;
   if ((visible as { quick?: true }).quick) return true;
   proto._isValidByline = function (this: { REGEXPS: { byline: RegExp } }, node: Element, matchString: string): boolean {
@@ -118,26 +121,8 @@ export function quickReadability(): boolean {
   proto._grabArticle = function (this: Reader, page?: Element | null): Element | null {
     const remake = this[REMAKE];
     const body = remake && !page ? this._doc.body : null;
-    if (body) {
-      Object.defineProperty(body, 'innerHTML', {
-        configurable: true,
-        get: () => BODY_AS_IT_WAS,
-        set: (html: string) => {
-          if (html !== BODY_AS_IT_WAS) {
-            delete (body as { innerHTML?: string }).innerHTML;
-            return void (body.innerHTML = html);
-          }
-          const doc = remake!();
-          const again = Object.assign(Object.create(Object.getPrototypeOf(this) as object) as Reader, this, { _doc: doc });
-          again._unwrapNoscriptImages(doc);
-          again._removeScripts(doc);
-          again._prepDocument();
-          body.textContent = '';
-          const fresh = doc.body;
-          while (fresh?.firstChild) body.appendChild(fresh.firstChild);
-        },
-      });
-    }
+    // Read as the marker, not serialized; told back (`_replaceHTML`), the body is made again.
+    if (body) Object.defineProperty(body, 'innerHTML', { configurable: true, get: () => BODY_AS_IT_WAS });
     try {
       const article = (grabArticle as (page?: Element | null) => Element | null).call(this, page);
       if (article) Object.defineProperty(article, 'innerHTML', { configurable: true, get: () => '' });
@@ -145,6 +130,17 @@ export function quickReadability(): boolean {
     } finally {
       if (body) delete (body as { innerHTML?: string }).innerHTML;
     }
+  };
+  proto._replaceHTML = function (this: Reader, element: Element, html: string): void {
+    if (html !== BODY_AS_IT_WAS || !this[REMAKE]) return void (replaceHTML as (element: Element, html: string) => void).call(this, element, html);
+    const doc = this[REMAKE]();
+    const again = Object.assign(Object.create(Object.getPrototypeOf(this) as object) as Reader, this, { _doc: doc });
+    again._unwrapNoscriptImages(doc);
+    again._removeScripts(doc);
+    again._prepDocument();
+    element.textContent = '';
+    const fresh = doc.body;
+    while (fresh?.firstChild) element.appendChild(fresh.firstChild);
   };
   proto._postProcessContent = function (this: unknown, article: Element): void {
     delete (article as { innerHTML?: string }).innerHTML;
