@@ -19,7 +19,7 @@ function TotalsTable(props: { caption: string; period: string; rows: DayTotal[];
           <th scope="col">{props.period}</th>
           <th scope="col">{i18n.t('requests')}</th>
           <th scope="col">{i18n.t('chars')}</th>
-          <th scope="col">{i18n.t('cost')}</th>
+          <th scope="col">{i18n.t('historyCost')}</th>
         </tr>
       </thead>
       <tbody>
@@ -86,7 +86,7 @@ export function UsageHistory({ locale }: { locale: string }) {
                 <th scope="col">{i18n.t('time')}</th>
                 <th scope="col">{i18n.t('page')}</th>
                 <th scope="col">{i18n.t('chars')}</th>
-                <th scope="col">{i18n.t('cost')}</th>
+                <th scope="col">{i18n.t('historyCost')}</th>
                 <th scope="col">{i18n.t('requestId')}</th>
               </tr>
             </thead>

@@ -162,6 +162,8 @@ export function Popup() {
   const partTexts = usePartTexts(v);
   const [playback, changePlayback] = usePlayback();
   const error = v.state === 'error' ? v.error : null;
+  /** No key yet (a new user): what to do and where, nothing of a reading's figures or controls. */
+  const noKey = error?.code === 'no-key';
   const [account, setAccount] = useState<AccountInfo | null>(null);
   useEffect(() => followStored(accountStorage, null, setAccount), []);
 
@@ -180,12 +182,12 @@ export function Popup() {
         data-rate={String(v.rate)}
         aria-live="polite"
       >
-        <div class="state">{i18n.t(`state.${v.state}`)}</div>
+        <div class="state">{noKey ? i18n.t('popupNoKeyTitle') : i18n.t(`state.${v.state}`)}</div>
         {v.title && <div class="title">{v.title}</div>}
         {v.parts > 0 && (
           <div class="progress">
             <span>{i18n.t('partOf', { part: v.part + 1, parts: v.parts })}</span>
-            <span>{i18n.t('played', { seconds: v.position.toFixed(1) })}</span>
+            <span>{i18n.t('played', { seconds: new Intl.NumberFormat(locale, { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(v.position) })}</span>
             <progress max={v.parts} value={v.state === 'finished' ? v.parts : v.part} />
           </div>
         )}
@@ -221,7 +223,7 @@ export function Popup() {
         </button>
       </section>
 
-      <dl class="figures">
+      <dl class="figures" hidden={noKey}>
         <dt>{i18n.t('cost')}</dt>
         <dd data-testid="cost" data-value={v.costRub}>
           <Money value={v.costRub} locale={locale} />
@@ -265,10 +267,10 @@ export function Popup() {
           : `${v.notice.code === 'skipped-words' ? i18n.t('noticeSkippedWords') : i18n.t('noticeContentRejected')} ${v.notice.count}`}
       </p>
 
-      <div class="error" role="alert" data-testid="error" data-code={error?.code ?? ''} hidden={!error}>
+      <div class={noKey ? 'error first-run' : 'error'} role="alert" data-testid="error" data-code={error?.code ?? ''} hidden={!error}>
         {error && (
           <>
-            <p>{errorText(error.code, error.detail)}</p>
+            {!noKey && <p>{errorText(error.code, error.detail)}</p>}
             {error.requestId && (
               <p class="request-id">
                 {i18n.t('requestId')}: <code>{error.requestId}</code>
@@ -291,7 +293,7 @@ export function Popup() {
         )}
       </div>
 
-      <nav class="controls">
+      <nav class="controls" hidden={noKey}>
         <button type="button" data-testid="prev" aria-label={i18n.t('prev')} title={i18n.t('prev')} disabled={!active} onClick={() => command('prev')}>
           <Icon name="prev" />
         </button>
@@ -328,8 +330,10 @@ export function Popup() {
         </button>
       )}
 
-      <PlaybackControls playback={playback} labels={{ speed: i18n.t('speed'), volume: i18n.t('volume') }} locale={locale} onChange={changePlayback} />
-      <SleepTimer sleepAt={v.sleepAt ?? 0} atEnd={v.sleepAtEnd === true} onChange={(minutes, atEnd) => void sendMessage('setSleepTimer', { minutes, atEnd })} />
+      <div hidden={noKey}>
+        <PlaybackControls playback={playback} labels={{ speed: i18n.t('speed'), volume: i18n.t('volume') }} locale={locale} onChange={changePlayback} />
+        <SleepTimer sleepAt={v.sleepAt ?? 0} atEnd={v.sleepAtEnd === true} onChange={(minutes, atEnd) => void sendMessage('setSleepTimer', { minutes, atEnd })} />
+      </div>
 
       {partTexts.length > 0 && (
         <details class="parts-box" open={partTexts.length <= 12}>

@@ -64,7 +64,7 @@ export interface LaunchedBrowser {
  * and closes it about 30 s into playback (CHROMIUM-TESTING.md).
  */
 export async function launchWithExtension(
-  opts: { headless?: boolean; /** other hosts than loopback reachable (the demo: a reader may open real pages) */ network?: boolean; extensionDir?: string; locale?: string; colorScheme?: 'light' | 'dark'; args?: string[]; /** loaded as well (`bench/ab.ts` compares two builds) */ alsoLoad?: string[] } = {},
+  opts: { headless?: boolean; /** other hosts than loopback reachable (the demo: a reader may open real pages) */ network?: boolean; extensionDir?: string; locale?: string; colorScheme?: 'light' | 'dark'; /** device pixels per CSS pixel (2: as the browser's 200 % zoom draws) */ deviceScaleFactor?: number; args?: string[]; /** loaded as well (`bench/ab.ts` compares two builds) */ alsoLoad?: string[] } = {},
 ): Promise<LaunchedBrowser> {
   const ext = opts.extensionDir ?? EXTENSION_DIR;
   if (!existsSync(join(ext, 'manifest.json'))) {
@@ -79,6 +79,7 @@ export async function launchWithExtension(
     // On Linux the browser's own language comes from the environment (and needs chromium-l10n).
     ...(opts.locale ? { locale: opts.locale, env: { ...process.env, LANGUAGE: opts.locale.replace('-', '_') } } : {}),
     ...(opts.colorScheme ? { colorScheme: opts.colorScheme } : {}),
+    ...(opts.deviceScaleFactor ? { deviceScaleFactor: opts.deviceScaleFactor } : {}),
     args: [
       ...(opts.locale ? [`--lang=${opts.locale}`] : []),
       ...(opts.args ?? []),

@@ -1,5 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
+import { pdfBytes } from '../fixtures/pdfs.ts';
 import { expect, player, test } from './fixtures.ts';
 
 const SCHEMES = ['light', 'dark'] as const;
@@ -50,6 +51,22 @@ for (const scheme of SCHEMES) {
     await page.getByTestId('welcome-save').click();
     await expect(page.getByTestId('account')).toBeVisible();
     await expect(page.getByTestId('try-sample')).toBeEnabled();
+    expect(await axeProblems(page)).toEqual([]);
+  });
+}
+
+for (const scheme of SCHEMES) {
+  test(`the PDF page in the ${scheme} theme, a document shown and its bar ready: no accessibility problems`, async ({ ext, pages }) => {
+    await ext.configure({ threshold: '0.0001' });
+    pages.putFile('/paper.pdf', await pdfBytes('article'), 'application/pdf');
+    const { page, tabId } = await ext.openTab(`${pages.url}/paper.pdf`);
+    await page.emulateMedia({ colorScheme: scheme });
+    // The popup turns the tab into the extension's PDF page, and asks first (the estimate is over the threshold).
+    const popup = await ext.openPopup(tabId);
+    await expect(page).toHaveURL(/\/pdf\.html\?/);
+    await expect(player(popup)).toHaveAttribute('data-state', 'confirm');
+    await expect(page.getByTestId('pdf-toolbar')).toHaveAttribute('data-pages', /[1-9]/);
+    await expect(page.locator('.textLayer span').first()).toBeAttached();
     expect(await axeProblems(page)).toEqual([]);
   });
 }

@@ -43,11 +43,15 @@ test('the welcome page checks the key, shows what the sample costs, and "Try it"
   await expect.poll(() => words(billed(service)).join(' '), { timeout: 20_000 }).toBe(words([wanted.title, ...wanted.paragraphs].join(' ')).join(' '));
 });
 
-test('the popup without a key says what to do and opens the welcome page', async ({ ext, context, pages }) => {
+test('the popup without a key says what to do, and nothing else, and opens the welcome page', async ({ ext, context, pages }) => {
   pages.put('/plain.html', '<!doctype html><title>Plain</title><article><h1>Plain</h1><p>Some words to read here.</p></article>');
   const { tabId } = await ext.openTab('/plain.html');
   const popup = await ext.openPopup(tabId);
   await expect.poll(() => attr(popup, 'error', 'data-code')).toBe('no-key');
+  // A first step, not a failure: one message and its button; no reading's figures or controls.
+  await expect(popup.getByTestId('error')).toHaveText(/Add your trySasha API key/);
+  await expect(popup.getByTestId('error').locator('p')).toHaveCount(1);
+  for (const hidden of ['cost', 'balance', 'play-pause', 'speed', 'volume']) await expect(popup.getByTestId(hidden)).toBeHidden();
   const opened = context.waitForEvent('page');
   await popup.getByTestId('open-welcome').click();
   await expect(await opened).toHaveURL(/\/welcome\.html$/);
