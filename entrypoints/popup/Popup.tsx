@@ -351,7 +351,7 @@ export function Popup() {
         </details>
       )}
 
-      <SaveMp3 locale={locale} enabled={partTexts.length > 0 && v.state !== 'confirm' && v.state !== 'extracting'} />
+      {!noKey && <SaveMp3 locale={locale} enabled={partTexts.length > 0 && v.state !== 'confirm' && v.state !== 'extracting'} />}
 
       <QueueList locale={locale} priceRub={account?.pricePerMillionRub ?? ''} />
 

@@ -51,7 +51,7 @@ test('the popup without a key says what to do, and nothing else, and opens the w
   // A first step, not a failure: one message and its button; no reading's figures or controls.
   await expect(popup.getByTestId('error')).toHaveText(/Add your trySasha API key/);
   await expect(popup.getByTestId('error').locator('p')).toHaveCount(1);
-  for (const hidden of ['cost', 'balance', 'play-pause', 'speed', 'volume']) await expect(popup.getByTestId(hidden)).toBeHidden();
+  for (const hidden of ['cost', 'balance', 'play-pause', 'speed', 'volume', 'save-mp3']) await expect(popup.getByTestId(hidden)).toBeHidden();
   const opened = context.waitForEvent('page');
   await popup.getByTestId('open-welcome').click();
   await expect(await opened).toHaveURL(/\/welcome\.html$/);
