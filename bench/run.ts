@@ -13,6 +13,7 @@ import { gzipSync } from 'node:zlib';
 import { hashOf } from '../utils/storage/bounds.ts';
 import { measureCorpusRecall, measurePrecision } from './precision.ts';
 import { measureArticleBenchmark } from './article-benchmark.ts';
+import { measureWordTiming } from './word-timing.ts';
 import type { BrowserContext, Page, Worker } from 'playwright-core';
 import { startFakeService, type FakeService, type FakeServiceOptions } from '../tests/fake-service/server.ts';
 import { launchWithExtension, PRODUCTION_EXTENSION_DIR, serviceWorkerOf, type LaunchedBrowser } from '../tests/e2e/chromium.ts';
@@ -57,7 +58,7 @@ import {
   waitInPage,
 } from './report.ts';
 
-const ONLY = arg('only', 'first-audio,real-pages,seams,firefox-first-audio,firefox-real-pages,firefox-seams,pdf,firefox-pdf,extraction,precision,article-benchmark,memory,waste,bundle').split(',');
+const ONLY = arg('only', 'first-audio,real-pages,seams,firefox-first-audio,firefox-real-pages,firefox-seams,pdf,firefox-pdf,extraction,precision,article-benchmark,word-timing,memory,waste,bundle').split(',');
 const MINUTES = Number(arg('minutes', '60'));
 const TRIALS = Number(arg('trials', '20'));
 const OFFSCREEN = '/offscreen.html';
@@ -668,6 +669,27 @@ async function articleBenchmark() {
   });
 }
 
+// --- 3d. the word highlight's timing, against a voice of known timings ---------------
+
+async function wordTiming() {
+  const result = await measureWordTiming();
+  results.wordTiming = result;
+  const a = result.all;
+  const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
+  rows.push({
+    measure: `word timing from audio alone (${a.parts} parts, ${a.words} words, timed voice): on the word / within one`,
+    value: `${pct(a.onWord)} / ${pct(a.withinOne)} (ru ${pct(result.ru.onWord)}, en ${pct(result.en.onWord)})`,
+    target: '≥ 90 % / ≥ 99 %',
+    met: a.onWord >= 0.9 && a.withinOne >= 0.99,
+  });
+  rows.push({
+    measure: "word timing: error of each word's start, median / p90 (1×; at 2× half in the listener's time)",
+    value: `${a.medianMs} / ${a.p90Ms} ms (2×: ${Math.round(a.medianMs / 2)} / ${Math.round(a.p90Ms / 2)} ms)`,
+    target: 'median ≤ 120 ms',
+    met: a.medianMs <= 120,
+  });
+}
+
 // --- 4. memory ---------------------------------------------------------------
 
 async function memory() {
@@ -861,6 +883,7 @@ async function main() {
     ['extraction', extraction],
     ['precision', precision],
     ['article-benchmark', articleBenchmark],
+    ['word-timing', wordTiming],
     ['first-audio', firstAudio],
     ['real-pages', realPagesFirstAudio],
     ['seams', seams],

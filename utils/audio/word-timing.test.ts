@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import { alignPauses, estimateWordTimes, findPauses, pauseLikelihood, wordAt, wordWeight, wordsOf } from './word-timing';
+
+describe('wordsOf: the words of a part, with their offsets', () => {
+  it.each<[string, string[]]>([
+    ['Привет, мир!', ['Привет', 'мир']],
+    ["Don't stop — now.", ["Don't", 'stop', 'now']],
+    ['из-за 3.5 км', ['из-за', '3.5', 'км']],
+    ['  …  ', []],
+  ])('%j', (text, words) => {
+    expect(wordsOf(text).map((w) => text.slice(w.start, w.end))).toEqual(words);
+  });
+});
+
+describe('wordWeight: longer to say, heavier', () => {
+  it.each<[string, string]>([
+    ['a', 'extraordinary'],
+    ['в', 'здравствуйте'],
+    ['the', 'strengths'],
+    ['cat', '1984'],
+    ['NASA', 'МВД'],
+  ])('%s < %s', (light, heavy) => expect(wordWeight(light)).toBeLessThan(wordWeight(heavy)));
+});
+
+describe('pauseLikelihood: what lies between two words', () => {
+  it.each<[string, number, number]>([
+    [' ', 0, 0.1],
+    [', ', 0.5, 0.7],
+    [' — ', 0.7, 0.8],
+    ['. ', 0.9, 0.95],
+    ['.\n', 0.95, 1],
+  ])('%j', (between, low, high) => {
+    const p = pauseLikelihood(between);
+    expect(p).toBeGreaterThanOrEqual(low);
+    expect(p).toBeLessThanOrEqual(high);
+  });
+});
+
+/** Sound (a 200 Hz wave) and silence, ms by ms: `[ms, loud]` pieces at 8 kHz. */
+function audio(pieces: ReadonlyArray<readonly [number, boolean]>): Float32Array {
+  const rate = 8000;
+  const out: number[] = [];
+  for (const [ms, loud] of pieces) for (let i = 0; i < (ms * rate) / 1000; i++) out.push(loud ? 0.5 * Math.sin((2 * Math.PI * 200 * out.length) / rate) : 0);
+  return Float32Array.from(out);
+}
+
+describe('findPauses: the silences, lead-in and tail included', () => {
+  it('finds silences of 70 ms and more, and the edges whatever their length', () => {
+    const pauses = findPauses(audio([[50, false], [300, true], [40, false], [300, true], [200, false], [300, true], [30, false]]), 8000);
+    expect(pauses.map((p) => [p.startMs, Math.round(p.endMs)])).toEqual([
+      [0, 50],
+      [690, 890],
+      [1190, 1220],
+    ]);
+  });
+  it('a part with no silence has none', () => expect(findPauses(audio([[500, true]]), 8000)).toEqual([]));
+});
+
+describe('alignPauses: each pause at the boundary that best explains it', () => {
+  it('a sentence end where the time says, a short pause inside a word left at none', () => {
+    // Four words of equal weight, 1,000 ms of speech: boundaries at 250, 500, 750 ms of speech.
+    const placed = alignPauses([1, 2, 3], 4, [0.04, 0.93, 0.04], [320, 505], [40, 400], 1000);
+    expect(placed).toEqual([-1, 1]);
+  });
+  it('no pauses: nothing to place', () => expect(alignPauses([1], 2, [0.9], [], [], 500)).toEqual([]));
+});
+
+describe('estimateWordTimes: the words share the time between the pauses', () => {
+  it('two sentences, each word said where its sound is', () => {
+    // "Один два. Три четыре." — sound for each sentence, a long pause between.
+    const text = 'Один два. Три четыре.';
+    const samples = audio([[100, false], [600, true], [400, false], [800, true], [100, false]]);
+    const timed = estimateWordTimes(text, 2000, findPauses(samples, 8000));
+    expect(timed.map((w) => text.slice(w.start, w.end))).toEqual(['Один', 'два', 'Три', 'четыре']);
+    // The second sentence starts when its sound does; each sentence's words fill its sound.
+    expect(timed[0]!.startMs).toBe(100);
+    expect(timed[1]!.endMs).toBe(700);
+    expect(timed[2]!.startMs).toBe(1100);
+    expect(timed[3]!.endMs).toBe(1900);
+    // The longer word takes longer.
+    expect(timed[3]!.endMs - timed[3]!.startMs).toBeGreaterThan(timed[2]!.endMs - timed[2]!.startMs);
+  });
+  it('no words: none', () => expect(estimateWordTimes('…', 500, [])).toEqual([]));
+});
+
+describe('wordAt: the word being said', () => {
+  const timed = [
+    { start: 0, end: 1, startMs: 100, endMs: 300 },
+    { start: 2, end: 3, startMs: 500, endMs: 800 },
+  ];
+  it.each<[number, number]>([
+    [0, -1],
+    [100, 0],
+    [400, 0],
+    [500, 1],
+    [5000, 1],
+  ])('at %i ms: word %i', (ms, index) => expect(wordAt(timed, ms)).toBe(index));
+});

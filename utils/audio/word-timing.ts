@@ -1,0 +1,276 @@
+/**
+ * When each word of a part is said, estimated from the part's audio alone (issue 48): the service sends MP3
+ * and no word timings. Three facts are used:
+ * - where the voice is silent (`findPauses`, on the decoded samples): the pauses at commas, full stops and
+ *   paragraph ends, and the silence before the first word and after the last;
+ * - which word boundaries are likely to have a pause (`pauseLikelihood`: a sentence's end almost always, a
+ *   comma or a dash often, two words of a phrase seldom);
+ * - how long each word takes to say (`wordWeight`: its sounds, near enough its letters, for Russian and
+ *   English; digits as the words they become; an abbreviation letter by letter).
+ * The pauses are matched to boundaries in order (`alignPauses`: the most likely match, a dynamic programme),
+ * and between two matched pauses the words share the time by weight.
+ * Pure: the player decodes and calls it; the tests and the benchmark feed it known audio.
+ */
+
+/** A word of the part's text: its code-unit offsets. */
+export interface WordSpan {
+  start: number;
+  end: number;
+}
+
+/** A word with the time it is said, in ms from the part's audio start. */
+export interface TimedWord extends WordSpan {
+  startMs: number;
+  endMs: number;
+}
+
+/** A silence in the audio, in ms from its start. */
+export interface Pause {
+  startMs: number;
+  endMs: number;
+}
+
+const WORD = /[\p{L}\p{N}][\p{L}\p{N}\p{M}'’.-]*[\p{L}\p{N}]|[\p{L}\p{N}]/gu;
+
+/** The words of `text` (letters and digits, with inner apostrophes, hyphens and dots: "don't", "из-за", "3.5"). */
+export function wordsOf(text: string): WordSpan[] {
+  return Array.from(text.matchAll(WORD), (m) => ({ start: m.index, end: m.index + m[0].length }));
+}
+
+const VOWELS = /[aeiouyаеёиоуыэюяäöüéèêàáíóúå]/giu;
+const UPPER = /^[\p{Lu}\d]+$/u;
+
+/**
+ * A word's onset and release take time whatever its length, in the units of `wordWeight` (a sound's). The test
+ * voice's words, said one by one, fit 4 best (`bench/word-timing.ts`: on the word 82 % at 4, 79 % at 2, 73 % at
+ * 0.5); a voice reading on joins its words more closely, so less is taken.
+ */
+export const WORD_ONSET = 2;
+
+/**
+ * How long a word takes to say, in sounds (near enough, letters): a vowel one, a consonant a little less; a
+ * digit six (a number is said as words: "1984", «сорок два»); an abbreviation ("NASA" aside: an all-capital
+ * word with few vowels, "FBI", «МВД») letter by letter, each a syllable of two sounds; and `WORD_ONSET` more.
+ */
+export function wordWeight(word: string): number {
+  const digits = word.match(/\d/g)?.length ?? 0;
+  const letters = word.replace(/[^\p{L}]/gu, '');
+  const vowels = letters.match(VOWELS)?.length ?? 0;
+  const abbreviation = letters.length >= 2 && letters.length <= 5 && UPPER.test(letters) && vowels * 2 < letters.length;
+  const sounds = abbreviation ? 2 * letters.length : vowels + 0.9 * (letters.length - vowels);
+  return WORD_ONSET + sounds + 6 * digits;
+}
+
+/**
+ * How likely a pause is after word `i` (before word `i + 1`), from the characters between them: a paragraph
+ * or sentence end almost always; a comma, semicolon, colon, dash or bracket often; nothing, seldom.
+ */
+export function pauseLikelihood(between: string): number {
+  if (/\n/.test(between)) return 0.97;
+  if (/[.!?…]/.test(between)) return 0.93;
+  if (/[;:—–()«»"]/.test(between) || /\s-\s/.test(between)) return 0.75;
+  if (/,/.test(between)) return 0.6;
+  return 0.04;
+}
+
+/** Options of `findPauses`. */
+export interface PauseOptions {
+  /** Window of the loudness measure, ms. */
+  windowMs?: number;
+  /** The shortest silence counted, ms. */
+  minPauseMs?: number;
+  /** Silence: quieter than this share of the part's loud windows' level (its 90th percentile). */
+  threshold?: number;
+}
+
+/**
+ * The silences in `samples` (mono, −1…1): windows quieter than `threshold` of the part's loud level, for at
+ * least `minPauseMs`. The silence before the first sound and after the last are among them (they start at 0
+ * and end at the audio's end).
+ */
+export function findPauses(samples: Float32Array, sampleRate: number, opts: PauseOptions = {}): Pause[] {
+  const windowMs = opts.windowMs ?? 10;
+  const size = Math.max(1, Math.round((sampleRate * windowMs) / 1000));
+  const windows = Math.floor(samples.length / size);
+  if (windows === 0) return [];
+  const rms = new Float32Array(windows);
+  for (let w = 0; w < windows; w++) {
+    let sum = 0;
+    for (let i = w * size; i < (w + 1) * size; i++) sum += samples[i]! * samples[i]!;
+    rms[w] = Math.sqrt(sum / size);
+  }
+  const loud = Float32Array.from(rms).sort()[Math.floor(windows * 0.9)]!;
+  const quiet = loud * (opts.threshold ?? 0.06);
+  const minWindows = Math.ceil((opts.minPauseMs ?? 70) / windowMs);
+  const pauses: Pause[] = [];
+  for (let w = 0; w < windows; ) {
+    if (rms[w]! > quiet) {
+      w++;
+      continue;
+    }
+    let end = w;
+    while (end < windows && rms[end]! <= quiet) end++;
+    if (end - w >= minWindows || w === 0 || end === windows) pauses.push({ startMs: w * windowMs, endMs: end === windows ? (samples.length * 1000) / sampleRate : end * windowMs });
+    w = end;
+  }
+  return pauses;
+}
+
+/**
+ * Which boundary each inner pause is at (−1: none, a pause inside a word, as before a stop consonant): the
+ * most likely assignment in order. Between two pauses placed at boundaries, the speech took some time; the
+ * words between those boundaries, at the part's own pace, would take about that long (the ratio's logarithm
+ * is scored, so a run twice as long as its words costs the same as one half as long).
+ * `cum[i]`: the words' weight up to boundary `i` (after word `i`), `total`: all of it; `likely[i]`: its
+ * `pauseLikelihood`; `at[j]`: where pause `j` falls in speech time (ms of sound before it), `lengths[j]` its
+ * length; `speech`: ms of
+ * sound in all.
+ */
+export function alignPauses(cum: readonly number[], total: number, likely: readonly number[], at: readonly number[], lengths: readonly number[], speech: number): number[] {
+  const n = cum.length;
+  const m = at.length;
+  if (m === 0) return [];
+  const rate = speech / Math.max(1e-9, total);
+  // A silence inside a word is a stop consonant's closure: short. The longer a pause, the less likely it is one.
+  const none = lengths.map((d) => Math.log(d <= 60 ? 0.3 : d <= 120 ? 0.05 : d <= 200 ? 0.005 : 1e-4));
+  const noneSum = new Float64Array(m + 1);
+  for (let j = 0; j < m; j++) noneSum[j + 1] = noneSum[j]! + none[j]!;
+  /** Pauses a..b-1 all inside words. */
+  const skipped = (a: number, b: number) => (b > a ? noneSum[b]! - noneSum[a]! : 0);
+  const miss = likely.map((p) => Math.log(Math.max(1e-6, 1 - p)));
+  // missSum[i]: the misses of boundaries 0..i-1.
+  const missSum = new Float64Array(n + 1);
+  for (let i = 0; i < n; i++) missSum[i + 1] = missSum[i]! + miss[i]!;
+  const weightAt = (i: number) => (i < 0 ? 0 : i >= n ? total : cum[i]!);
+  const timeAt = (j: number) => (j < 0 ? 0 : j >= m ? speech : at[j]!);
+  /** A run of words from boundary `i0` to `i1` said in the time between pauses `j0` and `j1`. */
+  const run = (i0: number, i1: number, j0: number, j1: number) => {
+    const expected = (weightAt(i1) - weightAt(i0)) * rate;
+    const took = timeAt(j1) - timeAt(j0);
+    if (expected <= 0 || took <= 0) return -50;
+    const words = Math.max(1, i1 - i0);
+    const sigma = 0.18 + 0.5 / Math.sqrt(words);
+    return -((Math.log(took / expected) / sigma) ** 2) / 2;
+  };
+  const WINDOW = 60;
+  /** At most this many pauses in a row inside words. */
+  const SKIP = 7;
+  // best[j][i]: pause j placed at boundary i, the best score of everything before; prev: where the last came from.
+  const best = Array.from({ length: m }, () => new Float64Array(n).fill(-Infinity));
+  const prevJ = Array.from({ length: m }, () => new Int32Array(n).fill(-2));
+  const prevI = Array.from({ length: m }, () => new Int32Array(n).fill(-2));
+  for (let j = 0; j < m; j++) {
+    for (let i = 0; i < n; i++) {
+      const place = Math.log(Math.max(1e-6, likely[i]!));
+      let score = -Infinity;
+      let pj = -2;
+      let pi = -2;
+      // From the start (pauses before j inside words), or from pause j0 (j-1 or j-2) at boundary i0 < i.
+      for (let j0 = Math.max(-1, j - SKIP - 1); j0 < j; j0++) {
+        if (j0 < 0) {
+          const s = skipped(0, j) + missSum[i]! + run(-1, i, -1, j);
+          if (s > score) (score = s), (pj = -1), (pi = -1);
+          continue;
+        }
+        for (let i0 = Math.max(0, i - WINDOW); i0 < i; i0++) {
+          const from = best[j0]![i0]!;
+          if (from === -Infinity) continue;
+          const s = from + skipped(j0 + 1, j) + (missSum[i]! - missSum[i0 + 1]!) + run(i0, i, j0, j);
+          if (s > score) (score = s), (pj = j0), (pi = i0);
+        }
+      }
+      best[j]![i] = score + place;
+      prevJ[j]![i] = pj;
+      prevI[j]![i] = pi;
+    }
+  }
+  // The end: the last placed pause (or none), the rest of the words to the speech's end.
+  let endScore = skipped(0, m) + missSum[n]! + run(-1, n, -1, m);
+  let lastJ = -1;
+  let lastI = -1;
+  for (let j = Math.max(0, m - SKIP - 1); j < m; j++) {
+    for (let i = Math.max(0, n - WINDOW); i < n; i++) {
+      if (best[j]![i] === -Infinity) continue;
+      const s = best[j]![i]! + skipped(j + 1, m) + (missSum[n]! - missSum[i + 1]!) + run(i, n, j, m);
+      if (s > endScore) (endScore = s), (lastJ = j), (lastI = i);
+    }
+  }
+  const placed = new Array<number>(m).fill(-1);
+  for (let j = lastJ, i = lastI; j >= 0; ) {
+    placed[j] = i;
+    const pj = prevJ[j]![i]!;
+    const pi = prevI[j]![i]!;
+    j = pj;
+    i = pi;
+  }
+  return placed;
+}
+
+/**
+ * When each word of `text` is said in a part of `durationMs` whose silences are `pauses` (`findPauses`):
+ * the sound between the first and last silence is the speech; each inner silence is matched to a word
+ * boundary (`alignPauses`); between matched silences, the words share the time by `wordWeight`.
+ */
+export function estimateWordTimes(text: string, durationMs: number, pauses: readonly Pause[]): TimedWord[] {
+  const words = wordsOf(text);
+  if (words.length === 0) return [];
+  const lead = pauses[0]?.startMs === 0 ? pauses[0].endMs : 0;
+  const last = pauses.at(-1);
+  const tail = last && last.endMs >= durationMs - 1 && last.startMs > lead ? last.startMs : durationMs;
+  const inner = pauses.filter((p) => p.startMs >= lead && p.endMs <= tail && p.startMs > 0 && p.endMs < durationMs);
+  const pauseTotal = inner.reduce((n, p) => n + p.endMs - p.startMs, 0);
+  const speech = Math.max(1, tail - lead - pauseTotal);
+  const weights = words.map((w) => wordWeight(text.slice(w.start, w.end)));
+  const total = weights.reduce((a, b) => a + b, 0);
+  const cum: number[] = [];
+  const likely: number[] = [];
+  let sum = 0;
+  for (let i = 0; i < words.length - 1; i++) {
+    sum += weights[i]!;
+    cum.push(sum);
+    likely.push(pauseLikelihood(text.slice(words[i]!.end, words[i + 1]!.start)));
+  }
+  let before = 0;
+  const at = inner.map((p) => {
+    const s = p.startMs - lead - before;
+    before += p.endMs - p.startMs;
+    return s;
+  });
+  const placed = alignPauses(cum, total, likely, at, inner.map((p) => p.endMs - p.startMs), speech);
+  // Anchors: [word index that starts a run, its start ms, the index after the run, its end ms].
+  const runs: Array<{ from: number; to: number; startMs: number; endMs: number }> = [];
+  let from = 0;
+  let startMs = lead;
+  placed.forEach((boundary, j) => {
+    if (boundary < 0) return;
+    runs.push({ from, to: boundary + 1, startMs, endMs: inner[j]!.startMs });
+    from = boundary + 1;
+    startMs = inner[j]!.endMs;
+  });
+  runs.push({ from, to: words.length, startMs, endMs: tail });
+  const timed: TimedWord[] = [];
+  for (const run of runs) {
+    // Pauses inside a word (not placed) are part of its run's time.
+    const runWeight = weights.slice(run.from, run.to).reduce((a, b) => a + b, 0) || 1;
+    let t = run.startMs;
+    for (let i = run.from; i < run.to; i++) {
+      const length = ((run.endMs - run.startMs) * weights[i]!) / runWeight;
+      timed.push({ ...words[i]!, startMs: t, endMs: t + length });
+      t += length;
+    }
+  }
+  return timed;
+}
+
+/** The word being said at `ms` (the last one started; −1 before the first). */
+export function wordAt(timed: readonly TimedWord[], ms: number): number {
+  let lo = 0;
+  let hi = timed.length - 1;
+  let found = -1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (timed[mid]!.startMs <= ms) (found = mid), (lo = mid + 1);
+    else hi = mid - 1;
+  }
+  return found;
+}
