@@ -169,14 +169,14 @@ export function alignPauses(cum: readonly number[], total: number, likely: reado
       for (let j0 = Math.max(-1, j - SKIP - 1); j0 < j; j0++) {
         if (j0 < 0) {
           const s = skipped(0, j) + missSum[i]! + run(-1, i, -1, j);
-          if (s > score) (score = s), (pj = -1), (pi = -1);
+          if (s > score) [score, pj, pi] = [s, -1, -1];
           continue;
         }
         for (let i0 = Math.max(0, i - WINDOW); i0 < i; i0++) {
           const from = best[j0]![i0]!;
           if (from === -Infinity) continue;
           const s = from + skipped(j0 + 1, j) + (missSum[i]! - missSum[i0 + 1]!) + run(i0, i, j0, j);
-          if (s > score) (score = s), (pj = j0), (pi = i0);
+          if (s > score) [score, pj, pi] = [s, j0, i0];
         }
       }
       best[j]![i] = score + place;
@@ -192,7 +192,7 @@ export function alignPauses(cum: readonly number[], total: number, likely: reado
     for (let i = Math.max(0, n - WINDOW); i < n; i++) {
       if (best[j]![i] === -Infinity) continue;
       const s = best[j]![i]! + skipped(j + 1, m) + (missSum[n]! - missSum[i + 1]!) + run(i, n, j, m);
-      if (s > endScore) (endScore = s), (lastJ = j), (lastI = i);
+      if (s > endScore) [endScore, lastJ, lastI] = [s, j, i];
     }
   }
   const placed = new Array<number>(m).fill(-1);
@@ -269,7 +269,7 @@ export function wordAt(timed: readonly TimedWord[], ms: number): number {
   let found = -1;
   while (lo <= hi) {
     const mid = (lo + hi) >> 1;
-    if (timed[mid]!.startMs <= ms) (found = mid), (lo = mid + 1);
+    if (timed[mid]!.startMs <= ms) [found, lo] = [mid, mid + 1];
     else hi = mid - 1;
   }
   return found;
