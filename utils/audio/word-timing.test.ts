@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { alignPauses, estimateWordTimes, findPauses, pauseLikelihood, wordAt, wordWeight, wordsOf } from './word-timing';
+import { alignPauses, estimateWordTimes, findPauses, pauseLikelihood, snapToDips, wordAt, wordWeight, wordsOf } from './word-timing';
 
 describe('wordsOf: the words of a part, with their offsets', () => {
   it.each<[string, string[]]>([
@@ -95,4 +95,20 @@ describe('wordAt: the word being said', () => {
     [500, 1],
     [5000, 1],
   ])('at %i ms: word %i', (ms, index) => expect(wordAt(timed, ms)).toBe(index));
+});
+
+describe('snapToDips: a boundary moves to where the next word starts', () => {
+  it('to the rise after a dip near it; left where it was without one', () => {
+    // 10 ms windows: sound 0–300 ms, a 40 ms gap, sound 340–700 ms; then sound without a dip to 1,000 ms.
+    const rms = new Float32Array(100).fill(0.5);
+    for (let w = 30; w < 34; w++) rms[w] = 0.01;
+    const timed = [
+      { start: 0, end: 1, startMs: 0, endMs: 280 },
+      { start: 2, end: 3, startMs: 280, endMs: 700 },
+      { start: 4, end: 5, startMs: 700, endMs: 1000 },
+    ];
+    snapToDips(timed, 0, { windowMs: 10, rms });
+    expect([timed[0]!.endMs, timed[1]!.startMs]).toEqual([340, 340]);
+    expect([timed[1]!.endMs, timed[2]!.startMs]).toEqual([700, 700]);
+  });
 });

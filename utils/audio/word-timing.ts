@@ -7,8 +7,9 @@
  *   comma or a dash often, two words of a phrase seldom);
  * - how long each word takes to say (`wordWeight`: its sounds, near enough its letters, for Russian and
  *   English; digits as the words they become; an abbreviation letter by letter).
- * The pauses are matched to boundaries in order (`alignPauses`: the most likely match, a dynamic programme),
- * and between two matched pauses the words share the time by weight.
+ * The pauses are matched to boundaries in order (`alignPauses`: the most likely match, a dynamic programme);
+ * between two matched pauses the words share the time by weight, and each boundary moves to the dip in
+ * loudness near it, if there is one (`snapToDips`).
  * Pure: the player decodes and calls it; the tests and the benchmark feed it known audio.
  */
 
@@ -88,17 +89,29 @@ export interface PauseOptions {
  * least `minPauseMs`. The silence before the first sound and after the last are among them (they start at 0
  * and end at the audio's end).
  */
-export function findPauses(samples: Float32Array, sampleRate: number, opts: PauseOptions = {}): Pause[] {
-  const windowMs = opts.windowMs ?? 10;
+/** The loudness of `samples` (RMS) in windows of `windowMs`. */
+export interface Loudness {
+  windowMs: number;
+  rms: Float32Array;
+}
+
+export function loudnessOf(samples: Float32Array, sampleRate: number, windowMs = 10): Loudness {
   const size = Math.max(1, Math.round((sampleRate * windowMs) / 1000));
   const windows = Math.floor(samples.length / size);
-  if (windows === 0) return [];
   const rms = new Float32Array(windows);
   for (let w = 0; w < windows; w++) {
     let sum = 0;
     for (let i = w * size; i < (w + 1) * size; i++) sum += samples[i]! * samples[i]!;
     rms[w] = Math.sqrt(sum / size);
   }
+  return { windowMs, rms };
+}
+
+export function findPauses(samples: Float32Array, sampleRate: number, opts: PauseOptions = {}): Pause[] {
+  const windowMs = opts.windowMs ?? 10;
+  const { rms } = loudnessOf(samples, sampleRate, windowMs);
+  const windows = rms.length;
+  if (windows === 0) return [];
   const loud = Float32Array.from(rms).sort()[Math.floor(windows * 0.9)]!;
   const quiet = loud * (opts.threshold ?? 0.06);
   const minWindows = Math.ceil((opts.minPauseMs ?? 70) / windowMs);
@@ -211,7 +224,7 @@ export function alignPauses(cum: readonly number[], total: number, likely: reado
  * the sound between the first and last silence is the speech; each inner silence is matched to a word
  * boundary (`alignPauses`); between matched silences, the words share the time by `wordWeight`.
  */
-export function estimateWordTimes(text: string, durationMs: number, pauses: readonly Pause[]): TimedWord[] {
+export function estimateWordTimes(text: string, durationMs: number, pauses: readonly Pause[], loudness?: Loudness): TimedWord[] {
   const words = wordsOf(text);
   if (words.length === 0) return [];
   const lead = pauses[0]?.startMs === 0 ? pauses[0].endMs : 0;
@@ -258,8 +271,58 @@ export function estimateWordTimes(text: string, durationMs: number, pauses: read
       timed.push({ ...words[i]!, startMs: t, endMs: t + length });
       t += length;
     }
+    if (loudness) snapToDips(timed, timed.length - (run.to - run.from), loudness);
   }
   return timed;
+}
+
+/**
+ * The boundaries between the words of one run (`timed[from..]`, contiguous) moved to where the sound dips
+ * near them: a word usually starts where the loudness rises again after a dip. Each boundary is looked for
+ * within 40 % of its neighbours' lengths, after the one before it; a dip must fall under half the run's median
+ * loudness, else the boundary stays where the weights put it. Of several dips, the longest near the boundary
+ * (a gap between words outlasts a consonant's closure).
+ */
+/** How far from the weights' boundary a dip is worth one window of its length less, ms. */
+const DIP_DISTANCE_MS = 40;
+
+export function snapToDips(timed: TimedWord[], from: number, loudness: Loudness): void {
+  const { windowMs, rms } = loudness;
+  const runStart = timed[from]?.startMs ?? 0;
+  const runEnd = timed.at(-1)?.endMs ?? 0;
+  const w0 = Math.floor(runStart / windowMs);
+  const w1 = Math.min(rms.length, Math.ceil(runEnd / windowMs));
+  if (w1 - w0 < 3) return;
+  const median = Float32Array.from(rms.subarray(w0, w1)).sort()[Math.floor((w1 - w0) / 2)]!;
+  const dip = median / 2;
+  let floor = runStart;
+  for (let k = from; k < timed.length - 1; k++) {
+    const a = timed[k]!;
+    const b = timed[k + 1]!;
+    const R = 0.4;
+    const lo = Math.max(floor + windowMs * 3, a.endMs - R * (a.endMs - a.startMs));
+    const hi = Math.min(b.endMs - windowMs * 3, a.endMs + R * (b.endMs - b.startMs));
+    // The dips in reach, each scored by its length (a gap between words is longer than a consonant's
+    // closure) less its distance from where the weights put the boundary.
+    let at = -1;
+    let bestScore = -Infinity;
+    const last = Math.min(rms.length - 1, Math.floor(hi / windowMs));
+    for (let w = Math.floor(lo / windowMs); w <= last; w++) {
+      if (rms[w]! >= dip) continue;
+      let end = w;
+      while (end + 1 <= last && rms[end + 1]! < dip) end++;
+      const rise = (end + 1) * windowMs;
+      const score = (end - w + 1) - Math.abs(rise - a.endMs) / DIP_DISTANCE_MS;
+      if (score > bestScore) [bestScore, at] = [score, rise];
+      w = end;
+    }
+    if (at >= 0) {
+      // The next word starts where the sound comes back.
+      a.endMs = at;
+      b.startMs = at;
+    }
+    floor = b.startMs;
+  }
 }
 
 /** The word being said at `ms` (the last one started; −1 before the first). */
