@@ -29,7 +29,7 @@ interface Patch {
   replace: string;
 }
 
-const PARSED = (html: string) => `new DOMParser().parseFromString("<!doctype html><body>" + ${html}, "text/html").body`;
+const PARSED = (html: string) => `new DOMParser().parseFromString("<!doctype html><html><head></head><body>" + ${html}, "text/html").body`;
 
 export const VENDOR_PATCHES: readonly Patch[] = [
   { file: /@mozilla\/readability\/Readability\.js$/, find: 'page.innerHTML = pageCacheHtml;', replace: 'this._replaceHTML(page, pageCacheHtml);' },
@@ -37,7 +37,8 @@ export const VENDOR_PATCHES: readonly Patch[] = [
   {
     file: /@mozilla\/readability\/Readability\.js$/,
     find: 'if (typeof module === "object") {',
-    replace: `Readability.prototype._replaceHTML = function (element, html) {\n  element.replaceChildren(...${PARSED('html')}.childNodes);\n};\n\nif (typeof module === "object") {`,
+    // Imported into the element's own document (a copy of the page, or one parsed for the queue), not moved across.
+    replace: `Readability.prototype._replaceHTML = function (element, html) {\n  var doc = element.ownerDocument;\n  element.replaceChildren(...Array.from(${PARSED('html')}.childNodes, function (node) { return doc.importNode(node, true); }));\n};\n\nif (typeof module === "object") {`,
   },
   { file: /preact\/dist\/preact\.(?:module\.js|mjs)$/, find: /\((\w+)\.innerHTML=(\w+)\.__html\)/, replace: '(()=>{throw Error("dangerouslySetInnerHTML is not used here")})()' },
   {

@@ -38,3 +38,16 @@ describe('the dependencies as the build patches them (scripts/vendor-patches.ts)
     expect(patched(file, code)).toContain('Readability.prototype._replaceHTML');
   });
 });
+
+describe('Readability as patched, on a page', () => {
+  it("unwraps a <noscript> image through _replaceHTML: the real picture replaces the placeholder", async () => {
+    const { parseHTML } = await import('linkedom');
+    const { Readability } = await import('@mozilla/readability');
+    const text = '<p>' + 'A paragraph of the article, long enough to be kept by Readability. '.repeat(12) + '</p>';
+    const { document } = parseHTML(`<html><body><article>${text}<div><img src="placeholder.gif"></div><noscript><img src="real.jpg"></noscript>${text}</article></body></html>`);
+    const article = new Readability(document as unknown as Document).parse();
+    // The picture shown is the real one (the placeholder's address kept aside as data-old-src, as Readability does).
+    expect(article?.content).toMatch(/<img[^>]* src="real\.jpg"/i);
+    expect(article?.content).not.toMatch(/<img[^>]* src="placeholder\.gif"/i);
+  });
+});
