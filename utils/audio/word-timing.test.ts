@@ -54,6 +54,13 @@ describe('findPauses: the silences, lead-in and tail included', () => {
     ]);
   });
   it('a part with no silence has none', () => expect(findPauses(audio([[500, true]]), 8000)).toEqual([]));
+  it('late in a long part, a silence is where it is (windows measured in samples: 221 at 22,050 Hz are 10.02 ms, not 10)', () => {
+    const rate = 22050;
+    const samples = new Float32Array(rate * 20).map((_, i) => (i >= rate * 18 && i < rate * 18.3 ? 0 : 0.5 * Math.sin(i / 5)));
+    const [pause] = findPauses(samples, rate);
+    expect(Math.abs(pause!.startMs - 18000)).toBeLessThan(12);
+    expect(Math.abs(pause!.endMs - 18300)).toBeLessThan(12);
+  });
 });
 
 describe('alignPauses: each pause at the boundary that best explains it', () => {
