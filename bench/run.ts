@@ -14,6 +14,7 @@ import { hashOf } from '../utils/storage/bounds.ts';
 import { measureCorpusRecall, measurePrecision } from './precision.ts';
 import { measureArticleBenchmark } from './article-benchmark.ts';
 import { measureWordTiming } from './word-timing.ts';
+import { measureDecode } from './decode.ts';
 import type { BrowserContext, Page, Worker } from 'playwright-core';
 import { startFakeService, type FakeService, type FakeServiceOptions } from '../tests/fake-service/server.ts';
 import { launchWithExtension, PRODUCTION_EXTENSION_DIR, serviceWorkerOf, type LaunchedBrowser } from '../tests/e2e/chromium.ts';
@@ -58,7 +59,7 @@ import {
   waitInPage,
 } from './report.ts';
 
-const ONLY = arg('only', 'first-audio,real-pages,seams,firefox-first-audio,firefox-real-pages,firefox-seams,pdf,firefox-pdf,extraction,precision,article-benchmark,word-timing,memory,waste,bundle').split(',');
+const ONLY = arg('only', 'first-audio,real-pages,seams,firefox-first-audio,firefox-real-pages,firefox-seams,pdf,firefox-pdf,extraction,precision,article-benchmark,word-timing,decode,memory,waste,bundle').split(',');
 const MINUTES = Number(arg('minutes', '60'));
 const TRIALS = Number(arg('trials', '20'));
 const OFFSCREEN = '/offscreen.html';
@@ -690,6 +691,22 @@ async function wordTiming() {
   });
 }
 
+// --- 3e. decoding a part for its word timings, in each browser's extension page ---------
+
+async function decode() {
+  const result = await measureDecode();
+  results.decode = result;
+  for (const r of result) {
+    const sorted = [...r.decodeMs].sort((a, b) => a - b);
+    rows.push({
+      measure: `${r.browser}: decoding a 2,000-character part (${r.audioSeconds.toFixed(0)} s of MP3), median of ${sorted.length}; a timer's worst lateness meanwhile`,
+      value: `${sorted[sorted.length >> 1]} ms; ${r.worstTimerLateMs} ms`,
+      target: 'never delays playback',
+      met: r.worstTimerLateMs < 50,
+    });
+  }
+}
+
 // --- 4. memory ---------------------------------------------------------------
 
 async function memory() {
@@ -884,6 +901,7 @@ async function main() {
     ['precision', precision],
     ['article-benchmark', articleBenchmark],
     ['word-timing', wordTiming],
+    ['decode', decode],
     ['first-audio', firstAudio],
     ['real-pages', realPagesFirstAudio],
     ['seams', seams],

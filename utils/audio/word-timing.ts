@@ -166,15 +166,19 @@ export function alignPauses(cum: readonly number[], total: number, likely: reado
     const sigma = 0.18 + 0.5 / Math.sqrt(words);
     return -((Math.log(took / expected) / sigma) ** 2) / 2;
   };
-  const WINDOW = 60;
+  const WINDOW = 40;
   /** At most this many pauses in a row inside words. */
   const SKIP = 7;
   // best[j][i]: pause j placed at boundary i, the best score of everything before; prev: where the last came from.
   const best = Array.from({ length: m }, () => new Float64Array(n).fill(-Infinity));
   const prevJ = Array.from({ length: m }, () => new Int32Array(n).fill(-2));
   const prevI = Array.from({ length: m }, () => new Int32Array(n).fill(-2));
+  // A pause is looked for only at boundaries within reach of where the weights put them (the pace may drift
+  // by a tenth of the part, and a second and a half more): a 2,000-character part in a few ms, not hundreds.
+  const band = 1500 + speech / 10;
   for (let j = 0; j < m; j++) {
     for (let i = 0; i < n; i++) {
+      if (Math.abs(cum[i]! * rate - at[j]!) > band) continue;
       const place = Math.log(Math.max(1e-6, likely[i]!));
       let score = -Infinity;
       let pj = -2;
