@@ -60,7 +60,8 @@ export async function measureWordTiming(perText = 2): Promise<Record<'ru' | 'en'
       const voice = await timedVoice(text);
       const samples = Float32Array.from(voice.pcm, (s) => s / 32768);
       const durationMs = (voice.pcm.length * 1000) / voice.sampleRate;
-      const timed = estimateWordTimes(text, durationMs, findPauses(samples, voice.sampleRate), loudnessOf(samples, voice.sampleRate));
+      const loudness = loudnessOf(samples, voice.sampleRate);
+      const timed = estimateWordTimes(text, durationMs, findPauses(loudness, durationMs), loudness);
       if (timed.length !== voice.words.length) throw new Error(`words differ: ${timed.length} estimated, ${voice.words.length} said`);
       acc.parts++;
       acc.words += timed.length;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { alignPauses, estimateWordTimes, findPauses, pauseLikelihood, snapToDips, wordAt, wordWeight, wordsOf } from './word-timing';
+import { alignPauses, estimateWordTimes, findPauses, loudnessOf, pauseLikelihood, snapToDips, wordAt, wordWeight, wordsOf } from './word-timing';
 
 describe('wordsOf: the words of a part, with their offsets', () => {
   it.each<[string, string[]]>([
@@ -44,20 +44,23 @@ function audio(pieces: ReadonlyArray<readonly [number, boolean]>): Float32Array 
   return Float32Array.from(out);
 }
 
+/** The silences of `samples` as the player finds them: loudness first, then pauses. */
+const pausesIn = (samples: Float32Array, rate: number) => findPauses(loudnessOf(samples, rate), (samples.length * 1000) / rate);
+
 describe('findPauses: the silences, lead-in and tail included', () => {
   it('finds silences of 70 ms and more, and the edges whatever their length', () => {
-    const pauses = findPauses(audio([[50, false], [300, true], [40, false], [300, true], [200, false], [300, true], [30, false]]), 8000);
+    const pauses = pausesIn(audio([[50, false], [300, true], [40, false], [300, true], [200, false], [300, true], [30, false]]), 8000);
     expect(pauses.map((p) => [p.startMs, Math.round(p.endMs)])).toEqual([
       [0, 50],
       [690, 890],
       [1190, 1220],
     ]);
   });
-  it('a part with no silence has none', () => expect(findPauses(audio([[500, true]]), 8000)).toEqual([]));
+  it('a part with no silence has none', () => expect(pausesIn(audio([[500, true]]), 8000)).toEqual([]));
   it('late in a long part, a silence is where it is (windows measured in samples: 221 at 22,050 Hz are 10.02 ms, not 10)', () => {
     const rate = 22050;
     const samples = new Float32Array(rate * 20).map((_, i) => (i >= rate * 18 && i < rate * 18.3 ? 0 : 0.5 * Math.sin(i / 5)));
-    const [pause] = findPauses(samples, rate);
+    const [pause] = pausesIn(samples, rate);
     expect(Math.abs(pause!.startMs - 18000)).toBeLessThan(12);
     expect(Math.abs(pause!.endMs - 18300)).toBeLessThan(12);
   });
@@ -77,7 +80,7 @@ describe('estimateWordTimes: the words share the time between the pauses', () =>
     // "Один два. Три четыре." — sound for each sentence, a long pause between.
     const text = 'Один два. Три четыре.';
     const samples = audio([[100, false], [600, true], [400, false], [800, true], [100, false]]);
-    const timed = estimateWordTimes(text, 2000, findPauses(samples, 8000));
+    const timed = estimateWordTimes(text, 2000, pausesIn(samples, 8000));
     expect(timed.map((w) => text.slice(w.start, w.end))).toEqual(['Один', 'два', 'Три', 'четыре']);
     // The second sentence starts when its sound does; each sentence's words fill its sound.
     expect(timed[0]!.startMs).toBe(100);

@@ -76,19 +76,12 @@ export function pauseLikelihood(between: string): number {
 
 /** Options of `findPauses`. */
 export interface PauseOptions {
-  /** Window of the loudness measure, ms. */
-  windowMs?: number;
   /** The shortest silence counted, ms. */
   minPauseMs?: number;
   /** Silence: quieter than this share of the part's loud windows' level (its 90th percentile). */
   threshold?: number;
 }
 
-/**
- * The silences in `samples` (mono, −1…1): windows quieter than `threshold` of the part's loud level, for at
- * least `minPauseMs`. The silence before the first sound and after the last are among them (they start at 0
- * and end at the audio's end).
- */
 /** The loudness of `samples` (RMS) in windows of `windowMs`. */
 export interface Loudness {
   windowMs: number;
@@ -109,8 +102,13 @@ export function loudnessOf(samples: Float32Array, sampleRate: number, wantedMs =
   return { windowMs, rms };
 }
 
-export function findPauses(samples: Float32Array, sampleRate: number, opts: PauseOptions = {}): Pause[] {
-  const { rms, windowMs } = loudnessOf(samples, sampleRate, opts.windowMs ?? 10);
+/**
+ * The silences in a part's audio (its `loudnessOf`, `durationMs` long): windows quieter than `threshold` of
+ * the part's loud level, for at least `minPauseMs`. The silence before the first sound and after the last
+ * are among them (they start at 0 and end at the audio's end). The loudness is measured once and serves
+ * `snapToDips` too.
+ */
+export function findPauses({ rms, windowMs }: Loudness, durationMs: number, opts: PauseOptions = {}): Pause[] {
   const windows = rms.length;
   if (windows === 0) return [];
   const loud = Float32Array.from(rms).sort()[Math.floor(windows * 0.9)]!;
@@ -124,7 +122,7 @@ export function findPauses(samples: Float32Array, sampleRate: number, opts: Paus
     }
     let end = w;
     while (end < windows && rms[end]! <= quiet) end++;
-    if (end - w >= minWindows || w === 0 || end === windows) pauses.push({ startMs: w * windowMs, endMs: end === windows ? (samples.length * 1000) / sampleRate : end * windowMs });
+    if (end - w >= minWindows || w === 0 || end === windows) pauses.push({ startMs: w * windowMs, endMs: end === windows ? durationMs : end * windowMs });
     w = end;
   }
   return pauses;

@@ -67,7 +67,9 @@ export function headlineAmong(
   // A heading's permalink (Sphinx's and MkDocs' "¶", left out of the article's headings: notes.ts) is no part of it.
   const texts = h1s.map((h) => clean(h.text).replace(/\s*¶$/u, ''));
   const logo = (i: number) => h1s[i]!.home === true || isSiteName(texts[i]!, site);
-  let wants: string[] | undefined;
+  // The titles' words, padded for whole-word matching; made once, when first asked (see below).
+  let wanted: string[] | undefined;
+  const wants = () => (wanted ??= bare.map(spacedWords).filter((want) => want.trim() !== ''));
   for (let i = 0; i < texts.length; i++) {
     const text = texts[i]!;
     if (logo(i)) continue;
@@ -76,26 +78,27 @@ export function headlineAmong(
     // words: "Газета" is not held by "газетах"). `tokens` folds case and marks, and its first call in a
     // page built Firefox's Unicode tables there (3.5 ms of the 8 the title took, on the way to the first audio).
     if (text !== bare[0] || !isSpeakable(text)) {
-      const have = ` ${tokens(text).join(' ')} `;
+      const have = spacedWords(text);
       if (!have.trim()) continue;
       // No title with words: any heading with words is the title.
-      wants ??= bare.map((title) => ` ${tokens(title).join(' ')} `).filter((want) => want.trim() !== '');
-      if (wants.length > 0 && !wants.some((want) => want.includes(have) || have.includes(want))) continue;
+      if (wants().length > 0 && !wants().some((want) => want.includes(have) || have.includes(want))) continue;
     }
     if (hidden(i)) continue;
     return { text, h1: i };
   }
   // The title shown as an h2 (the story's headline, the page's one h1 a teaser's beside it): that h2, not an h1 of other words.
-  wants ??= bare.map((title) => ` ${tokens(title).join(' ')} `).filter((want) => want.trim() !== '');
   const shown = h2s.map(clean).find((h2) => {
-    const have = ` ${tokens(h2).join(' ')} `;
+    const have = spacedWords(h2);
     // Of three words or more: a title of one or two ("Home", the site's name) is in many a heading.
-    return have.trim() !== '' && wants!.some((want) => want.trim().split(' ').length >= 3 && have.includes(want));
+    return have.trim() !== '' && wants().some((want) => want.trim().split(' ').length >= 3 && have.includes(want));
   });
   if (shown) return { text: shown, h1: -1 };
   const main = mainHeadline(h1s, texts, bare.join(' '), site, (i) => !logo(i) && !hidden(i));
   return main >= 0 ? { text: texts[main]!, h1: main } : { text: boundTitle(bare[0] ?? ''), h1: -1 };
 }
+
+/** A text's words (`tokens`) with a space before, between and after each: whole words found with `includes`. */
+const spacedWords = (text: string) => ` ${tokens(text).join(' ')} `;
 
 /** An h1 longer than this is not a headline (a photo's caption set as an h1: yahoo-2 in the corpus). */
 const HEADLINE_MAX = 200;
