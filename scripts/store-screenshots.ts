@@ -12,9 +12,9 @@ import { launchWithExtension, PRODUCTION_EXTENSION_DIR, serviceWorkerOf } from '
 import { startPagesServer } from '../tests/e2e/pages-server.ts';
 import { makeArticleHtml } from '../tests/fixtures/make-article.ts';
 import { pdfBytes } from '../tests/fixtures/pdfs.ts';
+import { extensionUrl, optionsWithKey, tabOf } from './screenshot-rig.ts';
 
 const OUT = resolve(import.meta.dirname, '../store/screenshots');
-const KEY = 'vk_live_test_key';
 const SIZE = { width: 1280, height: 800 };
 
 async function shot(page: Page, name: string) {
@@ -39,14 +39,8 @@ async function main() {
     try {
       const { context } = browser;
       const sw = await serviceWorkerOf(context);
-      const url = (path: string) => `chrome-extension://${new URL(sw.url()).host}/${path}`;
-      const options = await context.newPage();
-      await options.goto(url('options.html'));
-      await options.getByTestId('base-url').fill(service.url);
-      await options.getByTestId('api-key').fill(KEY);
-      await options.getByTestId('confirm-threshold').fill('1000');
-      await options.getByTestId('save').click();
-      await options.getByTestId('account').waitFor();
+      const url = (path: string) => extensionUrl(sw, path);
+      const options = await optionsWithKey(context, sw, service.url, '1000');
       await shot(options, `${lang}-4-options`);
       await options.close();
 
@@ -61,7 +55,7 @@ async function main() {
       const web = await context.newPage();
       await web.setViewportSize(SIZE);
       await web.goto(`${pages.url}/article-${lang}.html`);
-      const tabId = await sw.evaluate(async (u) => (await chrome.tabs.query({ url: u }))[0]?.id ?? -1, web.url());
+      const tabId = await tabOf(sw, web);
       const popup = await context.newPage();
       await popup.setViewportSize({ width: 360, height: 640 });
       await popup.goto(url(`popup.html?tabId=${tabId}`));
