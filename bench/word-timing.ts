@@ -12,7 +12,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { estimateWordTimes, findPauses, loudnessOf, wordAt } from '../utils/audio/word-timing.ts';
+import { wordAt, wordTimesOfAudio } from '../utils/audio/word-timing.ts';
 import { timedVoice } from '../tests/fake-service/timed-voice.ts';
 
 const DIR = resolve(import.meta.dirname, '../tests/corpus-expected');
@@ -59,9 +59,7 @@ export async function measureWordTiming(perText = 2): Promise<Record<'ru' | 'en'
     for (const text of partsOf(lang, perText)) {
       const voice = await timedVoice(text);
       const samples = Float32Array.from(voice.pcm, (s) => s / 32768);
-      const durationMs = (voice.pcm.length * 1000) / voice.sampleRate;
-      const loudness = loudnessOf(samples, voice.sampleRate);
-      const timed = estimateWordTimes(text, durationMs, findPauses(loudness, durationMs), loudness);
+      const timed = wordTimesOfAudio(text, samples, voice.sampleRate);
       if (timed.length !== voice.words.length) throw new Error(`words differ: ${timed.length} estimated, ${voice.words.length} said`);
       acc.parts++;
       acc.words += timed.length;

@@ -39,6 +39,10 @@ export function PageOptionsBox() {
         {i18n.t('floatingPlayerOption')}
       </label>
       <label class="check">
+        <input type="checkbox" data-testid="word-mark-option" checked={options.wordMark} onChange={(e) => save({ wordMark: e.currentTarget.checked })} />{' '}
+        {i18n.t('wordMarkOption')}
+      </label>
+      <label class="check">
         <input
           type="checkbox"
           data-testid="click-to-read-option"

@@ -5,6 +5,7 @@
 import { installPageReader } from '@/utils/content/page-reader';
 import { uiLocale } from '@/utils/pages/i18n';
 import { sampleFor } from '@/utils/text/sample';
+import { HIGHLIGHT_CSS } from '@/utils/text/highlight';
 import './sample.css';
 
 const locale = uiLocale();
@@ -17,4 +18,6 @@ h1.textContent = sample.title;
 article.append(h1, ...sample.paragraphs.map((text) => Object.assign(document.createElement('p'), { textContent: text })));
 main.append(article);
 document.title = sample.title;
+// The marks' style, as the background puts it into a web page.
+document.head.append(Object.assign(document.createElement('style'), { textContent: HIGHLIGHT_CSS }));
 installPageReader(document);

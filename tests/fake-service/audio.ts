@@ -19,7 +19,8 @@ export const FRAME_MS = (SAMPLES_PER_FRAME * 1000) / SAMPLE_RATE;
 
 export type AudioFormat = 'mp3' | 'mp3_high' | 'mp3_low' | 'pcm';
 export const AUDIO_FORMATS: readonly AudioFormat[] = ['mp3', 'mp3_high', 'mp3_low', 'pcm'];
-export type AudioSource = 'tone' | 'speech';
+/** `timed`: the test voice whose word timings are known (`timed-voice.ts`), kept in the log for the tests only. */
+export type AudioSource = 'tone' | 'speech' | 'timed';
 
 /** Constant bitrates per format; all are mono 22050 Hz MPEG-2 Layer III. */
 export const MP3_KBPS: Readonly<Record<Exclude<AudioFormat, 'pcm'>, number>> = { mp3_low: 32, mp3: 48, mp3_high: 64 };
@@ -28,6 +29,8 @@ export interface RenderedAudio {
   bytes: Uint8Array;
   contentType: 'audio/mpeg' | 'audio/wav';
   durationMs: number;
+  /** The timed voice only: when each word is said (offsets in the text, ms in the audio). Never sent to the client. */
+  words?: Array<{ start: number; end: number; startMs: number; endMs: number }>;
 }
 
 export interface ToneOptions {

@@ -135,7 +135,7 @@ const CHECKS: Record<keyof ServiceOptions, (value: unknown) => void> = {
   realtimeFactor: (v) => need(v === null || (isNonNegative(v) && (v as number) > 0), 'realtimeFactor must be a number > 0 or null'),
   msPerChar: (v) => need(isNonNegative(v), 'msPerChar must be a number ≥ 0'),
   minMs: (v) => need(isNonNegative(v), 'minMs must be a number ≥ 0'),
-  audio: (v) => need(v === 'tone' || v === 'speech', 'audio must be "tone" or "speech"'),
+  audio: (v) => need(v === 'tone' || v === 'speech' || v === 'timed', 'audio must be "tone", "speech" or "timed"'),
   errorShape: (v) => need(ERROR_SHAPES.includes(v as ErrorShape), `errorShape must be one of ${ERROR_SHAPES.join(', ')}`),
   rejectTexts: (v) => need(Array.isArray(v) && v.every((s) => typeof s === 'string'), 'rejectTexts must be a list of strings'),
   retryAfterOnConcurrency: (v) =>

@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { renderAudio, type RenderedAudio } from './audio.ts';
+import { renderTimedVoice } from './timed-voice.ts';
 import {
   FaultList,
   faultFromJson,
@@ -58,6 +59,8 @@ export interface LogEntry {
   inFlightAtArrival: number;
   /** The client closed the connection before the body ended. */
   aborted: boolean;
+  /** The timed voice's words (`audio: 'timed'`): when each is said in the audio sent. For the tests; never in an answer. */
+  trueWords?: Array<{ start: number; end: number; startMs: number; endMs: number }>;
   /** Body bytes written (audio or error body). */
   bytesSent: number;
   fault: FaultName | null;
@@ -503,11 +506,13 @@ class FakeSpeechService implements FakeService {
     const fault = this.faults.take(this.target(ex), AUDIO_FAULTS);
     if (fault?.kind === 'json200' || fault?.kind === 'not-audio-200') return this.sendNotAudio(ex, fault.kind);
     this.bill(ex, account, chars, cost);
+    if (audio.words) ex.entry.trueWords = audio.words;
     await this.sendAudio(ex, audio, parsed.request.stream, fault);
   }
 
   private async render(ex: Exchange, request: SpeechRequest): Promise<RenderedAudio | null> {
     try {
+      if (this.opts.audio === 'timed') return await renderTimedVoice(request.text, request.format);
       return await renderAudio(this.opts.audio, request.text, request.format, this.opts);
     } catch (error) {
       this.sendError(ex, 500, 'synthesis_failed', `Synthesis failed: ${error instanceof Error ? error.message : String(error)}`);

@@ -7,7 +7,7 @@
  * never part of the API's answer.
  */
 import { wordsOf } from '../../utils/audio/word-timing.ts';
-import { SAMPLE_RATE, synthesizeSpeech } from './audio.ts';
+import { type AudioFormat, encodeMp3, encodeWav, MP3_KBPS, mp3DurationMs, type RenderedAudio, SAMPLE_RATE, synthesizeSpeech } from './audio.ts';
 
 export interface TrueWord {
   /** Code-unit offsets in the text. */
@@ -72,6 +72,14 @@ async function wordSounds(words: readonly string[]): Promise<Int16Array[]> {
   }
   if (pieces.length === words.length) return pieces;
   return Promise.all(words.map(async (w) => trimmed(await synthesizeSpeech(w))));
+}
+
+/** The timed voice as the service sends it (MP3, or WAV for `pcm`), with its words' true times for the log. */
+export async function renderTimedVoice(text: string, format: AudioFormat): Promise<RenderedAudio> {
+  const { pcm, words } = await timedVoice(text);
+  if (format === 'pcm') return { bytes: encodeWav(pcm), contentType: 'audio/wav', durationMs: (pcm.length * 1000) / SAMPLE_RATE, words };
+  const bytes = encodeMp3(pcm, MP3_KBPS[format]);
+  return { bytes, contentType: 'audio/mpeg', durationMs: mp3DurationMs(bytes), words };
 }
 
 export async function timedVoice(text: string): Promise<TimedVoice> {

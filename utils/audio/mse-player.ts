@@ -5,11 +5,15 @@ import { initSegmentOf, sameBytes } from './mp3-fmp4';
 import { PLAIN_MP3, type PlayerFormat, type StreamWrapper } from './player-format';
 import type { PlayerStats } from './player-stats';
 import { bufferedEnd, bufferedSpan, evictPlayed } from './source-buffer';
+import { PartWords } from './part-words';
+import { type PlayPoint, WordClock } from './word-clock';
 
 /**
  * Plays one reading progressively: every part's bytes go into one SourceBuffer
  * in `sequence` mode, so parts play back to back, and playback starts on the
- * first appended bytes. It reports where it is; it decides nothing else.
+ * first appended bytes. It reports where it is, and the word being said (`word` events: each part's words
+ * timed from its own audio once it is whole, `part-words.ts`, and told as they come, `word-clock.ts`); it
+ * decides nothing else.
  */
 export class MsePlayer {
   private readingId = '';
@@ -29,6 +33,15 @@ export class MsePlayer {
   private started = false;
   private userPaused = false;
   private objectUrl = '';
+  /** The reading whose parts' word starts the clock holds (kept across a jump's new load). */
+  private wordsReading = '';
+  private readonly clock = new WordClock(
+    () => this.playPoint(),
+    (part, word) => this.readingId && this.emit({ type: 'word', readingId: this.readingId, load: this.loadId, part, word }),
+  );
+  private readonly partWords = new PartWords((part, starts) => {
+    if (this.readingId) this.clock.setWords(part, starts);
+  });
 
   constructor(
     private readonly emit: (event: PlayerEvent) => void,
@@ -42,13 +55,20 @@ export class MsePlayer {
       : null,
   ) {
     audio.addEventListener('play', () => this.controls?.state('playing'));
-    audio.addEventListener('pause', () => this.controls?.state(this.readingId ? 'paused' : 'none'));
+    audio.addEventListener('pause', () => {
+      this.clock.stop();
+      this.controls?.state(this.readingId ? 'paused' : 'none');
+    });
     audio.addEventListener('playing', () => {
       diagnostics.mark('player:playing-event');
       this.stats?.playing(this.audio.currentTime);
       this.emit({ type: 'playing', readingId: this.readingId, load: this.loadId });
+      this.clock.sync();
     });
+    audio.addEventListener('ratechange', () => this.clock.sync());
+    audio.addEventListener('seeked', () => this.clock.sync());
     audio.addEventListener('waiting', () => {
+      this.clock.stop();
       this.stats?.waited();
       this.emit({ type: 'waiting', readingId: this.readingId });
     });
@@ -81,6 +101,7 @@ export class MsePlayer {
         if (!this.started) diagnostics.mark('player:bytes');
         this.stats?.bytes();
         this.partBytes.set(part, (this.partBytes.get(part) ?? 0) + bytes.byteLength);
+        this.partWords.add(part, bytes);
         if (this.format.wrap) {
           this.wrapped(part, (w) => {
             if (resumed) w.restart();
@@ -94,6 +115,7 @@ export class MsePlayer {
       }
       case 'part-end': {
         const { part } = cmd;
+        void this.partWords.end(part, cmd.text);
         const complete = () => {
           this.completeParts.add(part);
           // A whole part shorter than the start's cushion plays now.
@@ -220,6 +242,9 @@ export class MsePlayer {
   private load(readingId: string, seekInPart: number, positionBase: number, startPart: number): void {
     this.reset();
     this.stats?.load();
+    if (this.wordsReading !== readingId) this.clock.reset();
+    else this.clock.retell();
+    this.wordsReading = readingId;
     this.readingId = readingId;
     this.positionBase = positionBase;
     this.firstPart = startPart;
@@ -255,6 +280,8 @@ export class MsePlayer {
   }
 
   private reset(): void {
+    this.clock.stop();
+    this.partWords.reset();
     this.audio.pause();
     if (this.objectUrl) {
       this.audio.removeAttribute('src');
@@ -352,8 +379,23 @@ export class MsePlayer {
     return part;
   }
 
+  /** Where playback is, for the word clock: null unless the audio is moving. */
+  private playPoint(): PlayPoint | null {
+    if (!this.readingId || !this.started || this.audio.paused || this.audio.readyState < HTMLMediaElement.HAVE_FUTURE_DATA) return null;
+    const part = this.currentPart();
+    const now = this.audio.currentTime;
+    const next = this.partStarts.get(part + 1);
+    return {
+      part,
+      ms: Math.max(0, now - (this.partStarts.get(part) ?? 0)) * 1000,
+      rate: this.audio.playbackRate,
+      partLeftMs: next !== undefined && next > now ? (next - now) * 1000 : null,
+    };
+  }
+
   private onTime(): void {
     if (!this.readingId || !this.started) return;
+    this.clock.sync();
     this.report();
     this.pump();
   }

@@ -23,8 +23,8 @@ export type PlayerCommand =
       /** These bytes begin another request for the rest of this part (after a cut): what is left of a cut frame before them is dropped. */
       resumed?: true;
     }
-  /** All of this part's audio has been appended. */
-  | { type: 'part-end'; readingId: string; part: number }
+  /** All of this part's audio has been appended; `text`: what it says, for its word timings. */
+  | { type: 'part-end'; readingId: string; part: number; text?: string }
   | { type: 'end-of-stream'; readingId: string }
   | { type: 'pause'; readingId: string }
   | { type: 'resume'; readingId: string }
@@ -51,6 +51,8 @@ export type PlayerEvent =
   /** A command named a reading this player does not hold (a new offscreen document after Chrome closed the old one). */
   | { type: 'lost'; readingId: string }
   | { type: 'paused'; readingId: string }
+  /** The word being said changed: word `word` of part `part` (its index among `wordsOf(text)`). */
+  | { type: 'word'; readingId: string; load: number; part: number; word: number }
   | { type: 'waiting'; readingId: string }
   | { type: 'ended'; readingId: string; load: number; position: number }
   | { type: 'error'; readingId: string; message: string }

@@ -340,3 +340,10 @@ export function wordAt(timed: readonly TimedWord[], ms: number): number {
   }
   return found;
 }
+
+/** The words of `text` timed in its part's decoded audio (`samples` at `sampleRate`, one channel): what the player calls. */
+export function wordTimesOfAudio(text: string, samples: Float32Array, sampleRate: number): TimedWord[] {
+  const durationMs = (samples.length * 1000) / sampleRate;
+  const loudness = loudnessOf(samples, sampleRate);
+  return estimateWordTimes(text, durationMs, findPauses(loudness, durationMs), loudness);
+}

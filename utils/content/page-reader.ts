@@ -137,7 +137,7 @@ function listen(reader: PageReader): void {
   onPageRequest('extract', ({ data }) => reader.extract(data));
   onPageRequest('highlight', ({ data }) => {
     const slices = reader.last?.segments[data.block];
-    return slices?.length ? reader.highlighter.show(slices, data.text) : false;
+    return slices?.length ? reader.highlighter.show(slices, data.text, data.word) : false;
   });
   onPageRequest('clearHighlight', () => reader.highlighter.clear());
 }

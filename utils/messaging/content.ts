@@ -63,6 +63,16 @@ export function restOfPage(after: number): Promise<TextBatch> | null {
   return after === 1 && rest ? rest() : null;
 }
 
+/**
+ * What is marked on the page: the sentence being read (its text as sent, in block `block` of the last
+ * extraction) and, when the word mark is on, the word being said (code-unit offsets in that text).
+ */
+export interface PageMark {
+  block: number;
+  text: string;
+  word?: { start: number; end: number };
+}
+
 export interface ContentProtocol {
   /** The selection or the main article; `from-here` starts at the block last right-clicked (or in view). */
   extract(data: ExtractRequest): ExtractedText;
@@ -71,8 +81,8 @@ export interface ContentProtocol {
    * A request that does not follow on (a replaced reading's, late) gets nothing and takes nothing.
    */
   extractMore(data: { after: number }): TextBatch;
-  /** Marks the sentence being read in block `block` of the last extraction; false when that block has no place on the page. */
-  highlight(data: { block: number; text: string }): boolean;
+  /** Marks the sentence being read in block `block` of the last extraction, and the word being said in it; false when that block has no place on the page. */
+  highlight(data: PageMark): boolean;
   clearHighlight(): void;
   /** The floating mini-player: shown with this view (where the user last put it), or taken away (null). */
   floating(data: { view: FloatingView | null; place: FloatingPlace | null }): void;

@@ -3,7 +3,7 @@ import { type ExtractRequest, isNoReceiver, NOT_AT, type PendingExtract, extract
 import { pageFacts } from '../text/page-facts';
 import { ignore } from '../log';
 import { blocksFromPlainText, type ExtractedText, type TextBatch } from '../text/extract';
-import { HIGHLIGHT_NAME } from '../text/highlight';
+import { HIGHLIGHT_CSS } from '../text/highlight';
 import { SAMPLE_PAGE, sampleFor, sampleText } from '../text/sample';
 import { accountStorage, readSettings, settingsNow, cleanupOf, type Settings } from '../storage/settings';
 import { titleFirstMax } from '../money/bound';
@@ -32,7 +32,6 @@ export function isRestrictedUrl(url: string | undefined): boolean {
   return RESTRICTED.some((re) => re.test(url));
 }
 
-export const HIGHLIGHT_CSS = `::highlight(${HIGHLIGHT_NAME}) { background-color: #fde68a; color: #111; }`;
 
 /**
  * The address each tab had when the extract script was last injected into it (kept for the session, so a

@@ -52,7 +52,7 @@ export function startPdfPage(container: HTMLDivElement, viewerEl: HTMLDivElement
   // An early ask names the page it was meant for (`at`): never this one (the PDF page is never asked early).
   onPageRequest('extract', ({ data }) => (data.at !== undefined ? Promise.reject(new Error(NOT_AT)) : withReader((r) => r.extract())));
   onPageRequest('extractMore', ({ data }) => withReader((r) => r.more(data.after)));
-  onPageRequest('highlight', ({ data }) => withReader((r) => r.highlight(data.block, data.text)));
+  onPageRequest('highlight', ({ data }) => withReader((r) => r.highlight(data.block, data.text, data.word)));
   onPageRequest('clearHighlight', () => withReader((r) => r.clear()));
   return ready;
 }

@@ -5,7 +5,7 @@
  * the text layer of its page, bringing the page into view (and so into being) first.
  */
 import { blocksFromPlainText, type ExtractedText, type TextBatch, type TextBlock } from '../text/extract';
-import { PageHighlighter, type TextSlice } from '../text/highlight';
+import { PageHighlighter, type TextSlice, type WordPlace } from '../text/highlight';
 import { joinLines, type PdfBlock } from './layout';
 import type { PdfText, TextBatch as PdfBatch } from './pdf-text';
 
@@ -119,17 +119,17 @@ export class PdfReader {
     }
   }
 
-  /** Marks `sentence` of block `block` on the text layer; false when the block is not this reading's. */
-  highlight(block: number, sentence: string): boolean {
+  /** Marks `sentence` of block `block` on the text layer (and `word` in it); false when the block is not this reading's. */
+  highlight(block: number, sentence: string, word?: WordPlace): boolean {
     const b = this.blocks[block];
     if (!b) return false;
     const pages = [...new Set(b.slices.map((s) => s.page))];
     const slices = this.liveSlices(block, b, pages);
-    if (slices.length) return this.view.highlighter.show(slices, sentence);
+    if (slices.length) return this.view.highlighter.show(slices, sentence, word);
     // The page is not drawn yet: show it (the viewer draws what is in view), then mark the sentence.
     void this.view.showPage(pages[0] ?? b.page).then(() => {
       const again = this.liveSlices(block, b, pages);
-      if (again.length) this.view.highlighter.show(again, sentence);
+      if (again.length) this.view.highlighter.show(again, sentence, word);
     });
     return true;
   }

@@ -11,6 +11,7 @@ import type { ReadingPlan } from './plan';
 import type { RunProgress } from './run';
 import type { ReadingView } from './state';
 import type { ResumePoint } from '../storage/resume';
+import type { PageMark } from '../messaging/content';
 
 /** Where a reading is kept between lives of the background. */
 export interface ReaderStore {
@@ -41,8 +42,10 @@ export interface ReaderDeps {
   /** Shows on the toolbar icon that the last reading ended in an error (null: clear). */
   badge(code: string | null): void;
   recordUsage(entry: UsageEntry): void;
-  /** Marks the sentence being read on the page (null: clear). Best effort. */
-  highlight(tabId: number, sentence: { block: number; text: string } | null): void;
+  /** Marks the sentence being read on the page, and the word being said when `word` is given (null: clear). Best effort. */
+  highlight(tabId: number, mark: PageMark | null): void;
+  /** Whether the word being said is marked too (the options page's switch; on when not given). */
+  wordMark?(): boolean;
   /** The next batch of a document read in batches (a PDF) in tab `tabId`, after the first `after` blocks. */
   moreText(tabId: number, after: number): Promise<TextBatch>;
   /** Where the listener stopped on the page at `url` (null: nowhere kept); `save` keeps it (null: forgets it). */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS, type AccountInfo } from '../storage/settings';
-import { planParts, planReading, ReadingError } from './plan';
+import { markOfWord, planParts, planReading, ReadingError } from './plan';
+import { wordsOf } from '../audio/word-timing';
 
 const account: AccountInfo = { name: '', provider: '', balanceRub: '100.0000', pricePerMillionRub: '1500.0000', maxConcurrency: 2, checkedAt: 0 };
 const p = (text: string) => ({ kind: 'paragraph' as const, text });
@@ -43,4 +44,28 @@ describe('planParts: no letter, no request', () => {
     expect(planned.view.savedChars).toBe(1000);
     expect(planned.view.savedRub).toBe('1.5000');
   });
+});
+
+describe('markOfWord: the word the player tells, as the page marks it', () => {
+  const blocks = [
+    { kind: 'paragraph' as const, text: 'Первое предложение. Второе, короткое.' },
+    { kind: 'paragraph' as const, text: 'Новый абзац.' },
+  ];
+  // The first part is kept short: the first sentence; the second holds the rest, across the blocks.
+  const parts = planParts(blocks).parts;
+  it.each([
+    [0, 0, 0, 'Первое предложение.', 'Первое'],
+    [0, 1, 0, 'Первое предложение.', 'предложение'],
+    [1, 0, 0, 'Второе, короткое.', 'Второе'],
+    [1, 1, 0, 'Второе, короткое.', 'короткое'],
+    [1, 2, 1, 'Новый абзац.', 'Новый'],
+    [1, 3, 1, 'Новый абзац.', 'абзац'],
+  ])('part %i word %i: block %i, «%s», «%s»', (k, index, block, sentence, word) => {
+    const part = parts[k]!;
+    const mark = markOfWord(part, wordsOf(part.text), index)!;
+    expect(mark.block).toBe(block);
+    expect(mark.text.trim()).toBe(sentence);
+    expect(mark.text.slice(mark.word!.start, mark.word!.end)).toBe(word);
+  });
+  it('a word past the part: none', () => expect(markOfWord(parts[0]!, wordsOf(parts[0]!.text), 99)).toBeNull());
 });

@@ -15,6 +15,8 @@ import type { TextBlock } from '../text/extract';
 import { PREVIEW_MAX, type PreviewBlock } from './preview';
 import { countChars, type Part, splitIntoParts } from '../text/parts';
 import { ReadingError } from '../speech/errors';
+import { type WordSpan } from '../audio/word-timing';
+import type { PageMark } from '../messaging/content';
 
 /** A failure before any request, told by a local code: kept with the error codes (`utils/speech/errors.ts`). */
 export { ReadingError };
@@ -230,6 +232,20 @@ export function sentenceAt(part: Part, partTime: number, seconds: number): { blo
   let current = part.sentences[0]!;
   for (const s of part.sentences) if (s.start <= at) current = s;
   return { block: current.block, text: part.text.slice(current.start, current.end) };
+}
+
+/**
+ * The mark for word `word` of a part (its index among `wordsOf(part.text)`, as the player times them): the
+ * sentence it is in, with the index of its block, and the word's offsets in that sentence's text.
+ */
+export function markOfWord(part: Part, words: readonly WordSpan[], word: number): PageMark | null {
+  const w = words[word];
+  if (!w || !part.sentences.length) return null;
+  let s = part.sentences[0]!;
+  for (const t of part.sentences) if (t.start <= w.start) s = t;
+  const start = Math.max(0, w.start - s.start);
+  const end = Math.min(s.end, w.end) - s.start;
+  return { block: s.block, text: part.text.slice(s.start, s.end), word: { start, end: Math.max(start, end) } };
 }
 
 /** The last `max` code points of `s`, starting at a word. */

@@ -47,6 +47,18 @@ export async function onPlayerEvent(r: ReaderInside, event: PlayerEvent): Promis
       r.delivery()?.poke();
       break;
     }
+    case 'word': {
+      // The player times each part's words from its audio, and tells each as it is said.
+      const mark = run.spokenWord(event.part, event.word);
+      const tabId = r.view().tabId;
+      if (!mark || tabId === null) break;
+      const key = `${mark.block}:${mark.text}`;
+      const wordMark = r.deps.wordMark?.() ?? true;
+      if (!wordMark && key === run.highlighted) break;
+      run.highlight(key);
+      r.deps.highlight(tabId, wordMark ? mark : { block: mark.block, text: mark.text });
+      break;
+    }
     case 'lost':
       await r.drive({ type: 'lost', reloading: run.reloading });
       break;
@@ -67,8 +79,9 @@ export async function onPlayerEvent(r: ReaderInside, event: PlayerEvent): Promis
   }
 }
 
-/** Highlights the sentence being spoken, in its own block of the page. */
+/** Highlights the sentence being spoken, in its own block of the page, until the part's words are timed (then its `word` events do). */
 function follow(r: ReaderInside, run: ReadingRun, part: number, partTime: number): void {
+  if (run.timed(part)) return;
   const sentence = run.sentence(part, partTime);
   const key = sentence && `${sentence.block}:${sentence.text}`;
   const tabId = r.view().tabId;

@@ -266,7 +266,8 @@ export class Delivery {
 
   private async partEnd(part: number): Promise<void> {
     if (this.signal.aborted) return;
-    await this.host.player.post({ type: 'part-end', readingId: this.run.id, part });
+    // Its text goes with it: the player times the part's words from its audio (the sentence highlight and the word mark).
+    await this.host.player.post({ type: 'part-end', readingId: this.run.id, part, text: this.run.parts[part]?.text });
   }
 
   private until(ready: () => boolean): Promise<void> {

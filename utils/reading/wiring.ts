@@ -18,6 +18,7 @@ import { ReadingError } from './plan';
 import { afterHold } from '../diagnostics/diagnostics';
 import { diagnostics } from '../diagnostics/wired';
 import { pageKey, resumeStorage, withPoint } from '../storage/resume';
+import { DEFAULT_PAGE_OPTIONS, type PageOptions, pageOptionsStorage } from '../storage/page-options';
 import pLimit from 'p-limit';
 
 /** Resume points are read, changed and written one change at a time. */
@@ -139,6 +140,11 @@ export function createReader(player: PlayerSink, onView: (view: ReadingView, wri
   diagnostics.expose({ readingPlan: loadPlan });
   /** Highlights asked for so far: a mark tried again is dropped once a newer one was asked for. */
   let highlightsAsked = 0;
+  // The word mark's switch (the options page), followed as it changes: a reading under way takes it at its next word.
+  let wordMark = DEFAULT_PAGE_OPTIONS.wordMark;
+  const followWordMark = (options: Partial<PageOptions> | null) => (wordMark = options?.wordMark ?? DEFAULT_PAGE_OPTIONS.wordMark);
+  void pageOptionsStorage.getValue().then(followWordMark, ignore('reading the page options'));
+  pageOptionsStorage.watch(followWordMark);
   /** Settles once the last start's page has answered (or FIRST_WRITES_WAIT_MS passed); the account's write waits for it. */
   let pageAnswered: Promise<void> = Promise.resolve();
   /** The plan's writes, and the views written behind them, one after another; null when none is pending. */
@@ -202,6 +208,7 @@ export function createReader(player: PlayerSink, onView: (view: ReadingView, wri
     recordUsage(entry) {
       usageHistory.append(entry).catch(ignore('writing the usage history'));
     },
+    wordMark: () => wordMark,
     highlight(tabId, sentence) {
       const pageUrl = reader.pageUrl;
       const mine = (highlightsAsked += 1);

@@ -1,6 +1,7 @@
 /**
  * What the extension shows on the pages being read: the floating mini-player (on unless switched off)
- * and click-to-read (off unless switched on; it needs the pages' host access, asked for then).
+ * click-to-read (off unless switched on; it needs the pages' host access, asked for then) and the word mark
+ * inside the sentence's highlight (on unless switched off).
  * Written by the options page, read by the background.
  */
 import { storage } from 'wxt/utils/storage';
@@ -8,9 +9,11 @@ import { storage } from 'wxt/utils/storage';
 export interface PageOptions {
   floatingPlayer: boolean;
   clickToRead: boolean;
+  /** The word being said is marked inside the sentence's band (on unless switched off). */
+  wordMark: boolean;
 }
 
-export const DEFAULT_PAGE_OPTIONS: PageOptions = { floatingPlayer: true, clickToRead: false };
+export const DEFAULT_PAGE_OPTIONS: PageOptions = { floatingPlayer: true, clickToRead: false, wordMark: true };
 
 export const pageOptionsStorage = storage.defineItem<PageOptions>('local:page-options', { fallback: DEFAULT_PAGE_OPTIONS });
 

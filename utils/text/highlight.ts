@@ -5,6 +5,30 @@
  * punctuation and spacing ignored), because what was sent to the service is folded and normalized.
  */
 export const HIGHLIGHT_NAME = 'trysasha-sentence';
+/** The word being said, a stronger mark inside the sentence's (issue 48). */
+export const WORD_HIGHLIGHT_NAME = 'trysasha-word';
+
+/**
+ * The marks' colours on web pages, the same in a light page and a dark one: dark text on a pale band for the
+ * sentence, on a deeper amber for the word (text contrast 14.9:1 and 8.6:1; the word against the band 1.9:1 —
+ * `highlight.test.ts` computes them).
+ */
+export const MARK_COLOURS = {
+  text: '#111111',
+  sentence: '#fde68a',
+  word: '#f59e0b',
+} as const;
+
+/** The marks' style sheet, put into each page read (and the sample's page). */
+export const HIGHLIGHT_CSS =
+  `::highlight(${HIGHLIGHT_NAME}) { background-color: ${MARK_COLOURS.sentence}; color: ${MARK_COLOURS.text}; }\n` +
+  `::highlight(${WORD_HIGHLIGHT_NAME}) { background-color: ${MARK_COLOURS.word}; color: ${MARK_COLOURS.text}; }`;
+
+/** Code-unit offsets of a word in a sentence's text. */
+export interface WordPlace {
+  start: number;
+  end: number;
+}
 
 /** A letter or a digit, but not a Hangul filler (a letter to `\p{L}`, a blank to a reader: chars.ts reads it as a space). */
 const WORD_CHAR = String.raw`(?:[^\P{L}\u115F\u1160\u3164\uFFA0]|\p{N})`;
@@ -152,6 +176,42 @@ function searchWord(hay: string, needle: string, from: number): number {
   return -1;
 }
 
+/**
+ * The tokens of the page that say word `word` of `sentence`, found as `findSentence` placed it (tokens
+ * `startToken..endToken`). The sentence as sent may have more or fewer words than the page shows (a rule
+ * rewrote some, a foreign word was left out, a citation mark is on the page only): the word is looked for
+ * near its share of the way through the sentence's tokens, and failing that put there.
+ */
+export function findWord(index: TextIndex, sentence: string, word: WordPlace, startToken: number, endToken: number): { first: number; last: number } | null {
+  const said = tokens(sentence.slice(word.start, word.end));
+  if (said.length === 0 || endToken < startToken) return null;
+  const before = tokens(sentence.slice(0, word.start)).length;
+  const all = tokens(sentence).length || 1;
+  const onPage = endToken - startToken + 1;
+  const expected = Math.min(endToken, startToken + Math.round((before * onPage) / all));
+  let first = -1;
+  for (let d = 0; d <= 4 && first < 0; d++) {
+    for (const t of d === 0 ? [expected] : [expected - d, expected + d]) {
+      if (t >= startToken && t <= endToken && wordAt(index, t) === said[0]) {
+        first = t;
+        break;
+      }
+    }
+  }
+  if (first < 0) first = expected;
+  return { first, last: Math.min(endToken, first + said.length - 1) };
+}
+
+/** The range of tokens `first..last`, without the punctuation after them. */
+function tokenRange(index: TextIndex, first: number, last: number): Range {
+  const a = index.spans[first]!;
+  const b = index.spans[last]!;
+  const range = a.node.ownerDocument.createRange();
+  range.setStart(a.node, a.start);
+  range.setEnd(b.node, b.end);
+  return range;
+}
+
 /** The CSS Custom Highlight API is there (Chrome 105+, Firefox 140+). */
 function canHighlight(): boolean {
   return typeof CSS !== 'undefined' && 'highlights' in CSS && typeof Highlight === 'function';
@@ -175,6 +235,8 @@ export class PageHighlighter {
   private scrolledAt = -Infinity;
   /** Whether a sentence is marked on the page (by this highlighter). */
   private marked = false;
+  /** The sentence marked last, where it was found: the words said in it are marked without looking again. */
+  private shown: { sentence: string; found: NonNullable<ReturnType<typeof findSentence>> } | null = null;
 
   constructor(
     private readonly doc: Document = document,
@@ -197,37 +259,66 @@ export class PageHighlighter {
     return this.autoScroll;
   }
 
-  /** Marks `sentence` in the block whose live text is `slices`; false when the block has no place on the page. */
-  show(slices: readonly TextSlice[], sentence: string): boolean {
+  /**
+   * Marks `sentence` in the block whose live text is `slices`, and `word` in it when given (else no word is
+   * marked); false when the block has no place on the page.
+   */
+  show(slices: readonly TextSlice[], sentence: string, word?: WordPlace): boolean {
     if (this.indexed?.slices !== slices) {
       this.indexed = { slices, index: buildIndex(slices) };
       this.cursor = 0;
       this.after = 0;
+      this.shown = null;
     }
-    const found = findSentence(this.indexed.index, sentence, this.cursor, this.after);
+    const index = this.indexed.index;
+    // The next word of the sentence marked already: found where it was (the words come a few a second).
+    const same = this.shown?.sentence === sentence && this.shown.found.range.startContainer.isConnected ? this.shown.found : null;
+    const found = same ?? findSentence(index, sentence, this.cursor, this.after);
     if (!found) return false;
+    this.shown = { sentence, found };
     this.cursor = found.startToken;
     this.after = found.endToken + 1;
+    const place = word && findWord(index, sentence, word, found.startToken, found.endToken);
+    const wordRange = place ? tokenRange(index, place.first, place.last) : null;
     // The user came back to where the reading is, and stayed: follow it again. Not while they are still
     // scrolling (a wheel's smooth scroll passing over the sentence on its way up is not coming back).
     if (!this.autoScroll && this.inView(found.range) && performance.now() - this.scrolledAt > SETTLED_MS) this.autoScroll = true;
     if (canHighlight()) {
-      CSS.highlights.set(HIGHLIGHT_NAME, new Highlight(found.range));
+      if (!same) CSS.highlights.set(HIGHLIGHT_NAME, new Highlight(found.range));
+      if (wordRange) {
+        const mark = new Highlight(wordRange);
+        // Drawn over the sentence's band.
+        mark.priority = 1;
+        CSS.highlights.set(WORD_HIGHLIGHT_NAME, mark);
+      } else if (this.marked) {
+        CSS.highlights.delete(WORD_HIGHLIGHT_NAME);
+      }
       this.marked = true;
     }
-    if (this.autoScroll && !this.inView(found.range)) {
-      const rect = found.range.getBoundingClientRect();
+    // The view follows the word (a long sentence runs past the screen's edge), else the sentence.
+    const followed = wordRange ?? found.range;
+    if (this.autoScroll && !this.inView(followed)) {
+      const rect = followed.getBoundingClientRect();
       const view = this.viewport();
-      (this.scroller ?? this.doc.defaultView)?.scrollBy({ top: rect.top - view.top - (view.bottom - view.top) / 3, behavior: 'smooth' });
+      (this.scroller ?? this.doc.defaultView)?.scrollBy({ top: rect.top - view.top - (view.bottom - view.top) / 3, behavior: this.scrollBehavior() });
     }
     return true;
+  }
+
+  /** Smooth, unless the user asked their system for less motion: then the view jumps. */
+  private scrollBehavior(): ScrollBehavior {
+    return this.doc.defaultView?.matchMedia?.('(prefers-reduced-motion: reduce)').matches ? 'instant' : 'smooth';
   }
 
   clear(): void {
     // The registry is reached only when this page has a mark: its first use in a new script world costs
     // ~0.7 ms, and every extraction clears (the first one on the way to the first request).
-    if (this.marked) CSS.highlights.delete(HIGHLIGHT_NAME);
+    if (this.marked) {
+      CSS.highlights.delete(HIGHLIGHT_NAME);
+      CSS.highlights.delete(WORD_HIGHLIGHT_NAME);
+    }
     this.marked = false;
+    this.shown = null;
     this.indexed = null;
     this.cursor = 0;
     this.after = 0;

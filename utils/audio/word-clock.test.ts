@@ -1,0 +1,114 @@
+import { describe, expect, it } from 'vitest';
+import { type PlayPoint, WordClock, wordIndexAt } from './word-clock';
+
+describe('wordIndexAt: the last word started', () => {
+  it.each([
+    [[0, 300, 700], -1, -1],
+    [[100, 300, 700], 50, -1],
+    [[100, 300, 700], 100, 0],
+    [[100, 300, 700], 299, 0],
+    [[100, 300, 700], 300, 1],
+    [[100, 300, 700], 5000, 2],
+    [[], 10, -1],
+  ])('%j at %i ms: %i', (starts, ms, want) => expect(wordIndexAt(starts, ms)).toBe(want));
+});
+
+/** A clock on a fake audio clock: `advance` moves the audio and fires the timers due. */
+function rig(point: Partial<PlayPoint> | null = {}) {
+  let now = 0;
+  let at: PlayPoint | null = point && { part: 0, ms: 0, rate: 1, partLeftMs: null, ...point };
+  const timers: Array<{ run: () => void; due: number; id: number }> = [];
+  let ids = 0;
+  const told: Array<[number, number]> = [];
+  const clock = new WordClock(
+    () => at && { ...at },
+    (part, word) => told.push([part, word]),
+    {
+      set: (run, ms) => (timers.push({ run, due: now + ms, id: ++ids }), ids),
+      clear: (id) => timers.splice(timers.findIndex((t) => t.id === id) >>> 0, timers.some((t) => t.id === id) ? 1 : 0),
+    },
+  );
+  return {
+    clock,
+    told,
+    timers,
+    /** Real time passes; the audio moves at its rate while it plays. */
+    advance(ms: number) {
+      const end = now + ms;
+      for (;;) {
+        const next = timers.sort((a, b) => a.due - b.due)[0];
+        if (!next || next.due > end) break;
+        if (at) at.ms += (next.due - now) * at.rate;
+        now = next.due;
+        timers.shift();
+        next.run();
+      }
+      if (at) at.ms += (end - now) * at.rate;
+      now = end;
+    },
+    set(p: Partial<PlayPoint> | null) {
+      at = p && { ...(at ?? { part: 0, ms: 0, rate: 1, partLeftMs: null }), ...p };
+    },
+  };
+}
+
+describe('WordClock: each word told as it is said', () => {
+  it('tells the words in order, each once, at their starts', () => {
+    const r = rig();
+    r.clock.setWords(0, [0, 250, 600, 900]);
+    expect(r.told).toEqual([[0, 0]]);
+    r.advance(249);
+    expect(r.told).toEqual([[0, 0]]);
+    r.advance(2);
+    expect(r.told).toEqual([[0, 0], [0, 1]]);
+    r.advance(1000);
+    expect(r.told).toEqual([[0, 0], [0, 1], [0, 2], [0, 3]]);
+    expect(r.timers).toHaveLength(0);
+  });
+
+  it('at twice the rate, the same words in half the time', () => {
+    const r = rig({ rate: 2 });
+    r.clock.setWords(0, [0, 400, 800]);
+    r.advance(201);
+    expect(r.told).toEqual([[0, 0], [0, 1]]);
+    r.advance(200);
+    expect(r.told).toEqual([[0, 0], [0, 1], [0, 2]]);
+  });
+
+  it('paused: no timer runs, the word told stays; resumed: it goes on from there', () => {
+    const r = rig();
+    r.clock.setWords(0, [0, 300, 600]);
+    r.set(null);
+    r.clock.stop();
+    r.advance(1000);
+    expect(r.told).toEqual([[0, 0]]);
+    r.set({ ms: 0 });
+    r.clock.sync();
+    expect(r.told).toEqual([[0, 0]]);
+    r.advance(301);
+    expect(r.told).toEqual([[0, 0], [0, 1]]);
+  });
+
+  it('a part not yet timed tells nothing, but its end wakes the clock for the next part', () => {
+    const r = rig({ part: 0, ms: 0, partLeftMs: 500 });
+    r.clock.setWords(1, [0, 200]);
+    r.clock.sync();
+    expect(r.told).toEqual([]);
+    r.advance(400);
+    r.set({ part: 1, ms: 0, partLeftMs: null });
+    r.advance(101);
+    expect(r.told).toEqual([[1, 0]]);
+  });
+
+  it('a jump tells the word again, even the same one; a new reading forgets the parts', () => {
+    const r = rig();
+    r.clock.setWords(0, [0, 300]);
+    r.clock.retell();
+    r.clock.sync();
+    expect(r.told).toEqual([[0, 0], [0, 0]]);
+    r.clock.reset();
+    r.clock.sync();
+    expect(r.clock.has(0)).toBe(false);
+    expect(r.told).toHaveLength(2);
+  });
+});

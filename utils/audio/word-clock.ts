@@ -1,0 +1,111 @@
+/**
+ * Which word is being said, told as it changes (issue 48). The player knows each part's word starts (ms
+ * from the part's audio start, `part-words.ts`) and where playback is; the clock tells the word at once on
+ * every sync (a time update, playing, a seek, a rate change) and sets one timer for the next change — the
+ * next word's start at the current rate, or the next part's start. Paused or waiting, no timer runs and the
+ * last word told stays. Timers are passed in, so the clock is tested without a browser.
+ */
+
+/** Where playback is, as the player sees it; null when it is not moving (paused, waiting, not started). */
+export interface PlayPoint {
+  part: number;
+  /** ms of the part's audio played. */
+  ms: number;
+  /** The playback rate (1 = as recorded). */
+  rate: number;
+  /** ms of audio until the next part begins, when it is already buffered; null when unknown. */
+  partLeftMs: number | null;
+}
+
+export interface ClockTimers {
+  set(run: () => void, ms: number): unknown;
+  clear(handle: unknown): void;
+}
+
+const browserTimers: ClockTimers = {
+  set: (run, ms) => setTimeout(run, ms),
+  clear: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+};
+
+/** The index of the last start at or before `ms` (−1 before the first). */
+export function wordIndexAt(starts: readonly number[], ms: number): number {
+  let lo = 0;
+  let hi = starts.length - 1;
+  let found = -1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (starts[mid]! <= ms) [found, lo] = [mid, mid + 1];
+    else hi = mid - 1;
+  }
+  return found;
+}
+
+export class WordClock {
+  private readonly starts = new Map<number, readonly number[]>();
+  private timer: unknown = null;
+  private told: { part: number; word: number } | null = null;
+
+  constructor(
+    /** Where playback is now. */
+    private readonly where: () => PlayPoint | null,
+    /** Told each time the word being said changes. */
+    private readonly onWord: (part: number, word: number) => void,
+    private readonly timers: ClockTimers = browserTimers,
+  ) {}
+
+  /** A part's word starts are known: the clock follows them from now on (at once if it is playing). */
+  setWords(part: number, starts: readonly number[]): void {
+    this.starts.set(part, starts);
+    this.sync();
+  }
+
+  has(part: number): boolean {
+    return this.starts.has(part);
+  }
+
+  /** A new reading: nothing known, nothing told. */
+  reset(): void {
+    this.stopTimer();
+    this.starts.clear();
+    this.told = null;
+  }
+
+  /** A new load of the same reading (a jump): the word is told again even if it is the same. */
+  retell(): void {
+    this.told = null;
+  }
+
+  /** Tells the word being said if it changed, and sets the timer for the next change. */
+  sync(): void {
+    this.stopTimer();
+    const at = this.where();
+    if (!at) return;
+    const starts = this.starts.get(at.part);
+    let nextMs = Infinity;
+    if (starts) {
+      const word = wordIndexAt(starts, at.ms);
+      if (word >= 0 && (this.told?.part !== at.part || this.told.word !== word)) {
+        this.told = { part: at.part, word };
+        this.onWord(at.part, word);
+      }
+      const next = starts[word + 1];
+      if (next !== undefined) nextMs = next - at.ms;
+    }
+    if (at.partLeftMs !== null) nextMs = Math.min(nextMs, at.partLeftMs);
+    if (!Number.isFinite(nextMs)) return;
+    // A millisecond past the change: a timer that fires on the dot would find the word before it still said.
+    this.timer = this.timers.set(() => {
+      this.timer = null;
+      this.sync();
+    }, Math.max(0, nextMs / Math.max(0.1, at.rate)) + 1);
+  }
+
+  stop(): void {
+    this.stopTimer();
+  }
+
+  private stopTimer(): void {
+    if (this.timer !== null) this.timers.clear(this.timer);
+    this.timer = null;
+  }
+}
