@@ -1,0 +1,67 @@
+/**
+ * The word being said is marked inside the sentence's band (issue 48), in Firefox: the player in the
+ * background page times each part's words from its audio. The local service speaks with its timed voice.
+ */
+import { marksShown, markedSentences, pageWords, recordedWordMarks, recordWordMarks, WORD_MARK_PAGE, wordSamples } from '../fixtures/word-marks.ts';
+import { evaluate } from './firefox.ts';
+import { attr, type Ext, expect, state, test } from './fixtures.ts';
+
+test.use({ serviceOptions: { audio: 'timed' } });
+
+const press = (popup: Parameters<typeof state>[0], testId: string) =>
+  evaluate(popup, (id) => (document.querySelector(`[data-testid="${id}"]`) as HTMLElement).click(), testId);
+
+test('the word mark moves through each sentence in order, never leaves it, and stops and goes on with playback', async ({ ext, pages }) => {
+  test.setTimeout(90_000);
+  await ext.configure();
+  pages.put('/words.html', WORD_MARK_PAGE);
+  const { page, tabId } = await ext.openTab('words.html');
+  await evaluate(page, recordWordMarks);
+  const popup = await ext.openPopup(tabId);
+  // The page in front: Firefox runs a background tab's timers once a second, and the recorder samples every 20 ms.
+  await page.bringToFront();
+  await expect.poll(() => state(popup), { timeout: 30_000 }).toBe('playing');
+  await expect.poll(() => evaluate(page, recordedWordMarks).then((s) => s.length), { timeout: 20_000 }).toBeGreaterThanOrEqual(6);
+
+  // Paused: the mark stays on its word while time passes (half a second of samples).
+  await press(popup, 'play-pause');
+  await expect.poll(() => state(popup)).toBe('paused');
+  const atPause = (await evaluate(page, recordedWordMarks)).length;
+  const from = await evaluate(page, wordSamples);
+  await expect.poll(() => evaluate(page, wordSamples)).toBeGreaterThan(from + 25);
+  expect((await evaluate(page, recordedWordMarks)).length).toBe(atPause);
+  expect((await evaluate(page, marksShown)).word).toBe(1);
+
+  // Played again: it goes on from there, to the end.
+  await press(popup, 'play-pause');
+  await expect.poll(() => evaluate(page, recordedWordMarks).then((s) => s.length)).toBeGreaterThan(atPause);
+  await expect.poll(() => state(popup), { timeout: 60_000 }).toBe('finished');
+
+  const seen = await evaluate(page, recordedWordMarks);
+  expect(seen.filter((s) => !s.inside)).toEqual([]);
+  expect(seen.filter((s) => s.order < 0)).toEqual([]);
+  const words = pageWords(WORD_MARK_PAGE);
+  let at = 0;
+  for (const { word } of seen) {
+    const next = words.indexOf(word, at);
+    expect(next, `«${word}» after word ${at} of the page`).toBeGreaterThanOrEqual(at);
+    at = next + 1;
+  }
+  expect(seen.length).toBeGreaterThanOrEqual(Math.floor(words.length * 0.9));
+  expect(await attr(popup, 'player', 'data-state')).toBe('finished');
+});
+
+test('with the word mark off, the sentence is marked and no word', async ({ ext, pages }) => {
+  test.setTimeout(60_000);
+  await ext.configure();
+  const helper = await ext.extensionPage();
+  await evaluate(helper, () => (globalThis as unknown as Ext).browser.storage.local.set({ 'page-options': { floatingPlayer: true, clickToRead: false, wordMark: false } }));
+  pages.put('/words.html', WORD_MARK_PAGE);
+  const { page, tabId } = await ext.openTab('words.html');
+  await evaluate(page, recordWordMarks);
+  const popup = await ext.openPopup(tabId);
+  await page.bringToFront();
+  await expect.poll(() => state(popup), { timeout: 60_000 }).toBe('finished');
+  expect(await evaluate(page, markedSentences)).toHaveLength(5);
+  expect(await evaluate(page, recordedWordMarks)).toEqual([]);
+});
