@@ -14,7 +14,7 @@ describe('wordIndexAt: the last word started', () => {
 });
 
 /** A clock on a fake audio clock: `advance` moves the audio and fires the timers due. */
-function rig(point: Partial<PlayPoint> | null = {}) {
+function rig(point: Partial<PlayPoint> | null = {}, lead = 0) {
   let now = 0;
   let at: PlayPoint | null = point && { part: 0, ms: 0, rate: 1, partLeftMs: null, ...point };
   const timers: Array<{ run: () => void; due: number; id: number }> = [];
@@ -27,6 +27,7 @@ function rig(point: Partial<PlayPoint> | null = {}) {
       set: (run, ms) => (timers.push({ run, due: now + ms, id: ++ids }), ids),
       clear: (id) => timers.splice(timers.findIndex((t) => t.id === id) >>> 0, timers.some((t) => t.id === id) ? 1 : 0),
     },
+    lead,
   );
   return {
     clock,
@@ -98,6 +99,15 @@ describe('WordClock: each word told as it is said', () => {
     r.set({ part: 1, ms: 0, partLeftMs: null });
     r.advance(101);
     expect(r.told).toEqual([[1, 0]]);
+  });
+
+  it('told ahead by the mark\'s way to the page: 20 ms of listening, 40 ms of audio at 2×', () => {
+    const r = rig({ rate: 2 }, 20);
+    r.clock.setWords(0, [0, 400]);
+    r.advance(179);
+    expect(r.told).toEqual([[0, 0]]);
+    r.advance(2);
+    expect(r.told).toEqual([[0, 0], [0, 1]]);
   });
 
   it('a jump tells the word again, even the same one; a new reading forgets the parts', () => {

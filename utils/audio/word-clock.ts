@@ -22,6 +22,12 @@ export interface ClockTimers {
   clear(handle: unknown): void;
 }
 
+/**
+ * Each word is told this long before it is said: its mark takes about that long to reach the page (the
+ * background passes it on) and be painted, so it appears as the word begins, not after.
+ */
+export const LEAD_MS = 10;
+
 const browserTimers: ClockTimers = {
   set: (run, ms) => setTimeout(run, ms),
   clear: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
@@ -51,6 +57,7 @@ export class WordClock {
     /** Told each time the word being said changes. */
     private readonly onWord: (part: number, word: number) => void,
     private readonly timers: ClockTimers = browserTimers,
+    private readonly leadMs = LEAD_MS,
   ) {}
 
   /** A part's word starts are known: the clock follows them from now on (at once if it is playing). */
@@ -78,8 +85,10 @@ export class WordClock {
   /** Tells the word being said if it changed, and sets the timer for the next change. */
   sync(): void {
     this.stopTimer();
-    const at = this.where();
-    if (!at) return;
+    const where = this.where();
+    if (!where) return;
+    // Audio ms at which the mark must be shown, counted ahead by its way to the page (in audio time at this rate).
+    const at = { ...where, ms: where.ms + this.leadMs * where.rate, partLeftMs: where.partLeftMs === null ? null : where.partLeftMs - this.leadMs * where.rate };
     const starts = this.starts.get(at.part);
     let nextMs = Infinity;
     if (starts) {

@@ -36,13 +36,27 @@ export function headlineOf(doc: Document, title: string, seen: Sight = { seen: n
 
 /** The headline `headlineAmong` found, with where its words are on the page: the text of the h1 it is (none for −1, or an h1 gone since). */
 export function headlineIn(doc: Document, found: { text: string; h1: number }): Headline {
-  const segments: Segment[] = [];
   const h1 = found.h1 >= 0 ? doc.getElementsByTagName('h1')[found.h1] : undefined;
-  const walker = h1 ? doc.createTreeWalker(h1, NodeFilter.SHOW_TEXT) : null;
+  return { text: found.text, segments: textOf(doc, h1 ?? titleShownAs(doc, found.text)) };
+}
+
+/** Where a title found in no h1 is shown as it is: a heading or a marked title (an h2, Blogger's `h3.post-title`). */
+const TITLE_PLACES = 'h2,h3,h4,[itemprop="headline"],[itemprop="name"],.entry-title,.post-title';
+
+/** The first element of `TITLE_PLACES` whose words are `title`'s (the sentence highlight marks it while the title is read). */
+function titleShownAs(doc: Document, title: string): Element | undefined {
+  const want = tokens(title).join(' ');
+  if (!want) return undefined;
+  return Array.from(doc.querySelectorAll(TITLE_PLACES)).find((el) => tokens(el.textContent ?? '').join(' ') === want);
+}
+
+function textOf(doc: Document, el: Element | undefined): Segment[] {
+  const segments: Segment[] = [];
+  const walker = el ? doc.createTreeWalker(el, NodeFilter.SHOW_TEXT) : null;
   for (let n = walker?.nextNode() as Text | null; n; n = walker!.nextNode() as Text | null) {
     if (n.data.trim()) segments.push({ node: n, start: 0, end: n.data.length });
   }
-  return { text: found.text, segments };
+  return segments;
 }
 
 /**
