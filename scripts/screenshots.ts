@@ -1,7 +1,8 @@
 /**
  * `npx tsx scripts/screenshots.ts`: the README's screenshots (docs/screenshots/), taken from the test
  * build against the local service: the popup with the sleep timer set, the popup's listening queue, the
- * PDF page, and a web page with the floating player and click-to-read's ▶, light and dark.
+ * PDF page, a web page with the floating player and click-to-read's ▶, and the word being said marked in its
+ * sentence, light and dark.
  */
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -63,6 +64,30 @@ async function main() {
       await web.screenshot({ path: `${OUT}/floating-player-${scheme}.png` });
       await web.getByTestId('floating-stop').click();
       await web.close();
+
+      // The word being said, marked inside its sentence's band (paused, so the picture holds one word).
+      const words = await browser.context.newPage();
+      await words.setViewportSize({ width: 900, height: 560 });
+      await words.goto(`${pages.url}/styled-article.html?words`);
+      await sw.evaluate(async (u) => {
+        const tab = (await chrome.tabs.query({ url: u }))[0]!;
+        await (globalThis as unknown as { commandHandler(c: string, t: object): Promise<void> }).commandHandler('read', tab);
+      }, words.url());
+      // Past the headline, a few words into a sentence of the article.
+      await words.waitForFunction(
+        () => {
+          const [word] = (CSS.highlights.get('trysasha-word') ?? []) as Iterable<Range>;
+          const [sentence] = (CSS.highlights.get('trysasha-sentence') ?? []) as Iterable<Range>;
+          return !!word && !!sentence && word.startContainer.parentElement?.closest('article p') && word.startOffset - sentence.startOffset > 20;
+        },
+        undefined,
+        { timeout: 60_000, polling: 10 },
+      );
+      await words.getByTestId('floating-play-pause').click();
+      await words.locator('[data-testid="floating-player"][data-state="paused"]').waitFor();
+      await words.screenshot({ path: `${OUT}/word-mark-${scheme}.png` });
+      await words.getByTestId('floating-stop').click();
+      await words.close();
 
       const page = await browser.context.newPage();
       await page.goto(`${pages.url}/article.html`);

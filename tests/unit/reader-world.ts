@@ -345,6 +345,10 @@ export function makeWorld(opts: WorldOptions = {}) {
         t.resolve();
       }
     },
+    /** The player tells the word being said: word `word` of part `part` (issue 48). */
+    word(part: number, word: number) {
+      emit({ type: 'word', readingId, load: loadId, part, word });
+    },
     /** The player says its audio plays (with `playingLate`). */
     playing() {
       emit({ type: 'playing', readingId, load: loadId });

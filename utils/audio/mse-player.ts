@@ -5,8 +5,7 @@ import { initSegmentOf, sameBytes } from './mp3-fmp4';
 import { PLAIN_MP3, type PlayerFormat, type StreamWrapper } from './player-format';
 import type { PlayerStats } from './player-stats';
 import { bufferedEnd, bufferedSpan, evictPlayed } from './source-buffer';
-import { PartWords } from './part-words';
-import { type PlayPoint, WordClock } from './word-clock';
+import { PlayerWords, type PlayPoint } from './word-clock';
 
 /**
  * Plays one reading progressively: every part's bytes go into one SourceBuffer
@@ -33,15 +32,10 @@ export class MsePlayer {
   private started = false;
   private userPaused = false;
   private objectUrl = '';
-  /** The reading whose parts' word starts the clock holds (kept across a jump's new load). */
-  private wordsReading = '';
-  private readonly clock = new WordClock(
+  private readonly words = new PlayerWords(
     () => this.playPoint(),
     (part, word) => this.readingId && this.emit({ type: 'word', readingId: this.readingId, load: this.loadId, part, word }),
   );
-  private readonly partWords = new PartWords((part, starts) => {
-    if (this.readingId) this.clock.setWords(part, starts);
-  });
 
   constructor(
     private readonly emit: (event: PlayerEvent) => void,
@@ -56,19 +50,18 @@ export class MsePlayer {
   ) {
     audio.addEventListener('play', () => this.controls?.state('playing'));
     audio.addEventListener('pause', () => {
-      this.clock.stop();
+      this.words.stop();
       this.controls?.state(this.readingId ? 'paused' : 'none');
     });
     audio.addEventListener('playing', () => {
       diagnostics.mark('player:playing-event');
       this.stats?.playing(this.audio.currentTime);
       this.emit({ type: 'playing', readingId: this.readingId, load: this.loadId });
-      this.clock.sync();
+      this.words.sync();
     });
-    audio.addEventListener('ratechange', () => this.clock.sync());
-    audio.addEventListener('seeked', () => this.clock.sync());
+    for (const moved of ['ratechange', 'seeked']) audio.addEventListener(moved, () => this.words.sync());
     audio.addEventListener('waiting', () => {
-      this.clock.stop();
+      this.words.stop();
       this.stats?.waited();
       this.emit({ type: 'waiting', readingId: this.readingId });
     });
@@ -101,7 +94,7 @@ export class MsePlayer {
         if (!this.started) diagnostics.mark('player:bytes');
         this.stats?.bytes();
         this.partBytes.set(part, (this.partBytes.get(part) ?? 0) + bytes.byteLength);
-        this.partWords.add(part, bytes);
+        this.words.add(part, bytes);
         if (this.format.wrap) {
           this.wrapped(part, (w) => {
             if (resumed) w.restart();
@@ -115,7 +108,7 @@ export class MsePlayer {
       }
       case 'part-end': {
         const { part } = cmd;
-        void this.partWords.end(part, cmd.text);
+        this.words.end(part, cmd.text);
         const complete = () => {
           this.completeParts.add(part);
           // A whole part shorter than the start's cushion plays now.
@@ -242,9 +235,7 @@ export class MsePlayer {
   private load(readingId: string, seekInPart: number, positionBase: number, startPart: number): void {
     this.reset();
     this.stats?.load();
-    if (this.wordsReading !== readingId) this.clock.reset();
-    else this.clock.retell();
-    this.wordsReading = readingId;
+    this.words.load(readingId);
     this.readingId = readingId;
     this.positionBase = positionBase;
     this.firstPart = startPart;
@@ -280,8 +271,7 @@ export class MsePlayer {
   }
 
   private reset(): void {
-    this.clock.stop();
-    this.partWords.reset();
+    this.words.reset();
     this.audio.pause();
     if (this.objectUrl) {
       this.audio.removeAttribute('src');
@@ -395,7 +385,7 @@ export class MsePlayer {
 
   private onTime(): void {
     if (!this.readingId || !this.started) return;
-    this.clock.sync();
+    this.words.sync();
     this.report();
     this.pump();
   }

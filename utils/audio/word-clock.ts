@@ -6,6 +6,8 @@
  * last word told stays. Timers are passed in, so the clock is tested without a browser.
  */
 
+import { type Decode, PartWords } from './part-words';
+
 /** Where playback is, as the player sees it; null when it is not moving (paused, waiting, not started). */
 export interface PlayPoint {
   part: number;
@@ -24,7 +26,8 @@ export interface ClockTimers {
 
 /**
  * Each word is told this long before it is said: its mark takes about that long to reach the page (the
- * background passes it on) and be painted, so it appears as the word begins, not after.
+ * background passes it on) and be painted — 8 ms median, `bench/word-marks.ts` — so it appears as the word
+ * begins, not after.
  */
 export const LEAD_MS = 10;
 
@@ -116,5 +119,53 @@ export class WordClock {
   private stopTimer(): void {
     if (this.timer !== null) this.timers.clear(this.timer);
     this.timer = null;
+  }
+}
+
+/**
+ * The player's words: each whole part's words timed from its audio (`PartWords`), told as they are said
+ * (`WordClock`). A new reading forgets every part's words; a jump within one keeps them and tells the word again.
+ */
+export class PlayerWords {
+  private reading = '';
+  private readonly clock: WordClock;
+  private readonly parts: PartWords;
+
+  constructor(where: () => PlayPoint | null, onWord: (part: number, word: number) => void, decode?: Decode) {
+    this.clock = new WordClock(where, onWord);
+    this.parts = new PartWords((part, starts) => this.clock.setWords(part, starts), decode);
+  }
+
+  /** Bytes of a part as appended. */
+  add(part: number, bytes: ArrayBuffer): void {
+    this.parts.add(part, bytes);
+  }
+
+  /** The part is whole: its words are timed from its audio when its text came with it. */
+  end(part: number, text: string | undefined): void {
+    void this.parts.end(part, text);
+  }
+
+  /** A load of `reading` (a new reading, or a jump in this one). */
+  load(reading: string): void {
+    if (reading !== this.reading) this.clock.reset();
+    else this.clock.retell();
+    this.reading = reading;
+  }
+
+  /** Playback moved, started or changed speed: the word is told, the next change timed. */
+  sync(): void {
+    this.clock.sync();
+  }
+
+  /** Playback stopped moving (paused, waiting): the word told stays. */
+  stop(): void {
+    this.clock.stop();
+  }
+
+  /** The player let go of its audio: what was kept goes, decodings under way are not told. */
+  reset(): void {
+    this.clock.stop();
+    this.parts.reset();
   }
 }

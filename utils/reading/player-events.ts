@@ -49,7 +49,7 @@ export async function onPlayerEvent(r: ReaderInside, event: PlayerEvent): Promis
     }
     case 'word': {
       // The player times each part's words from its audio, and tells each as it is said.
-      const mark = run.spokenWord(event.part, event.word);
+      const mark = run.spoken.mark(event.part, run.parts[event.part], event.word);
       const tabId = r.view().tabId;
       if (!mark || tabId === null) break;
       const key = `${mark.block}:${mark.text}`;
@@ -81,7 +81,7 @@ export async function onPlayerEvent(r: ReaderInside, event: PlayerEvent): Promis
 
 /** Highlights the sentence being spoken, in its own block of the page, until the part's words are timed (then its `word` events do). */
 function follow(r: ReaderInside, run: ReadingRun, part: number, partTime: number): void {
-  if (run.timed(part)) return;
+  if (run.spoken.timed(part)) return;
   const sentence = run.sentence(part, partTime);
   const key = sentence && `${sentence.block}:${sentence.text}`;
   const tabId = r.view().tabId;

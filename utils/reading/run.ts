@@ -17,9 +17,8 @@ import { boundTitle } from '../text/title';
 import { siteName } from '../text/urls';
 import { ServiceError } from '../speech/client';
 import { isKnownErrorCode } from '../speech/errors';
-import { DEFAULT_CHARS_PER_SECOND, keyOf, markOfWord, ReadingError, type ReadingPlan, sentenceAt, splitPart } from './plan';
-import { type WordSpan, wordsOf } from '../audio/word-timing';
-import type { PageMark } from '../messaging/content';
+import { DEFAULT_CHARS_PER_SECOND, keyOf, ReadingError, type ReadingPlan, sentenceAt, splitPart } from './plan';
+import { SpokenWords } from './spoken-words';
 import type { ReadingView } from './state';
 
 export type ErrorView = NonNullable<ReadingView['error']>;
@@ -173,25 +172,8 @@ export class ReadingRun {
     return sentenceAt(part, partTime, this.partSeconds.get(k) ?? part.chars / this.charsPerSecond());
   }
 
-  /** The parts whose words the player has timed (their sentences are marked by the words, not by share). */
-  readonly #timed = new Set<number>();
-  /** Each part's words (offsets in its text), made once a part's first word is told. */
-  readonly #words = new Map<number, WordSpan[]>();
-
-  /** The mark for word `word` of part k as the player tells it (the part is marked by its words from now on). */
-  spokenWord(k: number, word: number): PageMark | null {
-    const part = this.parts[k];
-    if (!part) return null;
-    this.#timed.add(k);
-    let words = this.#words.get(k);
-    if (!words) this.#words.set(k, (words = wordsOf(part.text)));
-    return markOfWord(part, words, word);
-  }
-
-  /** Whether part k's sentences are marked by its timed words. */
-  timed(k: number): boolean {
-    return this.#timed.has(k);
-  }
+  /** The words the player tells, as the page marks them. */
+  readonly spoken = new SpokenWords();
 
   /** Seconds of part k: measured when it was received whole, else estimated from the reading's speech rate. */
   partDuration(k: number): number {

@@ -757,3 +757,43 @@ describe('a start from a page (click-to-read) never takes the place of what only
     await w.until(() => w.reader.view.id !== id, 'the new reading');
   });
 });
+
+describe('the marks on the page follow the words the player tells (issue 48)', () => {
+  const text = 'Первое предложение здесь. Второе предложение там. Третье в конце.';
+  const marked = async (wordMark: boolean | undefined, told: Array<[number, number]>) => {
+    const w = makeWorld({ blocks: [{ kind: 'paragraph', text }] });
+    const marks: unknown[] = [];
+    w.deps.highlight = (_tab, mark) => void marks.push(mark);
+    if (wordMark !== undefined) w.deps.wordMark = () => wordMark;
+    await w.start();
+    await vi.waitFor(() => expect(w.reader.view.state).toBe('playing'));
+    const part = (k: number) => w.store.plan!.parts[k]!.text;
+    for (const [k, word] of told) {
+      w.word(k, word);
+      await vi.waitFor(() => expect(marks.length).toBeGreaterThan(0));
+      await new Promise((r) => setTimeout(r, 0));
+    }
+    // A report of the player's place in a part whose words are told moves nothing by share.
+    const before = marks.length;
+    w.reportNow(told.at(-1)![0]);
+    await new Promise((r) => setTimeout(r, 0));
+    return { marks, part, after: marks.length - before };
+  };
+
+  it('each word told is marked, in its sentence, with its place there', async () => {
+    const { marks, part, after } = await marked(undefined, [[0, 0], [0, 1], [0, 2]]);
+    const first = part(0).split('.')[0]!;
+    expect(marks).toEqual([
+      { block: 0, text: expect.stringContaining(first), word: { start: 0, end: 'Первое'.length } },
+      { block: 0, text: expect.stringContaining(first), word: { start: 'Первое '.length, end: 'Первое предложение'.length } },
+      { block: 0, text: expect.stringContaining(first), word: { start: 'Первое предложение '.length, end: 'Первое предложение здесь'.length } },
+    ]);
+    expect(after).toBe(0);
+  });
+
+  it('with the word mark off: the sentence alone, sent once while its words are said', async () => {
+    const { marks, after } = await marked(false, [[0, 0], [0, 1], [0, 2]]);
+    expect(marks).toEqual([{ block: 0, text: expect.stringContaining('Первое предложение здесь') }]);
+    expect(after).toBe(0);
+  });
+});
