@@ -14,6 +14,7 @@
 import { launchWithExtension, serviceWorkerOf } from '../tests/e2e/chromium.ts';
 import { startPagesServer } from '../tests/e2e/pages-server.ts';
 import { startFakeService } from '../tests/fake-service/server.ts';
+import { DEFAULT_ACCOUNT } from '../tests/fake-service/options.ts';
 import { timedVoice } from '../tests/fake-service/timed-voice.ts';
 import { encodeMp3, MP3_KBPS } from '../tests/fake-service/audio.ts';
 import { corpusDirOf, expectedPages, type ExpectedLang } from '../tests/fixtures/expected-text.ts';
@@ -152,7 +153,8 @@ async function codecDelayMs(page: import('playwright-core').Page): Promise<numbe
 }
 
 export async function measureWordMarks(seconds = 12, rates = [1, 2], perLang = Number(process.env.WORD_MARK_PAGES ?? Infinity)): Promise<WordMarkResult[]> {
-  const service = await startFakeService({ audio: 'timed' });
+  // A balance for every page at every rate (each reading buys its first parts: ~5,000 characters).
+  const service = await startFakeService({ audio: 'timed', accounts: [{ ...DEFAULT_ACCOUNT, balanceRub: '100000.0000' }] });
   const browser = await launchWithExtension();
   const results: WordMarkResult[] = [];
   try {

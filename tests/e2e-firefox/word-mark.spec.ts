@@ -2,7 +2,7 @@
  * The word being said is marked inside the sentence's band (issue 48), in Firefox: the player in the
  * background page times each part's words from its audio. The local service speaks with its timed voice.
  */
-import { marksShown, markedSentences, pageWords, recordedWordMarks, recordWordMarks, WORD_MARK_PAGE, wordSamples } from '../fixtures/word-marks.ts';
+import { marksShown, markedSentences, pageWords, recordedWordMarks, recordWordMarks, WORD_MARK_PAGE, WORD_MARK_SENTENCES, wordSamples } from '../fixtures/word-marks.ts';
 import { evaluate } from './firefox.ts';
 import { attr, type Ext, expect, state, test } from './fixtures.ts';
 
@@ -38,6 +38,8 @@ test('the word mark moves through each sentence in order, never leaves it, and s
   await expect.poll(() => state(popup), { timeout: 60_000 }).toBe('finished');
 
   const seen = await evaluate(page, recordedWordMarks);
+  // Each sentence marked whole, in order; every word marked inside the sentence marked with it.
+  expect(await evaluate(page, markedSentences)).toEqual(WORD_MARK_SENTENCES);
   expect(seen.filter((s) => !s.inside)).toEqual([]);
   expect(seen.filter((s) => s.order < 0)).toEqual([]);
   const words = pageWords(WORD_MARK_PAGE);
@@ -62,6 +64,6 @@ test('with the word mark off, the sentence is marked and no word', async ({ ext,
   const popup = await ext.openPopup(tabId);
   await page.bringToFront();
   await expect.poll(() => state(popup), { timeout: 60_000 }).toBe('finished');
-  expect(await evaluate(page, markedSentences)).toHaveLength(5);
+  expect(await evaluate(page, markedSentences)).toEqual(WORD_MARK_SENTENCES);
   expect(await evaluate(page, recordedWordMarks)).toEqual([]);
 });
