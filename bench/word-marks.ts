@@ -50,6 +50,7 @@ export interface WordMarkResult {
   /** Samples with a mark neither on the sentence nor on another (part of it marked), and with none at all. */
   partial: number;
   unmarked: number;
+  partialByPage: Record<string, number>;
   /** The longest time a wrong sentence stayed marked, listener ms (consecutive samples). */
   longestWrongMs: number;
   examples: string[];
@@ -172,9 +173,11 @@ export async function measureWordMarks(seconds = 12, rates = [1, 2], perLang = N
     const delayMs = await codecDelayMs(options);
     await options.close();
     const cdp = await TargetEvaluator.create(browser.context);
+    // Each part's true word times by its text: a page read again (the next rate) plays its parts from the cache.
+    const trueByText = new Map<string, TrueWord[]>();
     for (const rate of rates) {
       const r: WordMarkResult = {
-        rate, pages: 0, wordSamples: 0, onWord: 0, withinOne: 0, startErrorsMs: [], signedMs: [], tripMs: [], sentenceSamples: 0, onSentence: 0, wrongSentence: 0, partial: 0, unmarked: 0, longestWrongMs: 0, examples: [],
+        rate, pages: 0, wordSamples: 0, onWord: 0, withinOne: 0, startErrorsMs: [], signedMs: [], tripMs: [], sentenceSamples: 0, onSentence: 0, wrongSentence: 0, partial: 0, unmarked: 0, partialByPage: {}, longestWrongMs: 0, examples: [],
         byLang: { ru: { samples: 0, on: 0, wrong: 0 }, en: { samples: 0, on: 0, wrong: 0 } },
         codecDelayMs: delayMs,
       };
@@ -213,9 +216,9 @@ export async function measureWordMarks(seconds = 12, rates = [1, 2], perLang = N
             await page.close();
             if (!plan) continue;
             r.pages++;
-            const log = service.speechLog() as Array<{ text: string; trueWords?: TrueWord[] }>;
+            for (const e of service.speechLog() as Array<{ text: string; trueWords?: TrueWord[] }>) if (e.trueWords) trueByText.set(e.text, e.trueWords);
             // The true times as heard: behind the codec's delay.
-            const truth = (k: number) => log.findLast((e) => e.text === plan.parts[k]?.text && e.trueWords)?.trueWords?.map((w) => ({ ...w, startMs: w.startMs + delayMs }));
+            const truth = (k: number) => trueByText.get(plan.parts[k]?.text ?? '')?.map((w) => ({ ...w, startMs: w.startMs + delayMs }));
             const sentenceWords = plan.parts.map((p) => p.sentences.map((s) => speakable(p.text.slice(s.start, s.end))));
             // The mark's way from the player to the page: each word told, to the page's next change of word (5 ms samples).
             const tells = (await cdp.evaluate<number[]>('/offscreen.html', 'window.__tells')) ?? [];
@@ -275,6 +278,7 @@ export async function measureWordMarks(seconds = 12, rates = [1, 2], perLang = N
                 if (r.examples.length < 40) r.examples.push(`wrong ${lang}/${name} part ${part} at ${ms.toFixed(0)} ms (word ${i} from ${words[i]!.startMs.toFixed(0)} ms; told ${tPart}:${tWord}): heard «${sentenceWords[part]![s]!.join(' ').slice(0, 80)}», painted «${painted.join(' ').slice(0, 80)}»`);
               } else {
                 r.partial++;
+                r.partialByPage[`${lang}/${name}`] = (r.partialByPage[`${lang}/${name}`] ?? 0) + 1;
                 if (r.examples.length < 40 && !r.examples.some((e) => e.startsWith(`partial ${lang}/${name}`))) r.examples.push(`partial ${lang}/${name} part ${part} at ${ms.toFixed(0)} ms (word ${i}; told ${tPart}:${tWord}): heard «${sentenceWords[part]![s]!.join(' ').slice(0, 80)}», painted «${painted.join(' ').slice(0, 80)}»`);
               }
             }
@@ -299,6 +303,7 @@ export function describeWordMarks(r: WordMarkResult): string[] {
     `at ${r.rate}× (true times moved by the codec's ${r.codecDelayMs.toFixed(1)} ms), ${r.pages} pages: word ${pct(r.onWord, r.wordSamples)} on, ${pct(r.withinOne, r.wordSamples)} within one (${r.wordSamples} samples); ` +
       `start error median ${quantile(r.startErrorsMs, 0.5).toFixed(0)} ms, p90 ${quantile(r.startErrorsMs, 0.9).toFixed(0)} ms (${r.startErrorsMs.length} words; signed median ${quantile(r.signedMs, 0.5).toFixed(0)} ms, late > 0); player to page ${quantile(r.tripMs, 0.5).toFixed(0)} ms median`,
     `  sentence: ${pct(r.onSentence, r.sentenceSamples)} on (${r.sentenceSamples} samples; ru ${pct(r.byLang.ru.on, r.byLang.ru.samples)}, en ${pct(r.byLang.en.on, r.byLang.en.samples)}), wrong ${r.wrongSentence} (longest ${r.longestWrongMs} ms), part of it ${r.partial}, none ${r.unmarked}`,
+    `  part of it, by page: ${JSON.stringify(r.partialByPage)}`,
     ...r.examples.map((e) => `    ${e}`),
   ];
 }

@@ -51,20 +51,6 @@ async function main() {
       });
       await options.close();
 
-      // A web page being read: the sentence highlighted, the floating player, the ▶ by a paragraph.
-      const web = await browser.context.newPage();
-      await web.setViewportSize({ width: 900, height: 560 });
-      await web.goto(`${pages.url}/styled-article.html`);
-      await web.locator('article p').nth(1).hover();
-      await web.getByTestId('click-to-read').click();
-      await web.locator('[data-testid="floating-player"][data-state="playing"]').waitFor({ timeout: 30_000 });
-      await web.waitForFunction(() => (CSS.highlights.get('trysasha-sentence')?.size ?? 0) > 0, undefined, { timeout: 30_000 });
-      await web.locator('article p').nth(3).hover();
-      await web.getByTestId('click-to-read').waitFor();
-      await web.screenshot({ path: `${OUT}/floating-player-${scheme}.png` });
-      await web.getByTestId('floating-stop').click();
-      await web.close();
-
       // The word being said, marked inside its sentence's band (paused, so the picture holds one word).
       const words = await browser.context.newPage();
       await words.setViewportSize({ width: 900, height: 560 });
@@ -83,11 +69,32 @@ async function main() {
         undefined,
         { timeout: 60_000, polling: 10 },
       );
-      await words.getByTestId('floating-play-pause').click();
-      await words.locator('[data-testid="floating-player"][data-state="paused"]').waitFor();
+      // Paused (the shortcut's handler: the mini-player's shadow root is closed to the page, and to Playwright).
+      const command = (name: string) => sw.evaluate((c) => (globalThis as unknown as { commandHandler(c: string): Promise<void> }).commandHandler(c), name);
+      await command('toggle-pause');
+      await sw.evaluate(async () => {
+        while (((await chrome.storage.session.get('reading-view'))['reading-view'] as { state?: string } | undefined)?.state !== 'paused') await new Promise((r) => setTimeout(r, 20));
+      });
       await words.screenshot({ path: `${OUT}/word-mark-${scheme}.png` });
-      await words.getByTestId('floating-stop').click();
+      await command('stop');
       await words.close();
+
+      // `WORD_MARK_ONLY=1`: the word mark's pictures alone.
+      if (process.env.WORD_MARK_ONLY) continue;
+
+      // A web page being read: the sentence highlighted, the floating player, the ▶ by a paragraph.
+      const web = await browser.context.newPage();
+      await web.setViewportSize({ width: 900, height: 560 });
+      await web.goto(`${pages.url}/styled-article.html`);
+      await web.locator('article p').nth(1).hover();
+      await web.getByTestId('click-to-read').click();
+      await web.locator('[data-testid="floating-player"][data-state="playing"]').waitFor({ timeout: 30_000 });
+      await web.waitForFunction(() => (CSS.highlights.get('trysasha-sentence')?.size ?? 0) > 0, undefined, { timeout: 30_000 });
+      await web.locator('article p').nth(3).hover();
+      await web.getByTestId('click-to-read').waitFor();
+      await web.screenshot({ path: `${OUT}/floating-player-${scheme}.png` });
+      await web.getByTestId('floating-stop').click();
+      await web.close();
 
       const page = await browser.context.newPage();
       await page.goto(`${pages.url}/article.html`);
