@@ -184,7 +184,9 @@ export async function measureWordMarks(seconds = 12, rates = [1, 2], perLang = N
       for (const lang of ['ru', 'en'] as const) {
         const server = await startPagesServer(corpusDirOf(lang));
         try {
-          for (const name of expectedPages(lang).slice(0, perLang)) {
+          // `WORD_MARK_ONLY=en/guardian-1,…`: those pages alone.
+          const only = process.env.WORD_MARK_ONLY?.split(',');
+          for (const name of expectedPages(lang).slice(0, perLang).filter((n) => !only || only.includes(`${lang}/${n}`))) {
             service.resetLog();
             const page = await browser.context.newPage();
             await page.goto(`${server.url}/${name}/source.html`, { waitUntil: 'domcontentloaded', timeout: 20_000 }).catch(() => undefined);

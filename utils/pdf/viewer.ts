@@ -51,7 +51,7 @@ export async function openPdf(container: HTMLDivElement, viewerEl: HTMLDivElemen
     waiting.delete(pageNumber);
   });
   const layerOf = (p: number) => viewerEl.querySelector<HTMLElement>(`.page[data-page-number="${p}"] .textLayer`);
-  const highlighter = new PageHighlighter(document, container);
+  const highlighter = new PageHighlighter(document, container, false);
   const view: PdfView = {
     currentPage: () => viewer.currentPageNumber || 1,
     selectionText: () => {

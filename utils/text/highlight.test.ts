@@ -51,6 +51,24 @@ describe('the word being said, placed inside its sentence as the page shows it',
     expect(words.slice(place.first, place.last + 1).join('-')).toBe(want);
   });
 
+  it.each([
+    ['a drop cap: the letter set apart by a tag is the word\'s', '<span class="drop-cap"><span>W</span></span>hale whisperer', 'whale whisperer'],
+    ['a word in two styles', 'пере<b>нос</b> слова', 'перенос слова'],
+    ['a line break between words is not inside one', 'один<br>два', 'один два'],
+    ['a citation mark after a word is not the word\'s', 'слово<sup>1</sup> дальше', 'слово 1 дальше'],
+  ])('the page\'s words across tags: %s', (_name, html, words) => {
+    const index = indexOf(html);
+    expect(index.text).toBe(words);
+  });
+
+  it('a sentence that begins with a drop cap is marked from its first letter', () => {
+    const index = indexOf('<span class="drop-cap"><span>W</span></span>hale whisperer Hori Parata was seven.');
+    const found = findSentence(index, 'Whale whisperer Hori Parata was seven.')!;
+    expect(found.startToken).toBe(0);
+    expect(index.spans[0]!.node.data).toBe('W');
+    expect(index.spans[0]!.endNode?.data).toMatch(/^hale/);
+  });
+
   it('a word the page does not have is put at its share of the sentence, inside it', () => {
     const index = indexOf('один два три четыре пять');
     const sentence = 'один два ТРИДЦАТЬ четыре пять';

@@ -50,8 +50,8 @@ export function tokens(s: string): string[] {
 interface TextIndex {
   /** Tokens of the block joined by single spaces. */
   text: string;
-  /** For each token: its node and offsets in the node's data. */
-  spans: Array<{ node: Text; start: number; end: number; at: number }>;
+  /** For each token: its node and offsets in the node's data (`endNode`: where it ends, when a tag splits the word). */
+  spans: Array<{ node: Text; start: number; end: number; at: number; endNode?: Text }>;
 }
 
 /** A slice of a live text node (`extract.ts` records them for each block it reads). */
@@ -61,24 +61,59 @@ export interface TextSlice {
   end: number;
 }
 
+/** Elements that run on inside a word: a letter set apart by one (a drop cap: `<span>W</span>hale`) is the same word. */
+const INLINE = new Set(['A', 'ABBR', 'B', 'BDI', 'BDO', 'CITE', 'CODE', 'DATA', 'DFN', 'EM', 'FONT', 'I', 'KBD', 'MARK', 'Q', 'S', 'SAMP', 'SMALL', 'SPAN', 'STRONG', 'TIME', 'U', 'VAR']);
+
+/** Text node `b` follows `a` with only inline elements' edges between them (no `<br>`, no block, no `<sup>`). */
+function joinedInline(a: Text, b: Text): boolean {
+  let n: Node = a;
+  while (!n.nextSibling) {
+    const parent = n.parentElement;
+    if (!parent || !INLINE.has(parent.tagName.toUpperCase())) return false;
+    n = parent;
+  }
+  let m: Node | null = n.nextSibling;
+  while (m && m !== b) {
+    if (m.nodeType !== 1 || !INLINE.has((m as Element).tagName.toUpperCase())) return false;
+    m = m.firstChild;
+  }
+  return m === b;
+}
+
 /** The tokens of a block's live text, in order, each with where it is on the page. */
-export function buildIndex(slices: readonly TextSlice[]): TextIndex {
+export function buildIndex(slices: readonly TextSlice[], joinAcrossTags = true): TextIndex {
   const spans: TextIndex['spans'] = [];
   const parts: string[] = [];
   let at = 0;
+  /** The last token ended where its slice ends (a word may go on in the next text node). */
+  let flush: Text | null = null;
   for (const { node, start, end } of slices) {
     if (!node.isConnected) continue;
     const data = node.data.slice(start, end);
     for (const m of data.matchAll(TOKEN)) {
       // Offsets are in the node's data; matching is done on the loose form of each token.
       const loose = looseForm(m[0]);
-      spans.push({ node, start: start + m.index, end: start + m.index + m[0].length, at });
-      parts.push(loose);
-      at += loose.length + 1;
+      const last = spans.at(-1);
+      if (joinAcrossTags && m.index === 0 && start === 0 && flush && last && joinedInline(flush, node)) {
+        // The word goes on across a tag: one token, from its first node to this one.
+        parts[parts.length - 1] += loose;
+        last.endNode = node;
+        last.end = m[0].length;
+        at += loose.length;
+      } else {
+        spans.push({ node, start: start + m.index, end: start + m.index + m[0].length, at });
+        parts.push(loose);
+        at += loose.length + 1;
+      }
+      flush = m.index + m[0].length === data.length && end === node.data.length ? node : null;
     }
+    if (!data.length || !TOKEN_END.test(data)) flush = null;
   }
   return { text: parts.join(' '), spans };
 }
+
+/** A slice that ends inside a word (its last character a letter or digit). */
+const TOKEN_END = new RegExp(`${WORD_CHAR}$`, 'u');
 
 function spanAt(index: TextIndex, at: number): number {
   let lo = 0;
@@ -97,8 +132,9 @@ function rangeOf(index: TextIndex, first: number, last: number): Range {
   const range = a.node.ownerDocument.createRange();
   range.setStart(a.node, a.start);
   // The sentence's closing punctuation belongs to it.
-  const trailing = /^[^\s\p{L}\p{N}]*/u.exec(b.node.data.slice(b.end))?.[0].length ?? 0;
-  range.setEnd(b.node, b.end + trailing);
+  const endNode = b.endNode ?? b.node;
+  const trailing = /^[^\s\p{L}\p{N}]*/u.exec(endNode.data.slice(b.end))?.[0].length ?? 0;
+  range.setEnd(endNode, b.end + trailing);
   return range;
 }
 
@@ -208,7 +244,7 @@ function tokenRange(index: TextIndex, first: number, last: number): Range {
   const b = index.spans[last]!;
   const range = a.node.ownerDocument.createRange();
   range.setStart(a.node, a.start);
-  range.setEnd(b.node, b.end);
+  range.setEnd(b.endNode ?? b.node, b.end);
   return range;
 }
 
@@ -242,6 +278,8 @@ export class PageHighlighter {
     private readonly doc: Document = document,
     /** The element that scrolls the text (the PDF viewer's); the window when none is given. */
     private readonly scroller: Element | null = null,
+    /** A word split by a tag is one word (web pages); pdf.js sets each run in a span of its own, apart from the next. */
+    private readonly joinAcrossTags = true,
   ) {
     const userScrolled = () => {
       this.autoScroll = false;
@@ -265,7 +303,7 @@ export class PageHighlighter {
    */
   show(slices: readonly TextSlice[], sentence: string, word?: WordPlace): boolean {
     if (this.indexed?.slices !== slices) {
-      this.indexed = { slices, index: buildIndex(slices) };
+      this.indexed = { slices, index: buildIndex(slices, this.joinAcrossTags) };
       this.cursor = 0;
       this.after = 0;
       this.shown = null;
