@@ -8,12 +8,17 @@ import { attr, type Ext, expect, state, test } from './fixtures.ts';
 
 test.use({ serviceOptions: { audio: 'timed' } });
 
+/** Played at 2× (the listener's rate, as the popup sets it): the marks follow the same words in half the time. */
+const twice = async (ext: { extensionPage(): Promise<Parameters<typeof evaluate>[0]> }) =>
+  evaluate(await ext.extensionPage(), () => (globalThis as unknown as Ext).browser.storage.local.set({ playback: { rate: 2, volume: 1 } }));
+
 const press = (popup: Parameters<typeof state>[0], testId: string) =>
   evaluate(popup, (id) => (document.querySelector(`[data-testid="${id}"]`) as HTMLElement).click(), testId);
 
 test('the word mark moves through each sentence in order, never leaves it, and stops and goes on with playback', async ({ ext, pages }) => {
   test.setTimeout(90_000);
   await ext.configure();
+  await twice(ext);
   pages.put('/words.html', WORD_MARK_PAGE);
   const { page, tabId } = await ext.openTab('words.html');
   await evaluate(page, recordWordMarks);
@@ -57,7 +62,7 @@ test('with the word mark off, the sentence is marked and no word', async ({ ext,
   test.setTimeout(60_000);
   await ext.configure();
   const helper = await ext.extensionPage();
-  await evaluate(helper, () => (globalThis as unknown as Ext).browser.storage.local.set({ 'page-options': { floatingPlayer: true, clickToRead: false, wordMark: false } }));
+  await evaluate(helper, () => (globalThis as unknown as Ext).browser.storage.local.set({ 'page-options': { floatingPlayer: true, clickToRead: false, wordMark: false }, playback: { rate: 2, volume: 1 } }));
   pages.put('/words.html', WORD_MARK_PAGE);
   const { page, tabId } = await ext.openTab('words.html');
   await evaluate(page, recordWordMarks);

@@ -7,9 +7,13 @@ import { expect, player, test } from './fixtures.ts';
 
 test.use({ serviceOptions: { audio: 'timed' } });
 
-test('the word mark moves through each sentence in order, never leaves it, and stops and goes on with playback', async ({ ext, pages }) => {
+/** Played at 2× (the listener's rate, as the popup sets it): the marks follow the same words in half the time. */
+const twice = (sw: import('playwright-core').Worker) => sw.evaluate(() => chrome.storage.local.set({ playback: { rate: 2, volume: 1 } }));
+
+test('the word mark moves through each sentence in order, never leaves it, and stops and goes on with playback', async ({ ext, sw, pages }) => {
   test.setTimeout(90_000);
   await ext.configure();
+  await twice(sw);
   pages.put('/words.html', WORD_MARK_PAGE);
   const { page, tabId } = await ext.openTab('words.html');
   await page.evaluate(recordWordMarks);
@@ -48,9 +52,10 @@ test('the word mark moves through each sentence in order, never leaves it, and s
   expect(marked.length).toBeGreaterThanOrEqual(Math.floor(words.length * 0.9));
 });
 
-test('with the word mark off in the options, the sentence is marked and no word', async ({ ext, pages }) => {
+test('with the word mark off in the options, the sentence is marked and no word', async ({ ext, sw, pages }) => {
   test.setTimeout(60_000);
   await ext.configure();
+  await twice(sw);
   const options = await ext.openOptions();
   await options.getByTestId('word-mark-option').uncheck();
   await options.close();
