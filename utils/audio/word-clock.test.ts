@@ -110,6 +110,14 @@ describe('WordClock: each word told as it is said', () => {
     expect(r.told).toEqual([[0, 0], [0, 1]]);
   });
 
+  it('words faster than one each 50 ms are passed over, not each told (no flood of messages)', () => {
+    const r = rig();
+    r.clock.setWords(0, Array.from({ length: 100 }, (_, i) => i * 5));
+    r.advance(500);
+    expect(r.told.length).toBeLessThanOrEqual(11);
+    expect(r.told.at(-1)).toEqual([0, 99]);
+  });
+
   it('a jump tells the word again, even the same one; a new reading forgets the parts', () => {
     const r = rig();
     r.clock.setWords(0, [0, 300]);

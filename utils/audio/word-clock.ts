@@ -31,6 +31,13 @@ export interface ClockTimers {
  */
 export const LEAD_MS = 10;
 
+/**
+ * Words are told at most this often (ms of the listener's time): a word shorter than that is passed over. An
+ * eye cannot follow faster, and each word told is two messages (to the background, then to the page): a
+ * voice at 3× or a tone of a few ms a word (the tests' local service) must not flood them.
+ */
+export const MIN_TELL_MS = 50;
+
 const browserTimers: ClockTimers = {
   set: (run, ms) => setTimeout(run, ms),
   clear: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
@@ -109,7 +116,7 @@ export class WordClock {
     this.timer = this.timers.set(() => {
       this.timer = null;
       this.sync();
-    }, Math.max(0, nextMs / Math.max(0.1, at.rate)) + 1);
+    }, Math.max(MIN_TELL_MS, nextMs / Math.max(0.1, at.rate) + 1));
   }
 
   stop(): void {
