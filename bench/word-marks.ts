@@ -19,6 +19,7 @@ import { timedVoice } from '../tests/fake-service/timed-voice.ts';
 import { encodeMp3, MP3_KBPS } from '../tests/fake-service/audio.ts';
 import { corpusDirOf, expectedPages, type ExpectedLang } from '../tests/fixtures/expected-text.ts';
 import { tokens } from '../utils/text/highlight.ts';
+import { wordAt } from '../utils/audio/word-timing.ts';
 import type { ReadingPlan } from '../utils/reading/plan.ts';
 import { offline } from './billed.ts';
 import { TargetEvaluator } from './cdp.ts';
@@ -120,12 +121,6 @@ function lastAt<T extends [number, ...unknown[]]>(rows: T[], t: number): T | und
     if (r[0] > t) break;
     found = r;
   }
-  return found;
-}
-
-function wordIndexAt(words: readonly TrueWord[], ms: number): number {
-  let found = -1;
-  for (let i = 0; i < words.length && words[i]!.startMs <= ms; i++) found = i;
   return found;
 }
 
@@ -238,14 +233,12 @@ export async function measureWordMarks(seconds = 12, rates = [1, 2], perLang = N
             };
             let told: string | null = null;
             let wrongSince: number | null = null;
-            for (const [k, [t, part, ms, sampleRate, toldPart, toldWord]] of samples.entries()) {
+            for (const [k, [t, part, ms, sampleRate]] of samples.entries()) {
               const [tPart, tWord] = paintedWord(k);
-              void toldPart;
-              void toldWord;
               const words = truth(part);
               const p = plan.parts[part];
               if (!words || !p) continue;
-              const i = wordIndexAt(words, ms);
+              const i = wordAt(words, ms);
               if (i < 0) continue; // the part's lead-in silence
               // The word painted on the page (the player's, a trip later).
               r.wordSamples++;

@@ -7,6 +7,7 @@
  */
 
 import { type Decode, PartWords } from './part-words';
+import { lastStarted } from './word-timing';
 
 /** Where playback is, as the player sees it; null when it is not moving (paused, waiting, not started). */
 export interface PlayPoint {
@@ -45,15 +46,7 @@ const browserTimers: ClockTimers = {
 
 /** The index of the last start at or before `ms` (−1 before the first). */
 export function wordIndexAt(starts: readonly number[], ms: number): number {
-  let lo = 0;
-  let hi = starts.length - 1;
-  let found = -1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    if (starts[mid]! <= ms) [found, lo] = [mid, mid + 1];
-    else hi = mid - 1;
-  }
-  return found;
+  return lastStarted(starts.length, (i) => starts[i]!, ms);
 }
 
 export class WordClock {

@@ -329,13 +329,18 @@ export function snapToDips(timed: TimedWord[], from: number, loudness: Loudness)
 }
 
 /** The word being said at `ms` (the last one started; −1 before the first). */
-export function wordAt(timed: readonly TimedWord[], ms: number): number {
+export function wordAt(timed: readonly { startMs: number }[], ms: number): number {
+  return lastStarted(timed.length, (i) => timed[i]!.startMs, ms);
+}
+
+/** Of `n` ascending starts (`startOf(i)`), the index of the last at or before `ms` (−1 before the first). */
+export function lastStarted(n: number, startOf: (i: number) => number, ms: number): number {
   let lo = 0;
-  let hi = timed.length - 1;
+  let hi = n - 1;
   let found = -1;
   while (lo <= hi) {
     const mid = (lo + hi) >> 1;
-    if (timed[mid]!.startMs <= ms) [found, lo] = [mid, mid + 1];
+    if (startOf(mid) <= ms) [found, lo] = [mid, mid + 1];
     else hi = mid - 1;
   }
   return found;
