@@ -3,6 +3,7 @@
  * background page times each part's words from its audio. The local service speaks with its timed voice.
  */
 import { marksShown, markedSentences, pageWords, recordedWordMarks, recordWordMarks, WORD_MARK_PAGE, WORD_MARK_SENTENCES, wordSamples } from '../fixtures/word-marks.ts';
+import { makeArticleHtml } from '../fixtures/make-article.ts';
 import { evaluate } from './firefox.ts';
 import { attr, type Ext, expect, state, test } from './fixtures.ts';
 
@@ -71,4 +72,23 @@ test('with the word mark off, the sentence is marked and no word', async ({ ext,
   await expect.poll(() => state(popup), { timeout: 60_000 }).toBe('finished');
   expect(await evaluate(page, markedSentences)).toEqual(WORD_MARK_SENTENCES);
   expect(await evaluate(page, recordedWordMarks)).toEqual([]);
+});
+
+test('the view follows the words down a tall page, and stays where the user scrolled it', async ({ ext, pages }) => {
+  test.setTimeout(60_000);
+  await ext.configure({ threshold: '1000' });
+  await twice(ext);
+  pages.put('/tall.html', makeArticleHtml(1_500, 'Высокая страница').replace('<body>', '<body style="font-size:60px;line-height:4">'));
+  const { page, tabId } = await ext.openTab('tall.html');
+  const popup = await ext.openPopup(tabId);
+  await page.bringToFront();
+  await expect.poll(() => state(popup), { timeout: 30_000 }).toBe('playing');
+  // Followed until the words are more than a window below the top.
+  await expect.poll(() => evaluate(page, () => scrollY - innerHeight), { timeout: 30_000 }).toBeGreaterThan(0);
+  // The user takes the page back to the top by its scrollbar: no wheel, no key, only the page moving.
+  await evaluate(page, () => scrollTo({ top: 0, behavior: 'instant' }));
+  const position = async () => Number(await attr(popup, 'player', 'data-position'));
+  const left = await position();
+  await expect.poll(position, { timeout: 30_000 }).toBeGreaterThan(left + 2);
+  expect(await evaluate(page, () => scrollY < innerHeight / 4)).toBe(true);
 });

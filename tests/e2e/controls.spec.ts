@@ -108,6 +108,24 @@ test('auto-scroll follows the sentence until the user scrolls away', async ({ ex
   expect(await page.evaluate(() => scrollY)).toBe(0);
 });
 
+test('dragging the scrollbar away (no wheel, no key) also stops the page being pulled back', async ({ ext, pages }) => {
+  await ext.configure({ threshold: '1000' });
+  pages.put('/tall.html', makeArticleHtml(3_000, 'Высокая страница').replace('<body>', '<body style="font-size:40px;line-height:3">'));
+  const { page, tabId } = await ext.openTab('tall.html');
+  const popup = await ext.openPopup(tabId);
+  await expect(player(popup)).toHaveAttribute('data-state', 'playing');
+  await page.bringToFront();
+  await expect.poll(() => page.evaluate(() => scrollY - innerHeight), { timeout: 20_000 }).toBeGreaterThan(0);
+  // A scrollbar's drag moves the page with no event the reader hears of but the scroll itself.
+  // (A smooth scroll of the reader's may move it a frame further before it stops: a few pixels.)
+  await page.evaluate(() => scrollTo({ top: 0, behavior: 'instant' }));
+  const position = async () => Number(await player(popup).getAttribute('data-position'));
+  const left = await position();
+  await expect.poll(position).toBeGreaterThan(left + 2);
+  // Several sentences later the page is still about where the user left it, the reading far below.
+  expect(await page.evaluate(() => scrollY < innerHeight / 4)).toBe(true);
+});
+
 test('"Read from here" starts at the right-clicked paragraph', async ({ ext, service, sw }) => {
   await ext.configure({ threshold: '1000' });
   const { page, tabId } = await ext.openTab('sample-article.html');

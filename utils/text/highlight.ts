@@ -1,3 +1,5 @@
+import { ScrollWatch } from './scroll-watch';
+
 /**
  * Marks the sentence being read on the live page with the CSS Custom Highlight API (the page's
  * DOM is never rewritten). The sentence is looked for only in the live text of its own block,
@@ -273,6 +275,8 @@ export class PageHighlighter {
   private marked = false;
   /** The sentence marked last, where it was found: the words said in it are marked without looking again. */
   private shown: { sentence: string; found: NonNullable<ReturnType<typeof findSentence>> } | null = null;
+  /** Whether the page was moved by someone other than this highlighter (before its event arrived). */
+  private readonly watch = new ScrollWatch();
 
   constructor(
     private readonly doc: Document = document,
@@ -281,15 +285,16 @@ export class PageHighlighter {
     /** A word split by a tag is one word (web pages); pdf.js sets each run in a span of its own, apart from the next. */
     private readonly joinAcrossTags = true,
   ) {
-    const userScrolled = () => {
-      this.autoScroll = false;
-      this.scrolledAt = performance.now();
-    };
-    doc.addEventListener('wheel', userScrolled, { passive: true });
-    doc.addEventListener('touchmove', userScrolled, { passive: true });
+    doc.addEventListener('wheel', () => this.userScrolled(), { passive: true });
+    doc.addEventListener('touchmove', () => this.userScrolled(), { passive: true });
     doc.addEventListener('keydown', (e) => {
-      if (['PageDown', 'PageUp', 'ArrowDown', 'ArrowUp', 'Home', 'End', ' '].includes(e.key)) userScrolled();
+      if (['PageDown', 'PageUp', 'ArrowDown', 'ArrowUp', 'Home', 'End', ' '].includes(e.key)) this.userScrolled();
     });
+  }
+
+  private userScrolled(): void {
+    this.autoScroll = false;
+    this.scrolledAt = performance.now();
   }
 
   /** Whether the reading is followed on screen (false once the user scrolled away, until they come back). */
@@ -318,6 +323,9 @@ export class PageHighlighter {
     this.after = found.endToken + 1;
     const place = word && findWord(index, sentence, word, found.startToken, found.endToken);
     const wordRange = place ? tokenRange(index, place.first, place.last) : null;
+    // The page moved, and not by us: the user's scroll, whose event may not have come yet.
+    const y = this.scrollTop();
+    if (this.watch.movedByOther(y, performance.now())) this.userScrolled();
     // The user came back to where the reading is, and stayed: follow it again. Not while they are still
     // scrolling (a wheel's smooth scroll passing over the sentence on its way up is not coming back).
     if (!this.autoScroll && this.inView(found.range) && performance.now() - this.scrolledAt > SETTLED_MS) this.autoScroll = true;
@@ -335,12 +343,24 @@ export class PageHighlighter {
     }
     // The view follows the word (a long sentence runs past the screen's edge), else the sentence.
     const followed = wordRange ?? found.range;
-    if (this.autoScroll && !this.inView(followed)) {
+    if (this.autoScroll && !this.watch.underWay && !this.inView(followed)) {
       const rect = followed.getBoundingClientRect();
       const view = this.viewport();
-      (this.scroller ?? this.doc.defaultView)?.scrollBy({ top: rect.top - view.top - (view.bottom - view.top) / 3, behavior: this.scrollBehavior() });
+      const top = rect.top - view.top - (view.bottom - view.top) / 3;
+      this.watch.scrolled(y, Math.min(Math.max(0, y + top), this.scrollLimit()), performance.now());
+      (this.scroller ?? this.doc.defaultView)?.scrollBy({ top, behavior: this.scrollBehavior() });
     }
     return true;
+  }
+
+  private scrollTop(): number {
+    return this.scroller ? this.scroller.scrollTop : (this.doc.defaultView?.scrollY ?? 0);
+  }
+
+  /** How far down the text can be scrolled. */
+  private scrollLimit(): number {
+    const box = this.scroller ?? this.doc.scrollingElement ?? this.doc.documentElement;
+    return Math.max(0, box.scrollHeight - box.clientHeight);
   }
 
   /** Smooth, unless the user asked their system for less motion: then the view jumps. */
@@ -361,6 +381,7 @@ export class PageHighlighter {
     this.cursor = 0;
     this.after = 0;
     this.autoScroll = true;
+    this.watch.forget();
   }
 
   private viewport(): { top: number; bottom: number } {
