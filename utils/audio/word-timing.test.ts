@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { alignPauses, estimateWordTimes, findPauses, loudnessOf, pauseLikelihood, snapToDips, wordAt, wordWeight, wordsOf } from './word-timing';
+import { alignPauses, estimateWordTimes, findPauses, loudnessOf, pauseLikelihood, placeWordStarts, wordAt, wordWeight, wordsOf } from './word-timing';
 
 describe('wordsOf: the words of a part, with their offsets', () => {
   it.each<[string, string[]]>([
@@ -107,18 +107,23 @@ describe('wordAt: the word being said', () => {
   ])('at %i ms: word %i', (ms, index) => expect(wordAt(timed, ms)).toBe(index));
 });
 
-describe('snapToDips: a boundary moves to where the next word starts', () => {
-  it('to the rise after a dip near it; left where it was without one', () => {
-    // 10 ms windows: sound 0–300 ms, a 40 ms gap, sound 340–700 ms; then sound without a dip to 1,000 ms.
+describe('placeWordStarts: each word starts where the sound comes back, its length near its weight', () => {
+  const word = (startMs: number, endMs: number, i: number) => ({ start: 2 * i, end: 2 * i + 1, startMs, endMs });
+  it.each<[string, Array<[number, number]>, number[], number[]]>([
+    // 10 ms windows over 1,000 ms; [dips as window ranges], the words' weights, the starts expected (ms).
+    ['a 40 ms gap near the shared boundary: the next word starts after it', [[30, 34]], [1, 1, 1], [0, 340, 670]],
+    ['no dip: the weights share the time', [], [1, 1, 2], [0, 250, 500]],
+    ['a short closure inside a long word and a gap where the lengths put a boundary', [[10, 12], [52, 56]], [1, 1], [0, 560]],
+    ['a gap far from where the weights put the boundary is not taken', [[8, 12]], [1, 1], [0, 500]],
+  ])('%s', (_name, dips, weights, starts) => {
     const rms = new Float32Array(100).fill(0.5);
-    for (let w = 30; w < 34; w++) rms[w] = 0.01;
-    const timed = [
-      { start: 0, end: 1, startMs: 0, endMs: 280 },
-      { start: 2, end: 3, startMs: 280, endMs: 700 },
-      { start: 4, end: 5, startMs: 700, endMs: 1000 },
-    ];
-    snapToDips(timed, 0, { windowMs: 10, rms });
-    expect([timed[0]!.endMs, timed[1]!.startMs]).toEqual([340, 340]);
-    expect([timed[1]!.endMs, timed[2]!.startMs]).toEqual([700, 700]);
+    for (const [a, b] of dips) for (let w = a; w < b; w++) rms[w] = 0.01;
+    const share = 1000 / weights.reduce((a, b) => a + b, 0);
+    let t = 0;
+    const timed = weights.map((w, i) => word(t, (t += w * share), i));
+    placeWordStarts(timed, 0, { windowMs: 10, rms }, weights);
+    expect(timed.map((w) => Math.round(w.startMs))).toEqual(starts);
+    // Still end to end.
+    timed.slice(1).forEach((w, i) => expect(w.startMs).toBe(timed[i]!.endMs));
   });
 });

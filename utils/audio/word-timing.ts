@@ -8,8 +8,8 @@
  * - how long each word takes to say (`wordWeight`: its sounds, near enough its letters, for Russian and
  *   English; digits as the words they become; an abbreviation letter by letter).
  * The pauses are matched to boundaries in order (`alignPauses`: the most likely match, a dynamic programme);
- * between two matched pauses the words share the time by weight, and each boundary moves to the dip in
- * loudness near it, if there is one (`snapToDips`).
+ * between two matched pauses the words' starts are placed together, each word's length against its weight and
+ * each start after a dip in loudness where there is one (`placeWordStarts`).
  * Pure: the player decodes and calls it; the tests and the benchmark feed it known audio.
  */
 
@@ -106,7 +106,7 @@ export function loudnessOf(samples: Float32Array, sampleRate: number, wantedMs =
  * The silences in a part's audio (its `loudnessOf`, `durationMs` long): windows quieter than `threshold` of
  * the part's loud level, for at least `minPauseMs`. The silence before the first sound and after the last
  * are among them (they start at 0 and end at the audio's end). The loudness is measured once and serves
- * `snapToDips` too.
+ * `placeWordStarts` too.
  */
 export function findPauses({ rms, windowMs }: Loudness, durationMs: number, opts: PauseOptions = {}): Pause[] {
   const windows = rms.length;
@@ -274,57 +274,88 @@ export function estimateWordTimes(text: string, durationMs: number, pauses: read
       timed.push({ ...words[i]!, startMs: t, endMs: t + length });
       t += length;
     }
-    if (loudness) snapToDips(timed, timed.length - (run.to - run.from), loudness);
+    if (loudness) placeWordStarts(timed, timed.length - (run.to - run.from), loudness, weights.slice(run.from, run.to));
   }
   return timed;
 }
 
-/**
- * The boundaries between the words of one run (`timed[from..]`, contiguous) moved to where the sound dips
- * near them: a word usually starts where the loudness rises again after a dip. Each boundary is looked for
- * within 40 % of its neighbours' lengths, after the one before it; a dip must fall under a quarter of the run's median
- * loudness, else the boundary stays where the weights put it. Of several dips, the longest near the boundary
- * (a gap between words outlasts a consonant's closure).
- */
-/** How far from the weights' boundary a dip is worth one window of its length less, ms. */
-const DIP_DISTANCE_MS = 40;
+/** A dip between words: quieter than this share of the run's median loudness (the test voice's gaps and a real voice's breaths; not a consonant's softer sounds). */
+const DIP_SHARE = 0.15;
+/** How far a word's length may stray from what its weight gives (the log of their ratio, one standard deviation). */
+const LENGTH_SIGMA = 0.3;
+/** What a word's start right after a dip is worth (plus a little per window of the dip, up to six), against the length's cost. */
+const AFTER_DIP = 0.3;
+const PER_DIP_WINDOW = 0.2;
+const DIP_WINDOWS_COUNTED = 6;
 
-export function snapToDips(timed: TimedWord[], from: number, loudness: Loudness): void {
-  const { windowMs, rms } = loudness;
-  const runStart = timed[from]?.startMs ?? 0;
-  const runEnd = timed.at(-1)?.endMs ?? 0;
-  const w0 = Math.floor(runStart / windowMs);
-  const w1 = Math.min(rms.length, Math.ceil(runEnd / windowMs));
-  if (w1 - w0 < 3) return;
-  const median = Float32Array.from(rms.subarray(w0, w1)).sort()[Math.floor((w1 - w0) / 2)]!;
-  const dip = median / 4;
-  let floor = runStart;
-  for (let k = from; k < timed.length - 1; k++) {
-    const a = timed[k]!;
-    const b = timed[k + 1]!;
-    const R = 0.4;
-    const lo = Math.max(floor + windowMs * 3, a.endMs - R * (a.endMs - a.startMs));
-    const hi = Math.min(b.endMs - windowMs * 3, a.endMs + R * (b.endMs - b.startMs));
-    // The dips in reach, each scored by its length (a gap between words is longer than a consonant's
-    // closure) less its distance from where the weights put the boundary.
-    let at = -1;
-    let bestScore = -Infinity;
-    const last = Math.min(rms.length - 1, Math.floor(hi / windowMs));
-    for (let w = Math.floor(lo / windowMs); w <= last; w++) {
-      if (rms[w]! >= dip) continue;
-      let end = w;
-      while (end + 1 <= last && rms[end + 1]! < dip) end++;
-      const rise = (end + 1) * windowMs;
-      const score = (end - w + 1) - Math.abs(rise - a.endMs) / DIP_DISTANCE_MS;
-      if (score > bestScore) [bestScore, at] = [score, rise];
-      w = end;
+/**
+ * Where each word of one run (`timed[from..]`, contiguous, between two placed pauses) starts, all at once: the
+ * most likely boundaries (a dynamic programme over the loudness windows) where each word's length is scored
+ * against its share of the run by `weights` (lognormal, `LENGTH_SIGMA`), and a word is more likely to start
+ * where the sound comes back after a dip (a gap between words; more so the longer the dip) and never in the
+ * dip itself. A consonant's closure inside a word is a dip too: the lengths tell which dips are gaps. Where no
+ * dip is near, the weights' share stands.
+ */
+export function placeWordStarts(timed: TimedWord[], from: number, { windowMs, rms }: Loudness, weights: readonly number[]): void {
+  const k = timed.length - from;
+  if (k < 2) return;
+  const first = Math.round(timed[from]!.startMs / windowMs);
+  const n = Math.min(rms.length, Math.round(timed.at(-1)!.endMs / windowMs)) - first;
+  if (n < 2 * k) return;
+  const run = rms.subarray(first, first + n);
+  const dip = Float32Array.from(run).sort()[n >> 1]! * DIP_SHARE;
+  // The dip's windows just before window t.
+  const quietBefore = new Int32Array(n + 1);
+  for (let t = 1; t <= n; t++) quietBefore[t] = run[t - 1]! < dip ? quietBefore[t - 1]! + 1 : 0;
+  const startScore = new Float64Array(n);
+  for (let t = 0; t < n; t++) {
+    const quiet = quietBefore[t]!;
+    startScore[t] = run[t]! < dip ? -2 * PER_DIP_WINDOW : quiet > 0 ? AFTER_DIP + PER_DIP_WINDOW * Math.min(quiet, DIP_WINDOWS_COUNTED) : 0;
+  }
+  const total = weights.reduce((a, b) => a + b, 0) || 1;
+  const expected = weights.map((w) => (n * w) / total);
+  // best[i][t]: word i starts at window t; the best score of the words before it; back: where word i − 1 started.
+  const best = Array.from({ length: k }, () => new Float64Array(n).fill(-Infinity));
+  const back = Array.from({ length: k }, () => new Int32Array(n).fill(-1));
+  best[0]![0] = 0;
+  const lengthScore = (i: number, d: number) => -((Math.log(d / expected[i]!) / LENGTH_SIGMA) ** 2) / 2;
+  for (let i = 1; i < k; i++) {
+    const e = expected[i - 1]!;
+    // A word a third to three times its weight's share (beyond, the score is under −6.7: never the best).
+    const shortest = Math.max(1, Math.floor(e / 3));
+    const longest = Math.ceil(e * 3);
+    const scoreOf = new Float64Array(longest + 1);
+    for (let d = shortest; d <= longest; d++) scoreOf[d] = lengthScore(i - 1, d);
+    const before = best[i - 1]!;
+    const here = best[i]!;
+    for (let t = shortest; t < n; t++) {
+      let score = -Infinity;
+      let at = -1;
+      for (let d = shortest, top = Math.min(longest, t); d <= top; d++) {
+        const s = before[t - d]! + scoreOf[d]!;
+        if (s > score) {
+          score = s;
+          at = t - d;
+        }
+      }
+      if (at >= 0) {
+        here[t] = score + startScore[t]!;
+        back[i]![t] = at;
+      }
     }
-    if (at >= 0) {
-      // The next word starts where the sound comes back.
-      a.endMs = at;
-      b.startMs = at;
-    }
-    floor = b.startMs;
+  }
+  let score = -Infinity;
+  let last = -1;
+  for (let t = 1; t < n; t++) {
+    if (best[k - 1]![t] === -Infinity) continue;
+    const s = best[k - 1]![t]! + lengthScore(k - 1, n - t);
+    if (s > score) [score, last] = [s, t];
+  }
+  if (last < 0) return;
+  for (let i = k - 1, t = last; i > 0; t = back[i]![t]!, i--) {
+    const ms = (first + t) * windowMs;
+    timed[from + i - 1]!.endMs = ms;
+    timed[from + i]!.startMs = ms;
   }
 }
 
