@@ -377,7 +377,8 @@ export class MsePlayer {
     const next = this.partStarts.get(part + 1);
     return {
       part,
-      ms: Math.max(0, now - (this.partStarts.get(part) ?? 0)) * 1000,
+      // Negative just before the part begins (the part is taken 10 ms early): the time to its first word stays exact.
+      ms: (now - (this.partStarts.get(part) ?? 0)) * 1000,
       rate: this.audio.playbackRate,
       partLeftMs: next !== undefined && next > now ? (next - now) * 1000 : null,
     };

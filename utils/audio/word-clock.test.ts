@@ -26,6 +26,7 @@ function rig(point: Partial<PlayPoint> | null = {}, lead = 0) {
     {
       set: (run, ms) => (timers.push({ run, due: now + ms, id: ++ids }), ids),
       clear: (id) => timers.splice(timers.findIndex((t) => t.id === id) >>> 0, timers.some((t) => t.id === id) ? 1 : 0),
+      now: () => now,
     },
     lead,
   );
@@ -110,12 +111,30 @@ describe('WordClock: each word told as it is said', () => {
     expect(r.told).toEqual([[0, 0], [0, 1]]);
   });
 
-  it('words faster than one each 50 ms are passed over, not each told (no flood of messages)', () => {
+  it('words faster than one each 30 ms are passed over, not each told (no flood of messages)', () => {
     const r = rig();
     r.clock.setWords(0, Array.from({ length: 100 }, (_, i) => i * 5));
-    r.advance(500);
-    expect(r.told.length).toBeLessThanOrEqual(11);
+    r.advance(530);
+    expect(r.told.length).toBeLessThanOrEqual(19);
     expect(r.told.at(-1)).toEqual([0, 99]);
+  });
+
+  it("a look that tells nothing does not hold the next word back (a part's first word, 10 ms away)", () => {
+    const r = rig({ ms: 90 });
+    r.clock.setWords(0, [100, 400]);
+    expect(r.told).toEqual([]);
+    r.advance(11);
+    expect(r.told).toEqual([[0, 0]]);
+  });
+
+  it('a word right after the last told waits until 30 ms have passed since', () => {
+    const r = rig();
+    r.clock.setWords(0, [0, 20, 400]);
+    expect(r.told).toEqual([[0, 0]]);
+    r.advance(21);
+    expect(r.told).toEqual([[0, 0]]);
+    r.advance(10);
+    expect(r.told).toEqual([[0, 0], [0, 1]]);
   });
 
   it('a jump tells the word again, even the same one; a new reading forgets the parts', () => {
