@@ -45,6 +45,25 @@ import { selectContents } from '../tests/fixtures/select.ts';
 type Stats = { waiting: number; firstBytesAt: number; firstPlayingAt: number; endedAt: number; stalls: Array<{ at: number; ms: number }> };
 const STATE = '[data-testid="player"]';
 
+/**
+ * Opens the options page, sets the key, the service and a high confirmation threshold, and waits for the
+ * account to show; the page stays open (an extension page to reach the background page from).
+ */
+export async function optionsPageFor(ff: LaunchedFirefox, serviceUrl: string): Promise<Page> {
+  const page = await openExtensionPage(ff.browser, `${ff.base}options.html`);
+  for (const [id, value] of [
+    ['api-key', KEY],
+    ['base-url', serviceUrl],
+    ['confirm-threshold', '100000'],
+  ]) {
+    await page.$eval(`[data-testid="${id}"]`, (e) => ((e as HTMLInputElement).value = ''));
+    await page.type(`[data-testid="${id}"]`, value!);
+  }
+  await page.click('[data-testid="save"]');
+  await page.waitForSelector('[data-testid="account"]');
+  return page;
+}
+
 export class FirefoxRig {
   private helper: Page | null = null;
   private constructor(
@@ -58,17 +77,7 @@ export class FirefoxRig {
     const pages = await startPagesServer();
     const ff = await launchFirefoxWithExtension();
     const rig = new FirefoxRig(ff, service, pages);
-    const page = await openExtensionPage(ff.browser, `${ff.base}options.html`);
-    for (const [id, value] of [
-      ['api-key', KEY],
-      ['base-url', service.url],
-      ['confirm-threshold', '100000'],
-    ]) {
-      await page.$eval(`[data-testid="${id}"]`, (e) => ((e as HTMLInputElement).value = ''));
-      await page.type(`[data-testid="${id}"]`, value!);
-    }
-    await page.click('[data-testid="save"]');
-    await page.waitForSelector('[data-testid="account"]');
+    const page = await optionsPageFor(ff, service.url);
     rig.helper = page;
     if (process.env.BENCH_NO_FLOATING) {
       await page.evaluate(() => (globalThis as unknown as { browser: typeof chrome }).browser.storage.local.set({ 'page-options': { floatingPlayer: false, clickToRead: false } }));

@@ -15,7 +15,7 @@ import { measureCorpusRecall, measurePrecision } from './precision.ts';
 import { measureArticleBenchmark } from './article-benchmark.ts';
 import { measureWordTiming } from './word-timing.ts';
 import { measureDecode } from './decode.ts';
-import { measureWordMarks } from './word-marks.ts';
+import { measureWordMarks, type WordMarkBrowserName } from './word-marks.ts';
 import type { BrowserContext, Page, Worker } from 'playwright-core';
 import { startFakeService, type FakeService, type FakeServiceOptions } from '../tests/fake-service/server.ts';
 import { launchWithExtension, PRODUCTION_EXTENSION_DIR, serviceWorkerOf, type LaunchedBrowser } from '../tests/e2e/chromium.ts';
@@ -692,22 +692,27 @@ async function wordTiming() {
   });
 }
 
-// --- 3d'. the word and sentence marks as a listener sees them (Chromium, timed voice, saved pages) ---
+// --- 3d'. the word and sentence marks as a listener sees them (Chromium, Firefox; timed voice, saved pages) ---
 
-async function wordMarks() {
-  const results_ = await measureWordMarks(8, [1, 2]);
-  results.wordMarks = results_;
+const wordMarks = () => wordMarksIn('chromium');
+const firefoxWordMarks = () => wordMarksIn('firefox');
+
+async function wordMarksIn(browser: WordMarkBrowserName) {
+  const results_ = await measureWordMarks(8, [1, 2], undefined, browser);
+  const ff = browser === 'firefox' ? 'Firefox: ' : '';
+  if (browser === 'firefox') results.firefoxWordMarks = results_;
+  else results.wordMarks = results_;
   const pct = (a: number, b: number) => `${((100 * a) / Math.max(1, b)).toFixed(1)} %`;
   const q = (xs: number[], at: number) => [...xs].sort((a, b) => a - b)[Math.floor(at * (xs.length - 1))] ?? NaN;
   for (const r of results_) {
     rows.push({
-      measure: `word mark at ${r.rate}× (${r.pages} saved pages, timed voice): on the word / within one; start error median / p90 (listener ms)`,
+      measure: `${ff}word mark at ${r.rate}× (${r.pages} saved pages, timed voice): on the word / within one; start error median / p90 (listener ms)`,
       value: `${pct(r.onWord, r.wordSamples)} / ${pct(r.withinOne, r.wordSamples)}; ${q(r.startErrorsMs, 0.5).toFixed(0)} / ${q(r.startErrorsMs, 0.9).toFixed(0)} ms`,
       target: '≥ 90 % / ≥ 99 %; median ≤ 120 ms',
       met: r.onWord >= 0.9 * r.wordSamples && r.withinOne >= 0.99 * r.wordSamples && q(r.startErrorsMs, 0.5) <= 120,
     });
     rows.push({
-      measure: `sentence mark at ${r.rate}×: on the sentence being said; on another (longest)`,
+      measure: `${ff}sentence mark at ${r.rate}×: on the sentence being said; on another (longest)`,
       value: `${pct(r.onSentence, r.sentenceSamples)}; ${r.wrongSentence} samples (${r.longestWrongMs} ms)`,
       target: '≥ 99 %; never',
       met: r.onSentence >= 0.99 * r.sentenceSamples && r.wrongSentence === 0,
@@ -926,6 +931,7 @@ async function main() {
     ['article-benchmark', articleBenchmark],
     ['word-timing', wordTiming],
     ['word-marks', wordMarks],
+    ['firefox-word-marks', firefoxWordMarks],
     ['decode', decode],
     ['first-audio', firstAudio],
     ['real-pages', realPagesFirstAudio],

@@ -1,4 +1,5 @@
 import { MediaSessionLink } from './media-session';
+import { FinePosition } from './fine-position';
 import type { PlayerCommand, PlayerEvent } from './player-protocol';
 import { diagnostics } from '../diagnostics/wired';
 import { initSegmentOf, sameBytes } from './mp3-fmp4';
@@ -32,9 +33,12 @@ export class MsePlayer {
   private started = false;
   private userPaused = false;
   private objectUrl = '';
+  private readonly fine = new FinePosition();
   private readonly words = new PlayerWords(
     () => this.playPoint(),
     (part, word) => this.readingId && this.emit({ type: 'word', readingId: this.readingId, load: this.loadId, part, word }),
+    undefined,
+    () => this.report(),
   );
 
   constructor(
@@ -59,7 +63,12 @@ export class MsePlayer {
       this.emit({ type: 'playing', readingId: this.readingId, load: this.loadId });
       this.words.sync();
     });
-    for (const moved of ['ratechange', 'seeked']) audio.addEventListener(moved, () => this.words.sync());
+    for (const moved of ['ratechange', 'seeked']) {
+      audio.addEventListener(moved, () => {
+        this.fine.forget();
+        this.words.sync();
+      });
+    }
     audio.addEventListener('waiting', () => {
       this.words.stop();
       this.stats?.waited();
@@ -362,18 +371,26 @@ export class MsePlayer {
     }
   }
 
-  private currentPart(): number {
-    const t = this.audio.currentTime + 0.01;
+  private currentPart(at = this.audio.currentTime): number {
+    const t = at + 0.01;
     let part = this.firstPart;
     for (const [p, start] of this.partStarts) if (start <= t && p > part) part = p;
     return part;
   }
 
+  /** Where playback is (s of the media's timeline), finer than Firefox's stepping `currentTime` (`FinePosition`). */
+  finePosition(): number {
+    return this.fine.read(this.audio.currentTime, performance.now(), this.audio.playbackRate);
+  }
+
   /** Where playback is, for the word clock: null unless the audio is moving. */
   private playPoint(): PlayPoint | null {
-    if (!this.readingId || !this.started || this.audio.paused || this.audio.readyState < HTMLMediaElement.HAVE_FUTURE_DATA) return null;
-    const part = this.currentPart();
-    const now = this.audio.currentTime;
+    if (!this.readingId || !this.started || this.audio.paused || this.audio.readyState < HTMLMediaElement.HAVE_FUTURE_DATA) {
+      this.fine.forget();
+      return null;
+    }
+    const now = this.finePosition();
+    const part = this.currentPart(now);
     const next = this.partStarts.get(part + 1);
     return {
       part,

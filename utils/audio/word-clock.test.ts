@@ -102,6 +102,18 @@ describe('WordClock: each word told as it is said', () => {
     expect(r.told).toEqual([[1, 0]]);
   });
 
+  it('a part whose words are not known yet is told as it begins (the player then says where it is)', () => {
+    const begun: number[] = [];
+    let at: PlayPoint = { part: 0, ms: 0, rate: 1, partLeftMs: null };
+    const clock = new WordClock(() => at, () => undefined, { set: () => 0, clear: () => undefined, now: () => 0 }, 0, (part) => begun.push(part));
+    clock.setWords(0, [0, 200]);
+    expect(begun).toEqual([]);
+    at = { ...at, part: 1 };
+    clock.sync();
+    clock.sync();
+    expect(begun).toEqual([1]);
+  });
+
   it('told ahead by the mark\'s way to the page: 20 ms of listening, 40 ms of audio at 2×', () => {
     const r = rig({ rate: 2 }, 20);
     r.clock.setWords(0, [0, 400]);

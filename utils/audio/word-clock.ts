@@ -61,6 +61,8 @@ export class WordClock {
   private told: { part: number; word: number } | null = null;
   /** When the last word was told (`timers.now()`). */
   private toldAt = -Infinity;
+  /** The part playing at the last look. */
+  private part = -1;
 
   constructor(
     /** Where playback is now. */
@@ -69,6 +71,12 @@ export class WordClock {
     private readonly onWord: (part: number, word: number) => void,
     private readonly timers: ClockTimers = browserTimers,
     private readonly leadMs = LEAD_MS,
+    /**
+     * Told when a part whose words are not known yet begins (at the part's start, to the ms: the clock's timer
+     * is set for it), so the player can say where it is then and not at its next time update (Chromium's come
+     * every 250 ms): the sentence band, placed by share for such a part, moves with the voice.
+     */
+    private readonly onUntimedPart: (part: number) => void = () => undefined,
   ) {}
 
   /** A part's word starts are known: the clock follows them from now on (at once if it is playing). */
@@ -86,6 +94,7 @@ export class WordClock {
     this.stopTimer();
     this.starts.clear();
     this.told = null;
+    this.part = -1;
   }
 
   /** A new load of the same reading (a jump): the word is told again even if it is the same. */
@@ -101,6 +110,10 @@ export class WordClock {
     // Audio ms at which the mark must be shown, counted ahead by its way to the page (in audio time at this rate).
     const at = { ...where, ms: where.ms + this.leadMs * where.rate, partLeftMs: where.partLeftMs === null ? null : where.partLeftMs - this.leadMs * where.rate };
     const starts = this.starts.get(at.part);
+    if (at.part !== this.part) {
+      this.part = at.part;
+      if (!starts) this.onUntimedPart(at.part);
+    }
     let nextMs = Infinity;
     if (starts) {
       const word = wordIndexAt(starts, at.ms);
@@ -140,8 +153,8 @@ export class PlayerWords {
   private readonly clock: WordClock;
   private readonly parts: PartWords;
 
-  constructor(where: () => PlayPoint | null, onWord: (part: number, word: number) => void, decode?: Decode) {
-    this.clock = new WordClock(where, onWord);
+  constructor(where: () => PlayPoint | null, onWord: (part: number, word: number) => void, decode?: Decode, onUntimedPart?: (part: number) => void) {
+    this.clock = new WordClock(where, onWord, browserTimers, LEAD_MS, onUntimedPart);
     this.parts = new PartWords((part, starts) => this.clock.setWords(part, starts), decode);
   }
 
