@@ -70,6 +70,8 @@ export interface WordMarkResult {
   partial: number;
   unmarked: number;
   partialByPage: Record<string, number>;
+  /** Samples whose word was off by more than one (or on another part), by page. */
+  farByPage: Record<string, number>;
   /** The longest time a wrong sentence stayed marked, listener ms (consecutive samples). */
   longestWrongMs: number;
   examples: string[];
@@ -355,7 +357,7 @@ export async function measureWordMarks(
     const trueByText = new Map<string, TrueWord[]>();
     for (const rate of rates) {
       const r: WordMarkResult = {
-        rate, pages: 0, wordSamples: 0, onWord: 0, onWordStrict: 0, wrongSentenceStrict: 0, withinOne: 0, startErrorsMs: [], signedMs: [], tripMs: [], sentenceSamples: 0, onSentence: 0, wrongSentence: 0, partial: 0, unmarked: 0, partialByPage: {}, longestWrongMs: 0, examples: [],
+        rate, pages: 0, wordSamples: 0, onWord: 0, onWordStrict: 0, wrongSentenceStrict: 0, withinOne: 0, startErrorsMs: [], signedMs: [], tripMs: [], sentenceSamples: 0, onSentence: 0, wrongSentence: 0, partial: 0, unmarked: 0, partialByPage: {}, farByPage: {}, longestWrongMs: 0, examples: [],
         byLang: { ru: { samples: 0, on: 0, wrong: 0 }, en: { samples: 0, on: 0, wrong: 0 } },
         codecDelayMs: delayMs,
       };
@@ -418,6 +420,7 @@ export async function measureWordMarks(
                 r.onWordStrict++;
               } else if (inSilence && tPart === nextPart && tWord === nextIndex) r.onWord++;
               if (tPart === part && Math.abs(tWord - i) <= 1) r.withinOne++;
+              else r.farByPage[`${lang}/${name}`] = (r.farByPage[`${lang}/${name}`] ?? 0) + 1;
               const key = `${tPart}:${tWord}`;
               if (tPart === part && key !== told && words[tWord]) {
                 r.startErrorsMs.push(Math.abs(ms - words[tWord]!.startMs) / sampleRate);
@@ -486,6 +489,7 @@ export function describeWordMarks(r: WordMarkResult): string[] {
       `start error median ${quantile(r.startErrorsMs, 0.5).toFixed(0)} ms, p90 ${quantile(r.startErrorsMs, 0.9).toFixed(0)} ms (${r.startErrorsMs.length} words; signed median ${quantile(r.signedMs, 0.5).toFixed(0)} ms, late > 0); player to page ${quantile(r.tripMs, 0.5).toFixed(0)} ms median`,
     `  sentence: ${pct(r.onSentence, r.sentenceSamples)} on (${r.sentenceSamples} samples; ru ${pct(r.byLang.ru.on, r.byLang.ru.samples)}, en ${pct(r.byLang.en.on, r.byLang.en.samples)}), wrong ${r.wrongSentence} (longest ${r.longestWrongMs} ms; strictly, a silence before a sentence the last one's alone: ${r.wrongSentenceStrict}), part of it ${r.partial}, none ${r.unmarked}`,
     `  part of it, by page: ${JSON.stringify(r.partialByPage)}`,
+    `  word more than one off, by page: ${JSON.stringify(r.farByPage)}`,
     ...r.examples.map((e) => `    ${e}`),
   ];
 }

@@ -38,7 +38,8 @@ export class MsePlayer {
     () => this.playPoint(),
     (part, word) => this.readingId && this.emit({ type: 'word', readingId: this.readingId, load: this.loadId, part, word }),
     undefined,
-    () => this.report(),
+    // Where the clock saw the part begin (Firefox's own currentTime may still be a step before it).
+    () => this.report(this.finePosition()),
   );
 
   constructor(
@@ -408,10 +409,11 @@ export class MsePlayer {
     this.pump();
   }
 
-  private report(): void {
+  /** Tells the background where playback is (`at`: s of the timeline; the element's own reading unless given). */
+  private report(at = this.audio.currentTime): void {
     if (!this.readingId) return;
-    const part = this.currentPart();
-    const partTime = Math.max(0, this.audio.currentTime - (this.partStarts.get(part) ?? 0));
+    const part = this.currentPart(at);
+    const partTime = Math.max(0, at - (this.partStarts.get(part) ?? 0));
     let complete = this.firstPart - 1;
     while (this.completeParts.has(complete + 1)) complete++;
     this.emit({

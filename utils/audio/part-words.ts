@@ -6,22 +6,7 @@
  * 60–140 ms (Node). The bytes are let go once decoded.
  */
 import pLimit from 'p-limit';
-import { type TimedWord, wordTimesOfAudio } from './word-timing';
-
-/**
- * A word after a pause (a sentence's first, or a clause's) is told up to this much before its voice starts,
- * within the pause (at most half of it): the band and the mark move in the silence, never after the word has
- * begun. In a silence no word is being said; the eye leads the voice.
- */
-export const PAUSE_LEAD_MS = 40;
-
-/** When each word is to be told (ms of the part's audio): its start, or a little earlier after a pause. */
-export function tellTimes(timed: readonly TimedWord[], pauseLeadMs = PAUSE_LEAD_MS): number[] {
-  return timed.map((w, i) => {
-    const gap = i > 0 ? w.startMs - timed[i - 1]!.endMs : 0;
-    return Math.round(w.startMs - Math.min(pauseLeadMs, Math.max(0, gap) / 2));
-  });
-}
+import { wordTimesOfAudio } from './word-timing';
 
 /** Decoded audio: one channel. */
 export interface DecodedAudio {
@@ -44,7 +29,7 @@ export class PartWords {
   private readonly oneAtATime = pLimit(1);
 
   constructor(
-    /** Told each part's words' times to be told (ms, `tellTimes`), in the order of the part's words (`wordsOf`). */
+    /** Told each part's word starts (ms), in the order of the part's words (`wordsOf`). */
     private readonly onWords: (part: number, starts: number[]) => void,
     private readonly decode: Decode = browserDecode,
   ) {}
@@ -74,7 +59,7 @@ export class PartWords {
         const { samples, sampleRate } = await this.decode(whole);
         if (generation !== this.generation) return;
         const timed = wordTimesOfAudio(text, samples, sampleRate);
-        this.onWords(part, tellTimes(timed));
+        this.onWords(part, timed.map((w) => Math.round(w.startMs)));
       } catch {
         // Audio the browser cannot decode alone (a part cut short): its sentences are placed by their share of it.
       }
