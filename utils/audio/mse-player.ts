@@ -38,8 +38,7 @@ export class MsePlayer {
     () => this.playPoint(),
     (part, word) => this.readingId && this.emit({ type: 'word', readingId: this.readingId, load: this.loadId, part, word }),
     undefined,
-    // Where the clock saw the part begin (Firefox's own currentTime may still be a step before it).
-    () => this.report(this.finePosition()),
+    () => this.report(),
   );
 
   constructor(
@@ -385,8 +384,12 @@ export class MsePlayer {
   }
 
   /** Where playback is, for the word clock: null unless the audio is moving. */
+  private moving(): boolean {
+    return this.started && !this.audio.paused && this.audio.readyState >= HTMLMediaElement.HAVE_FUTURE_DATA;
+  }
+
   private playPoint(): PlayPoint | null {
-    if (!this.readingId || !this.started || this.audio.paused || this.audio.readyState < HTMLMediaElement.HAVE_FUTURE_DATA) {
+    if (!this.readingId || !this.moving()) {
       this.fine.forget();
       return null;
     }
@@ -409,8 +412,12 @@ export class MsePlayer {
     this.pump();
   }
 
-  /** Tells the background where playback is (`at`: s of the timeline; the element's own reading unless given). */
-  private report(at = this.audio.currentTime): void {
+  /**
+   * Tells the background where playback is (`at`: s of the timeline): the fine position while playing, as the
+   * word clock has it — a report from Firefox's coarser `currentTime` could put the reading back in the part
+   * before, just after the clock said the next one began (the band went back a sentence).
+   */
+  private report(at = this.moving() ? this.finePosition() : this.audio.currentTime): void {
     if (!this.readingId) return;
     const part = this.currentPart(at);
     const partTime = Math.max(0, at - (this.partStarts.get(part) ?? 0));
