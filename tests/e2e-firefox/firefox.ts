@@ -213,8 +213,20 @@ export const openExtensionPage = openPage;
 export async function click(page: Page, selector: string): Promise<void> {
   const element = await page.$(selector);
   if (!element) throw new Error(`No element matches ${selector}`);
-  await element.evaluate((el) => el.scrollIntoView({ block: 'nearest', inline: 'nearest' }));
-  const box = await element.boundingBox();
-  if (!box) throw new Error(`${selector} is not shown`);
-  await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+  // Scrolled and measured in one step, and again if the page moved it out of view meanwhile (a panel that
+  // appears above it as an earlier answer comes: "move target out of bounds", seen once on the options page).
+  for (let attempt = 0; ; attempt++) {
+    const at = await element.evaluate((el) => {
+      el.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+      const r = el.getBoundingClientRect();
+      const x = r.left + r.width / 2;
+      const y = r.top + r.height / 2;
+      return r.width > 0 && r.height > 0 && x >= 0 && y >= 0 && x < innerWidth && y < innerHeight ? { x, y } : null;
+    });
+    if (at) {
+      await page.mouse.click(at.x, at.y);
+      return;
+    }
+    if (attempt === 4) throw new Error(`${selector} is not shown`);
+  }
 }
