@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { makeArticleHtml } from '../fixtures/make-article.ts';
 import { recordedHighlights, recordHighlights } from '../fixtures/highlights.ts';
-import { expect, menuItemExists, player, test } from './fixtures.ts';
+import { expect, type ExtensionFixtures, menuItemExists, player, test } from './fixtures.ts';
 
 test.use({ serviceOptions: { msPerChar: 2, minMs: 50 } });
 
@@ -82,7 +82,11 @@ test('the sentence being read is highlighted on the page, follows the audio, and
   await expect.poll(() => highlighted(page)).toBe('');
 });
 
-test('auto-scroll follows the sentence until the user scrolls away', async ({ ext, pages }) => {
+/**
+ * A tall page read until the window has followed the sentence (placed a third down the window) more than a
+ * window below the top, so going back to the top leaves it out of view.
+ */
+async function followedDownATallPage({ ext, pages }: Pick<ExtensionFixtures, 'ext' | 'pages'>) {
   await ext.configure({ threshold: '1000' });
   pages.put('/tall.html', makeArticleHtml(3_000, 'Высокая страница').replace('<body>', '<body style="font-size:40px;line-height:3">'));
   const { page, tabId } = await ext.openTab('tall.html');
@@ -90,9 +94,12 @@ test('auto-scroll follows the sentence until the user scrolls away', async ({ ex
   await expect(player(popup)).toHaveAttribute('data-state', 'playing');
   // The real popup floats over the page; here it is a tab, so the page is brought back to the front.
   await page.bringToFront();
-  // Reading moves down a tall page: the window follows. Waited for until the sentence (placed a third
-  // down the window) is more than a window below the top, so scrolling back to the top leaves it out of view.
   await expect.poll(() => page.evaluate(() => scrollY - innerHeight), { timeout: 20_000 }).toBeGreaterThan(0);
+  return { page, popup };
+}
+
+test('auto-scroll follows the sentence until the user scrolls away', async ({ ext, pages }) => {
+  const { page, popup } = await followedDownATallPage({ ext, pages });
   // The user scrolls back to the top: the reader stops pulling the page.
   await page.mouse.move(100, 100);
   await expect
@@ -109,13 +116,7 @@ test('auto-scroll follows the sentence until the user scrolls away', async ({ ex
 });
 
 test('dragging the scrollbar away (no wheel, no key) also stops the page being pulled back', async ({ ext, pages }) => {
-  await ext.configure({ threshold: '1000' });
-  pages.put('/tall.html', makeArticleHtml(3_000, 'Высокая страница').replace('<body>', '<body style="font-size:40px;line-height:3">'));
-  const { page, tabId } = await ext.openTab('tall.html');
-  const popup = await ext.openPopup(tabId);
-  await expect(player(popup)).toHaveAttribute('data-state', 'playing');
-  await page.bringToFront();
-  await expect.poll(() => page.evaluate(() => scrollY - innerHeight), { timeout: 20_000 }).toBeGreaterThan(0);
+  const { page, popup } = await followedDownATallPage({ ext, pages });
   // A scrollbar's drag moves the page with no event the reader hears of but the scroll itself.
   // (A smooth scroll of the reader's may move it a frame further before it stops: a few pixels.)
   await page.evaluate(() => scrollTo({ top: 0, behavior: 'instant' }));

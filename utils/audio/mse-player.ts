@@ -383,11 +383,12 @@ export class MsePlayer {
     return this.fine.read(this.audio.currentTime, performance.now(), this.audio.playbackRate);
   }
 
-  /** Where playback is, for the word clock: null unless the audio is moving. */
+  /** Whether the audio is moving (started, not paused, not waiting for data). */
   private moving(): boolean {
     return this.started && !this.audio.paused && this.audio.readyState >= HTMLMediaElement.HAVE_FUTURE_DATA;
   }
 
+  /** Where playback is, for the word clock: null unless the audio is moving. */
   private playPoint(): PlayPoint | null {
     if (!this.readingId || !this.moving()) {
       this.fine.forget();
