@@ -12,7 +12,8 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { wordAt, wordTimesOfAudio } from '../utils/audio/word-timing.ts';
+import { moreWordTimes, type PartTimes, runSteps, USUAL_MS_PER_WEIGHT, wordAt, wordTimesOfAudio } from '../utils/audio/word-timing.ts';
+import { wordIndexAt } from '../utils/audio/word-clock.ts';
 import { timedVoice } from '../tests/fake-service/timed-voice.ts';
 
 const DIR = resolve(import.meta.dirname, '../tests/corpus-expected');
@@ -26,7 +27,29 @@ export interface WordTimingResult {
   withinOne: number;
   medianMs: number;
   p90Ms: number;
+  /** On the word, the part timed as it streamed (`SO_FAR_MS`) and its rest once whole: against `onWord`, the whole part at once. */
+  chainedOnWord: number;
+  /** Timed from the audio's start alone (a part still coming; `SO_FAR_MS`), at the voice's usual pace to begin with. */
+  soFar?: SoFarResult;
 }
+
+/** Estimates on the start of each part's audio, as the player makes them while a part streams. */
+export interface SoFarResult {
+  estimates: number;
+  /** Of the audio so far, the share up to the last word timed. */
+  covered: number;
+  samples: number;
+  onWord: number;
+  withinOne: number;
+  /** The whole part's estimate on the same samples. */
+  wholeOnWord: number;
+  /** The words after the last sure pause, told for now: samples to the audio's end, and those within one word. */
+  aheadSamples: number;
+  aheadWithinOne: number;
+}
+
+/** Where a part's audio is cut for its estimates so far (ms), one after another: as when 4, 8, 15 and 25 s have come. */
+const SO_FAR_MS = [4000, 8000, 15000, 25000];
 
 /** Parts of the hand-checked texts: paragraphs joined up to `PART_CHARS`, `perText` from each text. */
 function partsOf(lang: 'ru' | 'en', perText: number): string[] {
@@ -53,22 +76,55 @@ const quantile = (sorted: readonly number[], q: number) => sorted[Math.min(sorte
 
 export async function measureWordTiming(perText = 2): Promise<Record<'ru' | 'en' | 'all', WordTimingResult>> {
   const out = {} as Record<'ru' | 'en' | 'all', WordTimingResult>;
-  const all = { parts: 0, words: 0, samples: 0, on: 0, near: 0, errors: [] as number[] };
+  const all = { parts: 0, words: 0, samples: 0, on: 0, near: 0, errors: [] as number[], soFar: noSoFar(), chainedOn: 0 };
   for (const lang of ['ru', 'en'] as const) {
-    const acc = { parts: 0, words: 0, samples: 0, on: 0, near: 0, errors: [] as number[] };
+    const acc = { parts: 0, words: 0, samples: 0, on: 0, near: 0, errors: [] as number[], soFar: noSoFar(), chainedOn: 0 };
     for (const text of partsOf(lang, perText)) {
       const voice = await timedVoice(text);
       const samples = Float32Array.from(voice.pcm, (s) => s / 32768);
-      const timed = wordTimesOfAudio(text, samples, voice.sampleRate);
+      const { timed } = wordTimesOfAudio(text, samples, voice.sampleRate);
       if (timed.length !== voice.words.length) throw new Error(`words differ: ${timed.length} estimated, ${voice.words.length} said`);
       acc.parts++;
       acc.words += timed.length;
       timed.forEach((w, i) => acc.errors.push(Math.abs(w.startMs - voice.words[i]!.startMs)));
+      const durationMs = (samples.length * 1000) / voice.sampleRate;
+      // As the player does while a part streams: more words timed as more audio comes, each estimate on the audio
+      // after the words before; then the rest once the part is whole.
+      let known: PartTimes | null = null;
+      const pace = Number(process.env.SO_FAR_PACE ?? USUAL_MS_PER_WEIGHT);
+      for (const cut of SO_FAR_MS.filter((ms) => ms < durationMs - 1000)) {
+        const before: number = known?.starts.length ?? 0;
+        known = runSteps(moreWordTimes(text, samples.subarray(0, Math.round((cut * voice.sampleRate) / 1000)), voice.sampleRate, known, false, pace));
+        acc.soFar.estimates++;
+        const starts = known?.starts ?? [];
+        acc.soFar.covered += (starts.length ? voice.words[starts.length - 1]!.endMs : 0) / cut;
+        // The words told for now: from the first of them to where the audio so far ends.
+        const told = [...starts, ...(known?.ahead ?? [])];
+        if (told.length > starts.length) {
+          for (let t = told[starts.length]!; t < cut; t += 20) {
+            const truth = wordAt(voice.words, t);
+            acc.soFar.aheadSamples++;
+            if (Math.abs(wordIndexAt(told, t) - truth) <= 1) acc.soFar.aheadWithinOne++;
+          }
+        }
+        // Scored on the words this estimate added.
+        if (starts.length === before) continue;
+        for (let t = voice.words[before]!.startMs; t < voice.words[starts.length - 1]!.endMs; t += 20) {
+          const truth = wordAt(voice.words, t);
+          const guess = wordIndexAt(starts, t);
+          acc.soFar.samples++;
+          if (guess === truth) acc.soFar.onWord++;
+          if (Math.abs(guess - truth) <= 1) acc.soFar.withinOne++;
+          if (wordAt(timed, t) === truth) acc.soFar.wholeOnWord++;
+        }
+      }
+      const chained = runSteps(moreWordTimes(text, samples, voice.sampleRate, known, true, pace))?.starts ?? [];
       const first = voice.words[0]!.startMs;
       const last = voice.words.at(-1)!.endMs;
       for (let t = first; t < last; t += 20) {
         const truth = wordAt(voice.words, t);
         const guess = wordAt(timed, t);
+        if (wordIndexAt(chained, t) === truth) acc.chainedOn++;
         acc.samples++;
         if (guess === truth) acc.on++;
         if (Math.abs(guess - truth) <= 1) acc.near++;
@@ -81,12 +137,16 @@ export async function measureWordTiming(perText = 2): Promise<Record<'ru' | 'en'
     all.on += acc.on;
     all.near += acc.near;
     all.errors.push(...acc.errors);
+    for (const k of Object.keys(all.soFar) as Array<keyof SoFarResult>) all.soFar[k] += acc.soFar[k];
+    all.chainedOn += acc.chainedOn;
   }
   out.all = summary(all);
   return out;
 }
 
-function summary(acc: { parts: number; words: number; samples: number; on: number; near: number; errors: number[] }): WordTimingResult {
+const noSoFar = (): SoFarResult => ({ estimates: 0, covered: 0, samples: 0, onWord: 0, withinOne: 0, wholeOnWord: 0, aheadSamples: 0, aheadWithinOne: 0 });
+
+function summary(acc: { parts: number; words: number; samples: number; on: number; near: number; errors: number[]; soFar: SoFarResult; chainedOn: number }): WordTimingResult {
   const sorted = [...acc.errors].sort((a, b) => a - b);
   return {
     parts: acc.parts,
@@ -96,6 +156,17 @@ function summary(acc: { parts: number; words: number; samples: number; on: numbe
     withinOne: acc.near / Math.max(1, acc.samples),
     medianMs: Math.round(quantile(sorted, 0.5)),
     p90Ms: Math.round(quantile(sorted, 0.9)),
+    chainedOnWord: acc.chainedOn / Math.max(1, acc.samples),
+    soFar: {
+      estimates: acc.soFar.estimates,
+      covered: acc.soFar.covered / Math.max(1, acc.soFar.estimates),
+      samples: acc.soFar.samples,
+      onWord: acc.soFar.onWord / Math.max(1, acc.soFar.samples),
+      withinOne: acc.soFar.withinOne / Math.max(1, acc.soFar.samples),
+      wholeOnWord: acc.soFar.wholeOnWord / Math.max(1, acc.soFar.samples),
+      aheadSamples: acc.soFar.aheadSamples,
+      aheadWithinOne: acc.soFar.aheadWithinOne / Math.max(1, acc.soFar.aheadSamples),
+    },
   };
 }
 
@@ -111,5 +182,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       ]),
     ),
   );
+  for (const [k, r] of Object.entries(result)) {
+    const f = r.soFar!;
+    console.log(`${k}: so far (audio cut at ${SO_FAR_MS.join(', ')} ms; ${f.estimates} estimates): ${pct(f.covered)} of the audio timed; the words each added: on the word ${pct(f.onWord)} (the whole part's estimate there ${pct(f.wholeOnWord)}), within one ${pct(f.withinOne)} (${f.samples} samples); then the rest: on the word ${pct(r.chainedOnWord)} in all (the whole at once ${pct(r.onWord)}); the words after the last sure pause, for now: within one ${pct(f.aheadWithinOne)} (${f.aheadSamples} samples)`);
+  }
   console.log(`took ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }

@@ -2,7 +2,7 @@
  * The word being said is marked inside the sentence's band (issue 48), in Firefox: the player in the
  * background page times each part's words from its audio. The local service speaks with its timed voice.
  */
-import { marksShown, markedSentences, pageWords, recordedWordMarks, recordWordMarks, WORD_MARK_PAGE, WORD_MARK_SENTENCES, wordSamples } from '../fixtures/word-marks.ts';
+import { FIRST_PARAGRAPH_WORDS, marksShown, markedSentences, pageWords, recordedWordMarks, recordWordMarks, stillStreaming, WORD_MARK_PAGE, WORD_MARK_SENTENCES, wordSamples } from '../fixtures/word-marks.ts';
 import { makeArticleHtml } from '../fixtures/make-article.ts';
 import { evaluate } from './firefox.ts';
 import { attr, type Ext, expect, state, test } from './fixtures.ts';
@@ -91,4 +91,22 @@ test('the view follows the words down a tall page, and stays where the user scro
   const left = await position();
   await expect.poll(position, { timeout: 30_000 }).toBeGreaterThan(left + 2);
   expect(await evaluate(page, () => scrollY < innerHeight / 4)).toBe(true);
+});
+
+test.describe('a part whose audio still streams', () => {
+  // The service sends each part's audio over its length ÷ 1.25, as a synthesizer does; played at 1×.
+  test.use({ serviceOptions: { audio: 'timed', realtimeFactor: 1.25 } });
+
+  test('its words are marked as it plays, before its audio is whole', async ({ ext, pages, service }) => {
+    test.setTimeout(60_000);
+    await ext.configure();
+    pages.put('/words.html', WORD_MARK_PAGE);
+    const { page, tabId } = await ext.openTab('words.html');
+    await evaluate(page, recordWordMarks);
+    await ext.openPopup(tabId);
+    await page.bringToFront();
+    await expect.poll(() => evaluate(page, recordedWordMarks).then((s) => s.some((m) => FIRST_PARAGRAPH_WORDS.includes(m.word))), { timeout: 30_000 }).toBe(true);
+    // A word of the first paragraph marked while the service still sends that paragraph's audio.
+    expect(stillStreaming(service.speechLog(), 'Утром')).toBe(true);
+  });
 });

@@ -2,7 +2,7 @@
  * The word being said is marked inside the sentence's band (issue 48), placed by the part's own audio: the
  * local service speaks with its timed voice (espeak-ng word by word, known pauses).
  */
-import { marksShown, markedSentences, pageWords, recordedWordMarks, recordWordMarks, WORD_MARK_PAGE, WORD_MARK_SENTENCES, wordSamples } from '../fixtures/word-marks.ts';
+import { FIRST_PARAGRAPH_WORDS, marksShown, markedSentences, pageWords, recordedWordMarks, recordWordMarks, stillStreaming, WORD_MARK_PAGE, WORD_MARK_SENTENCES, wordSamples } from '../fixtures/word-marks.ts';
 import { expect, player, test } from './fixtures.ts';
 
 test.use({ serviceOptions: { audio: 'timed' } });
@@ -67,4 +67,21 @@ test('with the word mark off in the options, the sentence is marked and no word'
   // Each sentence was marked whole as it was read (through inline markup, citation marks and a hidden word), and no word at any sample.
   expect(await page.evaluate(markedSentences)).toEqual(WORD_MARK_SENTENCES);
   expect(await page.evaluate(recordedWordMarks)).toEqual([]);
+});
+
+test.describe('a part whose audio still streams', () => {
+  // The service sends each part's audio over its length ÷ 1.25, as a synthesizer does; played at 1×.
+  test.use({ serviceOptions: { audio: 'timed', realtimeFactor: 1.25 } });
+
+  test('its words are marked as it plays, before its audio is whole', async ({ ext, pages, service }) => {
+    test.setTimeout(60_000);
+    await ext.configure();
+    pages.put('/words.html', WORD_MARK_PAGE);
+    const { page, tabId } = await ext.openTab('words.html');
+    await page.evaluate(recordWordMarks);
+    await ext.openPopup(tabId);
+    await expect.poll(() => page.evaluate(recordedWordMarks).then((s) => s.some((m) => FIRST_PARAGRAPH_WORDS.includes(m.word))), { timeout: 30_000 }).toBe(true);
+    // A word of the first paragraph marked while the service still sends that paragraph's audio.
+    expect(stillStreaming(service.speechLog(), 'Утром')).toBe(true);
+  });
 });

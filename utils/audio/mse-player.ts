@@ -12,7 +12,7 @@ import { PlayerWords, type PlayPoint } from './word-clock';
  * Plays one reading progressively: every part's bytes go into one SourceBuffer
  * in `sequence` mode, so parts play back to back, and playback starts on the
  * first appended bytes. It reports where it is, and the word being said (`word` events: each part's words
- * timed from its own audio once it is whole, `part-words.ts`, and told as they come, `word-clock.ts`); it
+ * timed from its own audio as it comes, `part-words.ts`, and told as they come, `word-clock.ts`); it
  * decides nothing else.
  */
 export class MsePlayer {
@@ -103,7 +103,7 @@ export class MsePlayer {
         if (!this.started) diagnostics.mark('player:bytes');
         this.stats?.bytes();
         this.partBytes.set(part, (this.partBytes.get(part) ?? 0) + bytes.byteLength);
-        this.words.add(part, bytes);
+        this.words.add(part, bytes, cmd.text);
         if (this.format.wrap) {
           this.wrapped(part, (w) => {
             if (resumed) w.restart();

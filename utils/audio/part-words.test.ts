@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest';
-import { PartWords } from './part-words';
+import { describe, expect, it, vi } from 'vitest';
+import { PartWords, type Slicer } from './part-words';
+import { runSteps } from './word-timing';
 
 /** Audio of `ms` ms at 8 kHz: sound where `loud` says, silence elsewhere. */
 function audio(ms: number, loud: Array<[number, number]>): Float32Array {
@@ -68,3 +69,62 @@ describe('PartWords: a whole part decoded once, its words timed', () => {
   });
 });
 
+
+describe('PartWords: a part still streaming is timed as it comes', () => {
+  // "Один. Два. …": each word 400 ms of sound after a 400-ms pause (a sentence's end), from 400 ms.
+  const TEXT = 'Один. Два. Три. Четыре. Пять. Шесть. Семь. Восемь.';
+  const WORDS = 8;
+  const trueStart = (i: number) => 400 + 800 * i;
+  const speech = audio(800 * WORDS + 400, Array.from({ length: WORDS }, (_, i): [number, number] => [trueStart(i), trueStart(i) + 400]));
+  /** Decodes n bytes to the first n / 6 ms of the voice (6,000 bytes a second: no MP3 frame tells otherwise). */
+  const decode = async (bytes: Uint8Array) => ({ samples: speech.subarray(0, Math.min(speech.length, Math.round((bytes.length / 6000) * 8000))), sampleRate: 8000 });
+  const atOnce: Slicer = async (steps) => runSteps(steps);
+  const noWait = async () => undefined;
+  /** A second of audio's bytes. */
+  const second = () => new Uint8Array(6000).buffer;
+
+  it('tells the words said so far before the part is whole (the last few for now), then all', async () => {
+    const seen: number[][] = [];
+    const words = new PartWords((_p, starts) => seen.push(starts), decode, atOnce, noWait);
+    words.text(0, TEXT);
+    for (let s = 0; s < 5; s++) words.add(0, second());
+    await vi.waitFor(() => expect(seen).toHaveLength(1));
+    const [soFar] = seen;
+    // The words begun in the 5 s so far (up to a sure pause, surely; after it, at the pace found, for now): each
+    // nearer its own start than the next word's.
+    expect(soFar).toHaveLength(6);
+    soFar!.forEach((ms, i) => expect(Math.abs(ms - trueStart(i))).toBeLessThan(400));
+    for (let s = 5; s < 7; s++) words.add(0, second());
+    await words.end(0, TEXT);
+    const all = seen.at(-1)!;
+    expect(all).toHaveLength(WORDS);
+    all.forEach((ms, i) => expect(Math.abs(ms - trueStart(i))).toBeLessThanOrEqual(30));
+  });
+
+  it.each([
+    ['its text not known until it ends', false, 0],
+    ['a later part while an earlier one streams', true, 1],
+  ])('%s: not timed before it is whole', async (_name, withText, part) => {
+    let decodes = 0;
+    const words = new PartWords(() => undefined, async (b) => (decodes++, decode(b)), atOnce, noWait);
+    if (part > 0) words.add(0, second());
+    if (withText) words.text(part, TEXT);
+    for (let s = 0; s < 6; s++) words.add(part, second());
+    await Promise.resolve();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(decodes).toBe(0);
+  });
+
+  it('all its bytes at once (from the cache), then its end: decoded once, whole', async () => {
+    let decodes = 0;
+    let settled = () => undefined as void;
+    const words = new PartWords(() => undefined, async (b) => (decodes++, decode(b)), atOnce, () => new Promise((resolve) => (settled = resolve)));
+    words.text(0, TEXT);
+    for (let s = 0; s < 7; s++) words.add(0, second());
+    const done = words.end(0, TEXT);
+    settled();
+    await done;
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(decodes).toBe(1);
+  });
+});

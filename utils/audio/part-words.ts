@@ -1,12 +1,18 @@
 /**
  * Each part's word starts, from its own audio (issue 48): the player keeps the bytes of a part as they are
- * appended, and once the part is whole (and its text is known) decodes it and estimates when each word is
- * said (`word-timing.ts`). One part at a time, after playback's own work: decoding a 111-s part takes
- * Chromium 70–90 ms and Firefox 380–460 ms, off the page's thread (`bench/decode.ts`), and the estimate
- * 60–140 ms (Node). The bytes are let go once decoded.
+ * appended and, knowing the part's text, times its words (`word-timing.ts`):
+ * - while the part still streams (the service sends audio about as fast as it is made, and playback begins on
+ *   the first bytes), the audio so far is decoded now and then (every 2–8 s of audio come) and the words up
+ *   to its last sure pause are timed (`moreWordTimes`, each estimate on the audio
+ *   after the words already timed), so the mark follows the voice before the part is whole;
+ * - once the part is whole, the rest of its words.
+ * One estimate at a time, after playback's own work. Decoding happens off the page's thread (a 111-s part:
+ * Chromium 70–90 ms, Firefox 380–460 ms, `bench/decode.ts`); the estimate runs on it in slices of a few ms
+ * (`Slicer`), so the word clock's timers are not held up. The bytes are let go once the part is timed whole.
  */
 import pLimit from 'p-limit';
-import { wordTimesOfAudio } from './word-timing';
+import { id3Length, scanMp3Frames } from './mp3-frames';
+import { moreWordTimes, type PartTimes, type Steps, USUAL_MS_PER_WEIGHT } from './word-timing';
 
 /** Decoded audio: one channel. */
 export interface DecodedAudio {
@@ -23,52 +29,164 @@ export const browserDecode: Decode = async (bytes) => {
   return { samples: decoded.getChannelData(0), sampleRate: decoded.sampleRate };
 };
 
+/** Runs an estimate's steps to the end; the browser's lets the page's other work in between. */
+export type Slicer = <T>(steps: Steps<T>) => Promise<T>;
+
+/** A slice's length (ms): the word clock's timers wait at most about this long. */
+const SLICE_MS = 8;
+
+/** Steps for `SLICE_MS`, then a timer's turn (a timer already due runs first), and on. */
+export const browserSlicer: Slicer = async (steps) => {
+  for (;;) {
+    const until = performance.now() + SLICE_MS;
+    for (;;) {
+      const step = steps.next();
+      if (step.done) return step.value;
+      if (performance.now() >= until) break;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  }
+};
+
+/** The first estimate of a streaming part once this much of its audio has come (s)… */
+const FIRST_SO_FAR_S = 2;
+/**
+ * …and the next when a quarter more has, at least 2 s and at most 8 s more: a 130-s part is decoded about 20
+ * times while it streams, 8 whole parts' worth (Chromium ~0.7 s, Firefox ~3.5 s of the decoder's own thread).
+ */
+const SO_FAR_GROWTH = 1.25;
+const SO_FAR_MIN_STEP_S = 2;
+const SO_FAR_MAX_STEP_S = 8;
+/** How long an estimate so far waits for more of its part's bytes, or its end (ms). */
+const SO_FAR_SETTLE_MS = 250;
+/** Bytes a second of MP3 when its first frame does not tell (48 kbps). */
+const DEFAULT_BYTES_PER_S = 6_000;
+
+interface Part {
+  chunks: Uint8Array[];
+  bytes: number;
+  text?: string;
+  /** Its bytes a second of audio, from its first frame. */
+  bytesPerS?: number;
+  /** The next estimate so far once this many bytes have come. */
+  nextAt: number;
+  ended: boolean;
+  /** An estimate so far is waiting its turn. */
+  queued: boolean;
+  known: PartTimes | null;
+  /** The starts last told. */
+  told: number[];
+}
+
 export class PartWords {
-  private bytes = new Map<number, Uint8Array[]>();
+  private parts = new Map<number, Part>();
   private generation = 0;
+  /** The pace last measured (a part's first estimate so far starts from it). */
+  private pace = USUAL_MS_PER_WEIGHT;
   private readonly oneAtATime = pLimit(1);
 
   constructor(
-    /** Told each part's word starts (ms), in the order of the part's words (`wordsOf`). */
+    /** Told a part's word starts (ms), in the order of the part's words (`wordsOf`): the first few (the last of them for now), then more, then all. */
     private readonly onWords: (part: number, starts: number[]) => void,
     private readonly decode: Decode = browserDecode,
+    private readonly slice: Slicer = browserSlicer,
+    /** Waits before an estimate so far: the part may end meanwhile. */
+    private readonly settle: () => Promise<void> = () => new Promise((resolve) => setTimeout(resolve, SO_FAR_SETTLE_MS)),
   ) {}
+
+  private partOf(part: number): Part {
+    let p = this.parts.get(part);
+    if (!p) this.parts.set(part, (p = { chunks: [], bytes: 0, nextAt: Infinity, ended: false, queued: false, known: null, told: [] }));
+    return p;
+  }
+
+  /** What the part says, known before its audio is whole: its words are timed as it streams. */
+  text(part: number, text: string): void {
+    this.partOf(part).text = text;
+  }
 
   /** Bytes of `part` as appended (kept by reference: nothing else writes them). A cut stream's rest is added as it comes: the decoder finds its frames again. */
   add(part: number, bytes: ArrayBuffer): void {
-    const list = this.bytes.get(part) ?? [];
-    list.push(new Uint8Array(bytes));
-    this.bytes.set(part, list);
+    const p = this.partOf(part);
+    const chunk = new Uint8Array(bytes);
+    if (p.bytesPerS === undefined) {
+      const first = scanMp3Frames(chunk, id3Length(chunk)).frames[0];
+      p.bytesPerS = first ? (first.length * first.sampleRate) / first.samples : DEFAULT_BYTES_PER_S;
+      p.nextAt = FIRST_SO_FAR_S * p.bytesPerS;
+    }
+    p.chunks.push(chunk);
+    p.bytes += chunk.byteLength;
+    if (p.bytes >= p.nextAt && p.text && !p.ended && !p.queued && this.nearest() === part) this.soFar(part, p);
   }
 
-  /** The part is whole: its words are timed when `text` is given, and its bytes let go either way. */
+  /** The part is whole: its words are timed (the rest of them) when its text is known, and its bytes let go either way. */
   end(part: number, text: string | undefined): Promise<void> {
-    const list = this.bytes.get(part);
-    this.bytes.delete(part);
-    if (!list?.length || !text) return Promise.resolve();
+    const p = this.partOf(part);
+    p.ended = true;
+    p.text = text ?? p.text;
+    if (!p.chunks.length || !p.text) {
+      this.parts.delete(part);
+      return Promise.resolve();
+    }
     const generation = this.generation;
     return this.oneAtATime(async () => {
       if (generation !== this.generation) return;
-      const whole = new Uint8Array(list.reduce((n, b) => n + b.byteLength, 0));
-      let at = 0;
-      for (const b of list) {
-        whole.set(b, at);
-        at += b.byteLength;
-      }
-      try {
-        const { samples, sampleRate } = await this.decode(whole);
-        if (generation !== this.generation) return;
-        const timed = wordTimesOfAudio(text, samples, sampleRate);
-        this.onWords(part, timed.map((w) => Math.round(w.startMs)));
-      } catch {
-        // Audio the browser cannot decode alone (a part cut short): its sentences are placed by their share of it.
-      }
+      this.parts.delete(part);
+      await this.estimate(part, p, true, generation);
     });
   }
 
-  /** A new reading or load: what was kept goes, and decodings under way are not told. */
+  /** A new reading or load: what was kept goes, and estimates under way are not told. */
   reset(): void {
-    this.bytes.clear();
+    this.parts.clear();
     this.generation++;
+  }
+
+  /** The first part still streaming: the one playback reaches first (the only one timed so far). */
+  private nearest(): number {
+    let nearest = Infinity;
+    for (const [k, p] of this.parts) if (!p.ended && k < nearest) nearest = k;
+    return nearest;
+  }
+
+  private soFar(part: number, p: Part): void {
+    p.queued = true;
+    const generation = this.generation;
+    // Bytes from the cache, or a service faster than playback, come all at once: such a part ends before an
+    // estimate so far is worth making (on a whole 130-s part it tries 21 paces: ~0.7 s).
+    void this.settle().then(() =>
+      this.oneAtATime(async () => {
+        p.queued = false;
+        if (generation !== this.generation || p.ended) return;
+        const seconds = p.bytes / p.bytesPerS!;
+        p.nextAt = Math.min(Math.max(seconds * SO_FAR_GROWTH, seconds + SO_FAR_MIN_STEP_S), seconds + SO_FAR_MAX_STEP_S) * p.bytesPerS!;
+        await this.estimate(part, p, false, generation);
+      }),
+    );
+  }
+
+  /** Decodes what the part holds (whole frames) and times more of its words; tells them if there are more. */
+  private async estimate(part: number, p: Part, whole: boolean, generation: number): Promise<void> {
+    const joined = new Uint8Array(p.bytes);
+    let at = 0;
+    for (const b of p.chunks) {
+      joined.set(b, at);
+      at += b.byteLength;
+    }
+    // So far, the last frame may be cut: only whole frames are decoded.
+    const bytes = whole ? joined : joined.slice(0, scanMp3Frames(joined, id3Length(joined)).consumed);
+    try {
+      const { samples, sampleRate } = await this.decode(bytes);
+      if (generation !== this.generation) return;
+      const known = await this.slice(moreWordTimes(p.text!, samples, sampleRate, p.known, whole, this.pace));
+      if (generation !== this.generation || !known) return;
+      p.known = known;
+      if (known.weight > 0) this.pace = known.soundMs / known.weight;
+      // The words timed surely, and those after for now (so far).
+      const told = [...known.starts, ...known.ahead];
+      if (told.length > 0 && told.join() !== p.told.join()) this.onWords(part, (p.told = told));
+    } catch {
+      // Audio the browser cannot decode alone (a part cut short): its sentences are placed by their share of it.
+    }
   }
 }

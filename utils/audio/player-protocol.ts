@@ -22,6 +22,8 @@ export type PlayerCommand =
       bytes: ArrayBuffer;
       /** These bytes begin another request for the rest of this part (after a cut): what is left of a cut frame before them is dropped. */
       resumed?: true;
+      /** What the part says, with its first bytes: its words are timed while it streams. */
+      text?: string;
     }
   /** All of this part's audio has been appended; `text`: what it says, for its word timings. */
   | { type: 'part-end'; readingId: string; part: number; text?: string }

@@ -145,7 +145,7 @@ export class WordClock {
 }
 
 /**
- * The player's words: each whole part's words timed from its audio (`PartWords`), told as they are said
+ * The player's words: each part's words timed from its audio as it comes (`PartWords`), told as they are said
  * (`WordClock`). A new reading forgets every part's words; a jump within one keeps them and tells the word again.
  */
 export class PlayerWords {
@@ -158,8 +158,9 @@ export class PlayerWords {
     this.parts = new PartWords((part, starts) => this.clock.setWords(part, starts), decode);
   }
 
-  /** Bytes of a part as appended. */
-  add(part: number, bytes: ArrayBuffer): void {
+  /** Bytes of a part as appended; `text`, what it says, when it comes with them (its words are timed as it streams). */
+  add(part: number, bytes: ArrayBuffer, text?: string): void {
+    if (text) this.parts.text(part, text);
     this.parts.add(part, bytes);
   }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { alignPauses, estimateWordTimes, findPauses, loudnessOf, pauseLikelihood, placeWordStarts, wordAt, wordWeight, wordsOf } from './word-timing';
+import { alignPauses, estimateWordTimes, findPauses, loudnessOf, moreWordTimes, pauseLikelihood, placeWordStarts, runSteps, wordAt, wordWeight, wordsOf } from './word-timing';
 
 describe('wordsOf: the words of a part, with their offsets', () => {
   it.each<[string, string[]]>([
@@ -125,5 +125,40 @@ describe('placeWordStarts: each word starts where the sound comes back, its leng
     expect(timed.map((w) => Math.round(w.startMs))).toEqual(starts);
     // Still end to end.
     timed.slice(1).forEach((w, i) => expect(w.startMs).toBe(timed[i]!.endMs));
+  });
+});
+
+describe('moreWordTimes: a part timed as its audio comes', () => {
+  // Eight one-word sentences: 400 ms of sound from 400 + 800·i ms, a 400-ms pause after each.
+  const text = 'Один. Два. Три. Четыре. Пять. Шесть. Семь. Восемь.';
+  const loud = Array.from({ length: 8 }, (): [number, boolean][] => [[400, false], [400, true]]).flat();
+  const speech = audio([...loud, [400, false]]);
+  const upTo = (ms: number) => speech.subarray(0, ms * 8);
+  const near = (starts: number[]) => starts.every((ms, i) => Math.abs(ms - (400 + 800 * i)) <= 30);
+  it.each<[string, number, number, number]>([
+    // Audio so far (ms), words timed surely (those before the last sentence's pause with a second of audio
+    // after it), and for now (the words after, whose sound has come: at least half of it).
+    ['a second and a half: no pause has a second after it', 1500, 0, 2],
+    ['3.1 s: the pauses ending at 2 and 2.8 s are followed by 1.1 and 0.3 s', 3100, 2, 2],
+    ['5 s: the pause ending at 4.4 s is followed by 0.4 s of sound (the silence at the end may go on)', 5000, 4, 2],
+  ])('%s', (_name, ms, sure, ahead) => {
+    const known = runSteps(moreWordTimes(text, upTo(ms), 8000, null, false, 60));
+    expect(known?.starts.length ?? 0).toBe(sure);
+    expect(known?.ahead.length ?? 0).toBe(ahead);
+    if (known) expect(near(known.starts)).toBe(true);
+  });
+  it('more audio: the words after those known, the known kept; whole: all', () => {
+    const first = runSteps(moreWordTimes(text, upTo(3100), 8000, null, false, 60))!;
+    const more = runSteps(moreWordTimes(text, upTo(5000), 8000, first, false))!;
+    expect(more.starts.slice(0, first.starts.length)).toEqual(first.starts);
+    expect(more.starts.length).toBe(4);
+    const all = runSteps(moreWordTimes(text, speech, 8000, more, true))!;
+    expect(all.starts).toHaveLength(8);
+    expect(near(all.starts)).toBe(true);
+  });
+  it.each([50, 95])("a pace given far from the voice's 69 ms a unit of weight (paces within 40 percent are tried), %i: the same words", (pace) => {
+    const known = runSteps(moreWordTimes(text, upTo(5000), 8000, null, false, pace));
+    expect(known?.starts.length).toBe(4);
+    expect(near(known!.starts)).toBe(true);
   });
 });

@@ -129,6 +129,38 @@ export function findPauses({ rms, windowMs }: Loudness, durationMs: number, opts
 }
 
 /**
+ * A part still coming is timed up to a pause that is surely between two words: one of 200 ms or more placed
+ * after a comma, a dash or a sentence's end. A shorter pause, or one placed inside a phrase, may be a gap a
+ * word's length away from where it was placed (the pace of a few words strays too far to tell): its words
+ * wait for more audio.
+ */
+const CUT_PAUSE_MS = 200;
+/**
+ * …and with this much audio after it (ms): the words said after a pause tell which boundary it is at (a
+ * sentence's end 0.5 s before the audio so far ended was taken for a comma's two words on). `bench/word-timing.ts`,
+ * estimates chained at 4, 8, 15, 25 s: with none, on the word 92.3 %, within one 98.7 %; with 1 s, 93.8 % and
+ * 100.0 % (47.5 % of the audio so far timed; 2 s: 40.2 %, no better).
+ */
+const CUT_MARGIN_MS = 1000;
+/**
+ * The paces tried for a part still coming: the one given, and this many steps of this log ratio either side
+ * (±40 %), each the less likely the further from it (`PACE_PRIOR_SIGMA`). `bench/word-timing.ts`, audio cut at
+ * 4–25 s, given 45 / 60 / 75 / 90 ms against the test voice's 51–68: on the word 89.4 / 93.7 / 93.8 / 92.3 %
+ * (the whole part's estimate there 93.9 %), within one 95.7 / 99.7 / 99.7 / 98.5 %; with ±20 % and 0.12, 66.2 % at 45.
+ */
+const PACE_STEPS = 10;
+const PACE_STEP = 0.04;
+/** Steps either side when the pace was measured on the part's words before (±8 %). */
+const KNOWN_PACE_STEPS = 2;
+const PACE_PRIOR_SIGMA = 0.2;
+/** The shortest pause placed in a part still coming (ms). */
+const SO_FAR_PAUSE_MS = 100;
+const CUT_LIKELY = 0.6;
+
+/** How far the pace of a part still coming may be from the one given (the log of their ratio, one standard deviation). */
+const OPEN_PACE_SIGMA = 0.12;
+
+/**
  * Which boundary each inner pause is at (−1: none, a pause inside a word, as before a stop consonant): the
  * most likely assignment in order. Between two pauses placed at boundaries, the speech took some time; the
  * words between those boundaries, at the part's own pace, would take about that long (the ratio's logarithm
@@ -138,11 +170,27 @@ export function findPauses({ rms, windowMs }: Loudness, durationMs: number, opts
  * length; `speech`: ms of
  * sound in all.
  */
-export function alignPauses(cum: readonly number[], total: number, likely: readonly number[], at: readonly number[], lengths: readonly number[], speech: number): number[] {
+export function alignPauses(
+  cum: readonly number[],
+  total: number,
+  likely: readonly number[],
+  at: readonly number[],
+  lengths: readonly number[],
+  speech: number,
+  /**
+   * Only the start of the part's audio is known (it is still coming): `speech` is the sound so far, how many
+   * words it holds is not known, and the pace (ms of sound per unit of weight) is given. The words after the
+   * last placed pause are left unscored.
+   */
+  open?: { msPerWeight: number },
+  /** Given, told the placement's score (its log-likelihood, up to a constant). */
+  scored?: { score: number },
+): number[] {
   const n = cum.length;
   const m = at.length;
+  if (scored) scored.score = 0;
   if (m === 0) return [];
-  const rate = speech / Math.max(1e-9, total);
+  const rate = open ? open.msPerWeight : speech / Math.max(1e-9, total);
   // A silence inside a word is a stop consonant's closure: short. The longer a pause, the less likely it is one.
   const none = lengths.map((d) => Math.log(d <= 60 ? 0.3 : d <= 120 ? 0.05 : d <= 200 ? 0.005 : 1e-4));
   const noneSum = new Float64Array(m + 1);
@@ -200,14 +248,27 @@ export function alignPauses(cum: readonly number[], total: number, likely: reado
       prevI[j]![i] = pi;
     }
   }
-  // The end: the last placed pause (or none), the rest of the words to the speech's end.
-  let endScore = skipped(0, m) + missSum[n]! + run(-1, n, -1, m);
+  // The end: the last placed pause (or none), the rest of the words to the speech's end (open: where the
+  // audio so far ends, the words said in it not known).
+  // Open: the words so far end about where the pace puts the sound's end (the boundaries before it unpaused
+  // count as misses wherever the last pause is placed; a last pause placed early is not cheaper).
+  let end = n;
+  if (open) {
+    end = 0;
+    while (end < n && cum[end]! * rate < speech) end++;
+  }
+  // Open: the pace given holds the last placed pause near where it puts its boundary (the whole part's end
+  // no longer does; without this, a short pause early in a sentence is taken for its end, every word before
+  // it crowded into too little time).
+  const paceHeld = (i: number, j: number) => (open ? -((Math.log(Math.max(1, at[j]!) / Math.max(1, cum[i]! * rate)) / OPEN_PACE_SIGMA) ** 2) / 2 : 0);
+  const rest = (i: number, j: number) => paceHeld(i, j) + (i >= end ? 0 : missSum[end]! - missSum[i + 1]! + run(i, end, j, m));
+  let endScore = skipped(0, m) + (open && end === 0 ? 0 : missSum[end]! + run(-1, end, -1, m));
   let lastJ = -1;
   let lastI = -1;
   for (let j = Math.max(0, m - SKIP - 1); j < m; j++) {
-    for (let i = Math.max(0, n - WINDOW); i < n; i++) {
+    for (let i = open ? 0 : Math.max(0, n - WINDOW); i < n; i++) {
       if (best[j]![i] === -Infinity) continue;
-      const s = best[j]![i]! + skipped(j + 1, m) + (missSum[n]! - missSum[i + 1]!) + run(i, n, j, m);
+      const s = best[j]![i]! + skipped(j + 1, m) + rest(i, j);
       if (s > endScore) [endScore, lastJ, lastI] = [s, j, i];
     }
   }
@@ -219,25 +280,23 @@ export function alignPauses(cum: readonly number[], total: number, likely: reado
     j = pj;
     i = pi;
   }
+  if (scored) scored.score = endScore;
   return placed;
 }
 
-/**
- * When each word of `text` is said in a part of `durationMs` whose silences are `pauses` (`findPauses`):
- * the sound between the first and last silence is the speech; each inner silence is matched to a word
- * boundary (`alignPauses`); between matched silences, the words share the time by `wordWeight`.
- */
-export function estimateWordTimes(text: string, durationMs: number, pauses: readonly Pause[], loudness?: Loudness): TimedWord[] {
+/** A part's words as the estimate sees them: their weights, and how likely a pause is after each. */
+interface TextModel {
+  words: WordSpan[];
+  weights: number[];
+  total: number;
+  /** The weight up to each boundary (after word i). */
+  cum: number[];
+  likely: number[];
+}
+
+function modelOf(text: string): TextModel {
   const words = wordsOf(text);
-  if (words.length === 0) return [];
-  const lead = pauses[0]?.startMs === 0 ? pauses[0].endMs : 0;
-  const last = pauses.at(-1);
-  const tail = last && last.endMs >= durationMs - 1 && last.startMs > lead ? last.startMs : durationMs;
-  const inner = pauses.filter((p) => p.startMs >= lead && p.endMs <= tail && p.startMs > 0 && p.endMs < durationMs);
-  const pauseTotal = inner.reduce((n, p) => n + p.endMs - p.startMs, 0);
-  const speech = Math.max(1, tail - lead - pauseTotal);
   const weights = words.map((w) => wordWeight(text.slice(w.start, w.end)));
-  const total = weights.reduce((a, b) => a + b, 0);
   const cum: number[] = [];
   const likely: number[] = [];
   let sum = 0;
@@ -246,13 +305,142 @@ export function estimateWordTimes(text: string, durationMs: number, pauses: read
     cum.push(sum);
     likely.push(pauseLikelihood(text.slice(words[i]!.end, words[i + 1]!.start)));
   }
+  return { words, weights, total: sum + (weights.at(-1) ?? 0), cum, likely };
+}
+
+/**
+ * A voice's usual pace, ms of sound per unit of `wordWeight`: where an estimate of a part still coming starts
+ * when no whole part has been timed yet (the test voice: 51–55 Russian, 65–68 English; `bench/word-timing.ts`).
+ */
+export const USUAL_MS_PER_WEIGHT = 60;
+
+/** Word times and the pace they were said at: ms of sound per unit of `wordWeight` (pauses not counted). */
+export interface WordEstimate {
+  timed: TimedWord[];
+  /** So far: how many of the last words timed are only for now (after the last sure pause, at the pace found). */
+  ahead: number;
+  msPerWeight: number;
+  /** Where the audio after the words timed begins (so far: the end of the pause after the last of them). */
+  resumeMs: number;
+  /** The sound the words timed took (ms, pauses not counted), and their weight: `msPerWeight` is their ratio. */
+  soundMs: number;
+  weight: number;
+}
+
+/** The pace a part still coming is first estimated at; `known`: measured on this part's words already (a few paces near it are tried, not ±40 %). */
+export interface SoFarPace {
+  msPerWeight: number;
+  known?: boolean;
+}
+
+/**
+ * When each word of `text` is said in a part of `durationMs` whose silences are `pauses` (`findPauses`):
+ * the sound between the first and last silence is the speech; each inner silence is matched to a word
+ * boundary (`alignPauses`); between matched silences, the words share the time by `wordWeight`.
+ */
+export function estimateWordTimes(text: string, durationMs: number, pauses: readonly Pause[], loudness?: Loudness): TimedWord[] {
+  return runSteps(estimateWords(text, durationMs, pauses, loudness))?.timed ?? [];
+}
+
+/**
+ * The same for a part whose audio is still coming (`durationMs` of it so far): only the words up to the last
+ * pause placed in it are timed (those after may be cut off, or not said yet), each at the time the whole
+ * part's estimate would most likely give. The pace is not known before the part's end: it starts from
+ * `msPerWeight` (the last part's, or a voice's usual), and is measured again on the words placed, once. Null
+ * when no pause could be placed (too little audio).
+ */
+export function estimateWordTimesSoFar(text: string, durationMs: number, pauses: readonly Pause[], loudness: Loudness | undefined, msPerWeight: number): WordEstimate | null {
+  return runSteps(estimateWords(text, durationMs, pauses, loudness, { msPerWeight }));
+}
+
+/**
+ * The estimate as steps of a few ms each (a dynamic programme, one run's word starts, one pace tried): the
+ * player runs it a slice at a time, so the word clock's timers are not held up by a long part's 60–140 ms.
+ */
+export type Steps<T> = Generator<void, T, void>;
+
+/** Runs `steps` to the end at once (the tests and the benchmarks). */
+export function runSteps<T>(steps: Steps<T>): T {
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+function* estimateWords(text: string, durationMs: number, pauses: readonly Pause[], loudness?: Loudness, soFar?: SoFarPace): Steps<WordEstimate | null> {
+  const soFarPace = soFar?.msPerWeight;
+  const model = modelOf(text);
+  const { words, weights, total, cum, likely } = model;
+  if (words.length === 0) return null;
+  const lead = pauses[0]?.startMs === 0 ? pauses[0].endMs : 0;
+  const last = pauses.at(-1);
+  // A silence at the end (so far: it may go on) is not speech.
+  const tail = last && last.endMs >= durationMs - 1 && last.startMs > lead ? last.startMs : durationMs;
+  // So far, only pauses long enough to be between words surely are placed (the pace of a few words is too
+  // loose to tell a gap from a consonant's closure); the shorter ones stay inside their runs, where
+  // `placeWordStarts` takes the gaps among them.
+  const shortest = soFarPace === undefined ? 0 : SO_FAR_PAUSE_MS;
+  const inner = pauses.filter((p) => p.startMs >= lead && p.endMs <= tail && p.startMs > 0 && p.endMs < durationMs && p.endMs - p.startMs >= shortest);
+  const pauseTotal = inner.reduce((n, p) => n + p.endMs - p.startMs, 0);
+  const speech = Math.max(1, tail - lead - pauseTotal);
   let before = 0;
   const at = inner.map((p) => {
     const s = p.startMs - lead - before;
     before += p.endMs - p.startMs;
     return s;
   });
-  const placed = alignPauses(cum, total, likely, at, inner.map((p) => p.endMs - p.startMs), speech);
+  const lengths = inner.map((p) => p.endMs - p.startMs);
+  let placed: number[];
+  let msPerWeight = speech / Math.max(1e-9, total);
+  // Words timed: all of them, or (so far) those up to the last placed pause.
+  let upTo = words.length;
+  let endMs = tail;
+  let resumeMs = durationMs;
+  let soundMs = speech;
+  let weight = total;
+  let gridPace = msPerWeight;
+  let aheadRun: { from: number; to: number; startMs: number; endMs: number } | null = null;
+  if (soFarPace === undefined) {
+    placed = alignPauses(cum, total, likely, at, lengths, speech);
+    yield;
+  } else {
+    msPerWeight = soFarPace;
+    // The pace of a part still coming is not known: each pace within a fifth of the one given is tried, and the
+    // most likely placement taken (its score, and how far its pace is from the one given).
+    let bestScore = -Infinity;
+    placed = [];
+    const steps = soFar!.known ? KNOWN_PACE_STEPS : PACE_STEPS;
+    for (let k = -steps; k <= steps; k++) {
+      const pace = soFarPace * Math.exp(k * PACE_STEP);
+      const scored = { score: 0 };
+      const tried = alignPauses(cum, total, likely, at, lengths, speech, { msPerWeight: pace }, scored);
+      const score = scored.score - ((k * PACE_STEP) / PACE_PRIOR_SIGMA) ** 2 / 2;
+      if (score > bestScore) [bestScore, placed, msPerWeight] = [score, tried, pace];
+      yield;
+    }
+    const lastPlaced = placed.findLastIndex((i, j) => i >= 0 && lengths[j]! >= CUT_PAUSE_MS && likely[i]! >= CUT_LIKELY && tail - inner[j]!.endMs >= CUT_MARGIN_MS);
+    gridPace = msPerWeight;
+    if (lastPlaced < 0) {
+      [upTo, endMs, resumeMs, soundMs, weight, placed] = [0, lead, lead, 0, 0, []];
+    } else {
+      soundMs = at[lastPlaced]!;
+      weight = cum[placed[lastPlaced]!]!;
+      msPerWeight = soundMs / weight;
+      upTo = placed[lastPlaced]! + 1;
+      endMs = inner[lastPlaced]!.startMs;
+      resumeMs = inner[lastPlaced]!.endMs;
+      placed = placed.slice(0, lastPlaced);
+    }
+    // The words after, to where the audio so far ends, at the pace found: told for now (`ahead`), so the mark
+    // goes on with the voice; the next estimate, with more audio, times them surely.
+    const pausedAfter = inner.filter((p) => p.startMs >= resumeMs).reduce((n, p) => n + p.endMs - p.startMs, 0);
+    const soundAfter = tail - resumeMs - pausedAfter;
+    let aheadWeight = 0;
+    let to = upTo;
+    // A word is taken when half of it, at least, is in the audio so far.
+    while (to < words.length && (aheadWeight + weights[to]! / 2) * gridPace <= soundAfter) aheadWeight += weights[to++]!;
+    if (to > upTo) aheadRun = { from: upTo, to, startMs: resumeMs, endMs: Math.min(tail, resumeMs + (aheadWeight * gridPace * (tail - resumeMs)) / Math.max(1, soundAfter)) };
+  }
   // Anchors: [word index that starts a run, its start ms, the index after the run, its end ms].
   const runs: Array<{ from: number; to: number; startMs: number; endMs: number }> = [];
   let from = 0;
@@ -263,7 +451,8 @@ export function estimateWordTimes(text: string, durationMs: number, pauses: read
     from = boundary + 1;
     startMs = inner[j]!.endMs;
   });
-  runs.push({ from, to: words.length, startMs, endMs: tail });
+  if (upTo > from) runs.push({ from, to: upTo, startMs, endMs });
+  if (aheadRun) runs.push(aheadRun);
   const timed: TimedWord[] = [];
   for (const run of runs) {
     // Pauses inside a word (not placed) are part of its run's time.
@@ -274,9 +463,12 @@ export function estimateWordTimes(text: string, durationMs: number, pauses: read
       timed.push({ ...words[i]!, startMs: t, endMs: t + length });
       t += length;
     }
-    if (loudness) placeWordStarts(timed, timed.length - (run.to - run.from), loudness, weights.slice(run.from, run.to));
+    if (loudness) {
+      placeWordStarts(timed, timed.length - (run.to - run.from), loudness, weights.slice(run.from, run.to));
+      yield;
+    }
   }
-  return timed;
+  return { timed, ahead: aheadRun ? aheadRun.to - aheadRun.from : 0, msPerWeight, resumeMs, soundMs, weight };
 }
 
 /** A dip between words: quieter than this share of the run's median loudness (the test voice's gaps and a real voice's breaths; not a consonant's softer sounds). */
@@ -377,9 +569,56 @@ export function lastStarted(n: number, startOf: (i: number) => number, ms: numbe
   return found;
 }
 
-/** The words of `text` timed in its part's decoded audio (`samples` at `sampleRate`, one channel): what the player calls. */
-export function wordTimesOfAudio(text: string, samples: Float32Array, sampleRate: number): TimedWord[] {
+/** What is known of a part's words: the first `starts.length` words' starts (ms), where its audio after them begins, its pace. */
+export interface PartTimes {
+  starts: number[];
+  /** The starts of the words after those, for now (see `WordEstimate.ahead`). */
+  ahead: number[];
+  resumeMs: number;
+  /** The pace of all the words timed: their sound (ms) and weight. */
+  soundMs: number;
+  weight: number;
+}
+
+/**
+ * More of a part's words timed, from its decoded audio (`samples` at `sampleRate`, one channel, from the
+ * part's start): what the player runs, in steps. `known`: the words timed before, on less of the audio;
+ * only the words after them are estimated, on the audio after them (each estimate's cost is the new
+ * audio's, not the whole part's). `whole`: the audio is all there, and every word is timed; else only those
+ * up to the last sure pause (`estimateWordTimesSoFar`), from the pace `known` measured, or `usualPace` for a
+ * part's first estimate. What comes back holds `known`'s starts and those after, or is `known` unchanged.
+ */
+export function* moreWordTimes(text: string, samples: Float32Array, sampleRate: number, known: PartTimes | null, whole: boolean, usualPace = USUAL_MS_PER_WEIGHT): Steps<PartTimes | null> {
+  const words = wordsOf(text);
+  const done = known?.starts.length ?? 0;
+  if (done >= words.length) return known;
+  const fromMs = known?.resumeMs ?? 0;
+  const rest = samples.subarray(Math.min(samples.length, Math.round((fromMs * sampleRate) / 1000)));
+  const durationMs = (rest.length * 1000) / sampleRate;
+  const loudness = loudnessOf(rest, sampleRate);
+  const pauses = findPauses(loudness, durationMs);
+  yield;
+  const restText = text.slice(words[done]!.start);
+  // The pace measured on all the part's words timed so far (a few words' own pace strays: 42–54 in one part).
+  const measured = known !== null && known.weight > 0;
+  const msPerWeight = measured ? known.soundMs / known.weight : usualPace;
+  const estimate = yield* estimateWords(restText, durationMs, pauses, loudness, whole ? undefined : { msPerWeight, known: measured });
+  if (!estimate) return known && { ...known, ahead: [] };
+  const starts = estimate.timed.map((w) => Math.round(fromMs + w.startMs));
+  const sure = starts.length - estimate.ahead;
+  if (sure === 0) return { starts: known?.starts ?? [], ahead: starts, resumeMs: fromMs, soundMs: known?.soundMs ?? 0, weight: known?.weight ?? 0 };
+  return {
+    starts: [...(known?.starts ?? []), ...starts.slice(0, sure)],
+    ahead: starts.slice(sure),
+    resumeMs: fromMs + estimate.resumeMs,
+    soundMs: (known?.soundMs ?? 0) + estimate.soundMs,
+    weight: (known?.weight ?? 0) + estimate.weight,
+  };
+}
+
+/** The words of `text` timed in its whole part's decoded audio, at once (the benchmarks). */
+export function wordTimesOfAudio(text: string, samples: Float32Array, sampleRate: number): WordEstimate {
   const durationMs = (samples.length * 1000) / sampleRate;
   const loudness = loudnessOf(samples, sampleRate);
-  return estimateWordTimes(text, durationMs, findPauses(loudness, durationMs), loudness);
+  return runSteps(estimateWords(text, durationMs, findPauses(loudness, durationMs), loudness)) ?? { timed: [], ahead: 0, msPerWeight: 0, resumeMs: durationMs, soundMs: 0, weight: 0 };
 }

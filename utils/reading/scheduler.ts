@@ -124,6 +124,8 @@ export class Delivery {
   done = false;
   /** Some audio reached the player (a stopping error then waits until it has played). */
   #appended: boolean;
+  /** The part whose text went with the last bytes appended. */
+  #textWith = -1;
   get appended(): boolean { return this.#appended; }
   private wake: Array<() => void> = [];
 
@@ -261,7 +263,10 @@ export class Delivery {
     const bytes = chunk.slice().buffer;
     this.#appended = true;
     diagnostics.mark('append');
-    await this.host.player.post({ type: 'append', readingId: this.run.id, part, bytes, ...(resumed ? { resumed } : {}) });
+    // The part's text goes with its first bytes (and again after a cut): the player times its words as it streams.
+    const text = part !== this.#textWith || resumed ? this.run.parts[part]?.text : undefined;
+    this.#textWith = part;
+    await this.host.player.post({ type: 'append', readingId: this.run.id, part, bytes, ...(resumed ? { resumed } : {}), ...(text ? { text } : {}) });
   }
 
   private async partEnd(part: number): Promise<void> {
