@@ -7,12 +7,23 @@
  *   after the words already timed), so the mark follows the voice before the part is whole;
  * - once the part is whole, the rest of its words.
  * One estimate at a time, after playback's own work. Decoding happens off the page's thread (a 111-s part:
- * Chromium 70–90 ms, Firefox 380–460 ms, `bench/decode.ts`); the estimate runs on it in slices of a few ms
- * (`Slicer`), so the word clock's timers are not held up. The bytes are let go once the part is timed whole.
+ * Chromium 70–90 ms, Firefox 380–460 ms, `bench/decode.ts`); the estimate runs on it in slices (`Slicer`), a
+ * step at most one alignment (up to ~30–50 ms on a whole 130-s part), given up at a reset. The bytes are let
+ * go once the part is timed whole.
  */
 import pLimit from 'p-limit';
 import { id3Length, scanMp3Frames } from './mp3-frames';
 import { moreWordTimes, type PartTimes, type Steps, USUAL_MS_PER_WEIGHT } from './word-timing';
+
+/** `steps`, given up (null) once `live` says a new reading or load has come: the next one's estimate does not wait for it. */
+function* untilReset<T>(steps: Steps<T>, live: () => boolean): Steps<T | null> {
+  for (;;) {
+    if (!live()) return null;
+    const step = steps.next();
+    if (step.done) return step.value;
+    yield;
+  }
+}
 
 /** Decoded audio: one channel. */
 export interface DecodedAudio {
@@ -178,7 +189,7 @@ export class PartWords {
     try {
       const { samples, sampleRate } = await this.decode(bytes);
       if (generation !== this.generation) return;
-      const known = await this.slice(moreWordTimes(p.text!, samples, sampleRate, p.known, whole, this.pace));
+      const known = await this.slice(untilReset(moreWordTimes(p.text!, samples, sampleRate, p.known, whole, this.pace), () => generation === this.generation));
       if (generation !== this.generation || !known) return;
       p.known = known;
       if (known.weight > 0) this.pace = known.soundMs / known.weight;

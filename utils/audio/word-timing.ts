@@ -343,19 +343,9 @@ export function estimateWordTimes(text: string, durationMs: number, pauses: read
 }
 
 /**
- * The same for a part whose audio is still coming (`durationMs` of it so far): only the words up to the last
- * pause placed in it are timed (those after may be cut off, or not said yet), each at the time the whole
- * part's estimate would most likely give. The pace is not known before the part's end: it starts from
- * `msPerWeight` (the last part's, or a voice's usual), and is measured again on the words placed, once. Null
- * when no pause could be placed (too little audio).
- */
-export function estimateWordTimesSoFar(text: string, durationMs: number, pauses: readonly Pause[], loudness: Loudness | undefined, msPerWeight: number): WordEstimate | null {
-  return runSteps(estimateWords(text, durationMs, pauses, loudness, { msPerWeight }));
-}
-
-/**
- * The estimate as steps of a few ms each (a dynamic programme, one run's word starts, one pace tried): the
- * player runs it a slice at a time, so the word clock's timers are not held up by a long part's 60–140 ms.
+ * The estimate as steps (a dynamic programme, one run's word starts, one pace tried): the player runs it a slice
+ * at a time, so a long part's 60–140 ms are not one block. One step is still one whole alignment: up to ~30–50 ms
+ * for a 130-s part (a pace tried over all of it, or the whole part's one), which a word's timer may wait.
  */
 export type Steps<T> = Generator<void, T, void>;
 
@@ -405,7 +395,7 @@ function* estimateWords(text: string, durationMs: number, pauses: readonly Pause
     yield;
   } else {
     msPerWeight = soFarPace;
-    // The pace of a part still coming is not known: each pace within a fifth of the one given is tried, and the
+    // The pace of a part still coming is not known: each pace within ±40 % of the one given is tried, and the
     // most likely placement taken (its score, and how far its pace is from the one given).
     let bestScore = -Infinity;
     placed = [];
@@ -585,7 +575,7 @@ export interface PartTimes {
  * part's start): what the player runs, in steps. `known`: the words timed before, on less of the audio;
  * only the words after them are estimated, on the audio after them (each estimate's cost is the new
  * audio's, not the whole part's). `whole`: the audio is all there, and every word is timed; else only those
- * up to the last sure pause (`estimateWordTimesSoFar`), from the pace `known` measured, or `usualPace` for a
+ * up to the last sure pause (`CUT_PAUSE_MS`), from the pace `known` measured, or `usualPace` for a
  * part's first estimate. What comes back holds `known`'s starts and those after, or is `known` unchanged.
  */
 export function* moreWordTimes(text: string, samples: Float32Array, sampleRate: number, known: PartTimes | null, whole: boolean, usualPace = USUAL_MS_PER_WEIGHT): Steps<PartTimes | null> {
