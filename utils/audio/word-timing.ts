@@ -135,6 +135,8 @@ export function findPauses({ rms, windowMs }: Loudness, durationMs: number, opts
  * wait for more audio.
  */
 const CUT_PAUSE_MS = 200;
+/** …at a boundary at least this likely to hold a pause (`pauseLikelihood`: a comma 0.6, a dash 0.75, an end 0.93+). */
+const CUT_LIKELY = 0.6;
 /**
  * …and with this much audio after it (ms): the words said after a pause tell which boundary it is at (a
  * sentence's end 0.5 s before the audio so far ended was taken for a comma's two words on). `bench/word-timing.ts`,
@@ -155,7 +157,6 @@ const KNOWN_PACE_STEPS = 2;
 const PACE_PRIOR_SIGMA = 0.2;
 /** The shortest pause placed in a part still coming (ms). */
 const SO_FAR_PAUSE_MS = 100;
-const CUT_LIKELY = 0.6;
 
 /** How far the pace of a part still coming may be from the one given (the log of their ratio, one standard deviation). */
 const OPEN_PACE_SIGMA = 0.12;
