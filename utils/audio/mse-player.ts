@@ -63,12 +63,14 @@ export class MsePlayer {
       this.emit({ type: 'playing', readingId: this.readingId, load: this.loadId });
       this.words.sync();
     });
-    for (const moved of ['ratechange', 'seeked']) {
-      audio.addEventListener(moved, () => {
-        this.fine.forget();
-        this.words.sync();
-      });
-    }
+    audio.addEventListener('ratechange', () => {
+      this.fine.forget();
+      this.words.sync();
+    });
+    audio.addEventListener('seeked', () => {
+      this.fine.forget();
+      this.words.seeked();
+    });
     audio.addEventListener('waiting', () => {
       this.words.stop();
       this.stats?.waited();

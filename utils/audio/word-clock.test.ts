@@ -149,6 +149,48 @@ describe('WordClock: each word told as it is said', () => {
     expect(r.told).toEqual([[0, 0], [0, 1]]);
   });
 
+  it('playback found a little behind the last look does not take the mark back a word, or a part', () => {
+    const r = rig({ part: 0, ms: 0, partLeftMs: 400 });
+    r.clock.setWords(0, [0, 300]);
+    r.clock.setWords(1, [0, 50]);
+    r.advance(350);
+    expect(r.told).toEqual([[0, 0], [0, 1]]);
+    r.set({ ms: 280 }); // Firefox's position carried forward, then set back by its element
+    r.clock.sync();
+    r.set({ part: 1, ms: 60, partLeftMs: null });
+    r.clock.sync();
+    r.set({ part: 0, ms: 395, partLeftMs: 5 });
+    r.clock.sync();
+    r.set({ part: 1, ms: 70, partLeftMs: null });
+    r.clock.sync();
+    expect(r.told).toEqual([[0, 0], [0, 1], [1, 1]]);
+  });
+
+  it("words re-timed later than told (a streaming part's estimate) hold the word told until playback reaches the next", () => {
+    const r = rig();
+    r.clock.setWords(0, [0, 200, 400]);
+    r.advance(250);
+    expect(r.told).toEqual([[0, 0], [0, 1]]);
+    r.clock.setWords(0, [0, 300, 500]);
+    expect(r.told).toEqual([[0, 0], [0, 1]]);
+    r.advance(200);
+    expect(r.told).toEqual([[0, 0], [0, 1]]);
+    r.advance(51);
+    expect(r.told).toEqual([[0, 0], [0, 1], [0, 2]]);
+  });
+
+  it('after a seek back, the word there is told', () => {
+    const r = rig();
+    r.clock.setWords(0, [0, 200, 400]);
+    r.advance(450);
+    r.set({ ms: 100 });
+    r.clock.sync();
+    expect(r.told.at(-1)).toEqual([0, 2]);
+    r.clock.retell();
+    r.clock.sync();
+    expect(r.told.at(-1)).toEqual([0, 0]);
+  });
+
   it('a jump tells the word again, even the same one; a new reading forgets the parts', () => {
     const r = rig();
     r.clock.setWords(0, [0, 300]);

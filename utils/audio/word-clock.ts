@@ -97,7 +97,7 @@ export class WordClock {
     this.part = -1;
   }
 
-  /** A new load of the same reading (a jump): the word is told again even if it is the same. */
+  /** A new load of the same reading (a jump) or a seek: the word is told again even if it is the same or one before. */
   retell(): void {
     this.told = null;
   }
@@ -117,7 +117,7 @@ export class WordClock {
     let nextMs = Infinity;
     if (starts) {
       const word = wordIndexAt(starts, at.ms);
-      if (word >= 0 && (this.told?.part !== at.part || this.told.word !== word)) {
+      if (word >= 0 && !this.behindTold(at.part, word)) {
         this.told = { part: at.part, word };
         this.toldAt = this.timers.now();
         this.onWord(at.part, word);
@@ -136,6 +136,18 @@ export class WordClock {
 
   stop(): void {
     this.stopTimer();
+  }
+
+  /**
+   * Whether word `word` of part `part` is the word told or one before it. Between jumps and seeks the mark only
+   * goes forward: a look that finds playback a little behind the last (Firefox's position carried forward, then
+   * set back by up to 100 ms when the audio stalled or its clock ran slow, `fine-position.ts`) or an estimate that
+   * moved a word's start later (a part's words told for now while it streams, then timed on more of its audio)
+   * holds the word told until playback reaches the next — the band never steps back a sentence and forward again.
+   */
+  private behindTold(part: number, word: number): boolean {
+    const told = this.told;
+    return !!told && (part < told.part || (part === told.part && word <= told.word));
   }
 
   private stopTimer(): void {
@@ -178,6 +190,12 @@ export class PlayerWords {
 
   /** Playback moved, started or changed speed: the word is told, the next change timed. */
   sync(): void {
+    this.clock.sync();
+  }
+
+  /** Playback was moved (a seek): the word there is told, even one before the last told. */
+  seeked(): void {
+    this.clock.retell();
     this.clock.sync();
   }
 

@@ -62,7 +62,8 @@ describe('markOfWord: the word the player tells, as the page marks it', () => {
     [1, 3, 1, 'Новый абзац.', 'абзац'],
   ])('part %i word %i: block %i, «%s», «%s»', (k, index, block, sentence, word) => {
     const part = parts[k]!;
-    const mark = markOfWord(part, wordsOf(part.text), index)!;
+    const { mark, sentence: at } = markOfWord(part, wordsOf(part.text), index)!;
+    expect(at).toBe(part.sentences.findIndex((s) => part.text.slice(s.start, s.end) === mark.text));
     expect(mark.block).toBe(block);
     expect(mark.text.trim()).toBe(sentence);
     expect(mark.text.slice(mark.word!.start, mark.word!.end)).toBe(word);

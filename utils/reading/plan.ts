@@ -225,27 +225,39 @@ export function splitPart(parts: readonly Part[], k: number): Part[] {
   return next.map((p, i) => (p.index === i ? p : { ...p, index: i }));
 }
 
-/** The sentence being spoken `partTime` seconds into a part of `seconds` seconds (placed by its share of the characters), and its block. */
-export function sentenceAt(part: Part, partTime: number, seconds: number): { block: number; text: string } | null {
+/** The index of the sentence of a part that holds character `at` of its text (the first when none starts before it). */
+function sentenceIndex(part: Part, at: number): number {
+  let index = 0;
+  part.sentences.forEach((s, i) => {
+    if (s.start <= at) index = i;
+  });
+  return index;
+}
+
+/**
+ * The sentence being spoken `partTime` seconds into a part of `seconds` seconds (placed by its share of the
+ * characters), its block, and its index among the part's sentences.
+ */
+export function sentenceAt(part: Part, partTime: number, seconds: number): { mark: PageMark; sentence: number } | null {
   if (!part.sentences.length) return null;
-  const at = seconds > 0 ? (partTime / seconds) * part.text.length : 0;
-  let current = part.sentences[0]!;
-  for (const s of part.sentences) if (s.start <= at) current = s;
-  return { block: current.block, text: part.text.slice(current.start, current.end) };
+  const sentence = sentenceIndex(part, seconds > 0 ? (partTime / seconds) * part.text.length : 0);
+  const s = part.sentences[sentence]!;
+  return { mark: { block: s.block, text: part.text.slice(s.start, s.end) }, sentence };
 }
 
 /**
  * The mark for word `word` of a part (its index among `wordsOf(part.text)`, as the player times them): the
- * sentence it is in, with the index of its block, and the word's offsets in that sentence's text.
+ * sentence it is in, with the index of its block, and the word's offsets in that sentence's text; and the
+ * sentence's index among the part's.
  */
-export function markOfWord(part: Part, words: readonly WordSpan[], word: number): PageMark | null {
+export function markOfWord(part: Part, words: readonly WordSpan[], word: number): { mark: PageMark; sentence: number } | null {
   const w = words[word];
   if (!w || !part.sentences.length) return null;
-  let s = part.sentences[0]!;
-  for (const t of part.sentences) if (t.start <= w.start) s = t;
+  const sentence = sentenceIndex(part, w.start);
+  const s = part.sentences[sentence]!;
   const start = Math.max(0, w.start - s.start);
   const end = Math.min(s.end, w.end) - s.start;
-  return { block: s.block, text: part.text.slice(s.start, s.end), word: { start, end: Math.max(start, end) } };
+  return { mark: { block: s.block, text: part.text.slice(s.start, s.end), word: { start, end: Math.max(start, end) } }, sentence };
 }
 
 /** The last `max` code points of `s`, starting at a word. */

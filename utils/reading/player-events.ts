@@ -37,7 +37,7 @@ export async function onPlayerEvent(r: ReaderInside, event: PlayerEvent): Promis
       // The listener got past the offered place on their own: the offer goes.
       const offer = r.view().resumeOffer;
       if (offer && r.view().position > offer.position) await r.update({ resumeOffer: null });
-      follow(r, run, event.part, event.partTime);
+      follow(r, run, event.load, event.part, event.partTime);
       // A restarted background learns from the player what it holds and carries on from there.
       if (!r.delivery() && run.plan && r.view().state !== 'confirm') {
         const hold = event.partialBytes > 0 ? { bytes: event.partialBytes, seconds: event.partialSeconds } : null;
@@ -49,9 +49,10 @@ export async function onPlayerEvent(r: ReaderInside, event: PlayerEvent): Promis
     }
     case 'word': {
       // The player times each part's words from its audio, and tells each as it is said.
-      const mark = run.spoken.mark(event.part, run.parts[event.part], event.word);
+      const told = run.spoken.mark(event.part, run.parts[event.part], event.word);
       const tabId = r.view().tabId;
-      if (!mark || tabId === null) break;
+      if (!told || tabId === null || !run.bandGoes(event.load, event.part, told.sentence)) break;
+      const { mark } = told;
       const key = `${mark.block}:${mark.text}`;
       const wordMark = r.deps.wordMark?.() ?? true;
       if (!wordMark && key === run.highlighted) break;
@@ -80,12 +81,14 @@ export async function onPlayerEvent(r: ReaderInside, event: PlayerEvent): Promis
 }
 
 /** Highlights the sentence being spoken, in its own block of the page, until the part's words are timed (then its `word` events do). */
-function follow(r: ReaderInside, run: ReadingRun, part: number, partTime: number): void {
+function follow(r: ReaderInside, run: ReadingRun, load: number, part: number, partTime: number): void {
   if (run.spoken.timed(part)) return;
-  const sentence = run.sentence(part, partTime);
-  const key = sentence && `${sentence.block}:${sentence.text}`;
+  const placed = run.sentence(part, partTime);
   const tabId = r.view().tabId;
-  if (!sentence || key === run.highlighted || tabId === null) return;
-  run.highlight(key!);
-  r.deps.highlight(tabId, sentence);
+  if (!placed || tabId === null) return;
+  const { mark } = placed;
+  const key = `${mark.block}:${mark.text}`;
+  if (key === run.highlighted || !run.bandGoes(load, part, placed.sentence)) return;
+  run.highlight(key);
+  r.deps.highlight(tabId, mark);
 }

@@ -16,3 +16,24 @@ describe('ReadingRun.adopt: the site the media controls and the floating player 
     expect(run.site).toBe(expected);
   });
 });
+
+describe('ReadingRun.bandGoes: within one load of the player the band goes forward or stays', () => {
+  // Each row: the band's moves [load, part, sentence] in turn, and whether each may go.
+  it.each([
+    ['forward through a part and into the next', [[1, 0, 0], [1, 0, 1], [1, 1, 0]], [true, true, true]],
+    ['the same sentence again (a word inside it)', [[1, 0, 1], [1, 0, 1]], [true, true]],
+    ['back a sentence: it waits where it is', [[1, 0, 2], [1, 0, 1], [1, 0, 2]], [true, false, true]],
+    ['back a part: it waits where it is', [[1, 1, 0], [1, 0, 3], [1, 1, 1]], [true, false, true]],
+    ['a new load (a jump or seek back) goes where it is sent', [[1, 2, 0], [2, 0, 0], [2, 0, 1]], [true, true, true]],
+  ])('%s', (_name, moves, want) => {
+    const run = new ReadingRun('r1');
+    expect(moves.map(([load, part, sentence]) => run.bandGoes(load!, part!, sentence!))).toEqual(want);
+  });
+
+  it('a band taken off (the reading closed) is placed anew', () => {
+    const run = new ReadingRun('r1');
+    run.bandGoes(1, 3, 0);
+    run.highlight('');
+    expect(run.bandGoes(1, 0, 0)).toBe(true);
+  });
+});

@@ -165,8 +165,8 @@ export class ReadingRun {
     return this.spokenSeconds > 0.3 ? this.spokenChars / this.spokenSeconds : DEFAULT_CHARS_PER_SECOND;
   }
 
-  /** The sentence being spoken `partTime` seconds into part k, with the index of its block as extracted. */
-  sentence(k: number, partTime: number): { block: number; text: string } | null {
+  /** The sentence being spoken `partTime` seconds into part k, with the index of its block as extracted, and its index in the part. */
+  sentence(k: number, partTime: number): ReturnType<typeof sentenceAt> {
     const part = this.parts[k];
     if (!part) return null;
     return sentenceAt(part, partTime, this.partSeconds.get(k) ?? part.chars / this.charsPerSecond());
@@ -374,7 +374,27 @@ export class ReadingRun {
   }
 
   /** The sentence marked on the page now ('' none). */
-  highlight(key: string): void { this.#highlighted = key; }
+  highlight(key: string): void {
+    this.#highlighted = key;
+    if (!key) this.#bandAt = null;
+  }
+
+  /** Where the band is: the player's load it was placed in, and its part and sentence. */
+  #bandAt: { load: number; part: number; sentence: number } | null = null;
+
+  /**
+   * Whether the band may go to sentence `sentence` of part k (and if so, it is there now). Within one load of the
+   * player it only goes forward or stays: a sentence placed by its share of a part's time (its words not timed
+   * yet) may be ahead of the words when they come, and Firefox's position may be read a little behind the last;
+   * either would take the band back a sentence and forward again. It waits where it is until the voice reaches
+   * the next. A jump, a seek or a new reading is a new load: the band goes where it is sent.
+   */
+  bandGoes(load: number, k: number, sentence: number): boolean {
+    const at = this.#bandAt;
+    if (at && at.load === load && (k < at.part || (k === at.part && sentence < at.sentence))) return false;
+    this.#bandAt = { load, part: k, sentence };
+    return true;
+  }
 
   /** The place kept on the page (seconds). */
   keptPlace(position: number): void { this.#keptAt = position; }

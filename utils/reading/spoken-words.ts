@@ -13,8 +13,8 @@ export class SpokenWords {
   /** Each part's words (offsets in its text), made once its first word is told. */
   readonly #words = new Map<number, WordSpan[]>();
 
-  /** The mark for word `word` of part k (`part`), as the player told it. */
-  mark(k: number, part: Part | undefined, word: number): PageMark | null {
+  /** The mark for word `word` of part k (`part`), as the player told it, and the index of its sentence in the part. */
+  mark(k: number, part: Part | undefined, word: number): { mark: PageMark; sentence: number } | null {
     if (!part) return null;
     this.#timed.add(k);
     let words = this.#words.get(k);
