@@ -30,7 +30,7 @@ import { timedVoice } from '../tests/fake-service/timed-voice.ts';
 import { encodeMp3, MP3_KBPS } from '../tests/fake-service/audio.ts';
 import { corpusDirOf, expectedPages, type ExpectedLang } from '../tests/fixtures/expected-text.ts';
 import { tokens } from '../utils/text/highlight.ts';
-import { wordAt } from '../utils/audio/word-timing.ts';
+import { wordAt } from '../utils/audio/word-measure.ts';
 import type { ReadingPlan } from '../utils/reading/plan.ts';
 import { offline } from './billed.ts';
 import { TargetEvaluator } from './cdp.ts';

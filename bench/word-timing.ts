@@ -12,7 +12,8 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { moreWordTimes, type PartTimes, runSteps, USUAL_MS_PER_WEIGHT, wordAt, wordTimesOfAudio } from '../utils/audio/word-timing.ts';
+import { wordAt } from '../utils/audio/word-measure.ts';
+import { moreWordTimes, type PartTimes, runSteps, USUAL_MS_PER_WEIGHT, wordTimesOfAudio } from '../utils/audio/word-timing.ts';
 import { wordIndexAt } from '../utils/audio/word-clock.ts';
 import { timedVoice } from '../tests/fake-service/timed-voice.ts';
 

@@ -6,7 +6,7 @@
  * send is the audio alone; the timings are for the tests and the benchmark to score a highlight against,
  * never part of the API's answer.
  */
-import { wordsOf } from '../../utils/audio/word-timing.ts';
+import { wordsOf } from '../../utils/audio/word-measure.ts';
 import { type AudioFormat, encodeMp3, encodeWav, MP3_KBPS, mp3DurationMs, type RenderedAudio, SAMPLE_RATE, synthesizeSpeech } from './audio.ts';
 
 export interface TrueWord {

@@ -7,7 +7,7 @@
  */
 
 import { type Decode, PartWords } from './part-words';
-import { lastStarted } from './word-timing';
+import { lastStarted } from './word-measure';
 
 /** Where playback is, as the player sees it; null when it is not moving (paused, waiting, not started). */
 export interface PlayPoint {

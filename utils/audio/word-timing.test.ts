@@ -1,42 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { alignPauses, estimateWordTimes, findPauses, loudnessOf, moreWordTimes, pauseLikelihood, placeWordStarts, runSteps, wordAt, wordWeight, wordsOf } from './word-timing';
+import { findPauses, loudnessOf } from './word-measure';
+import { alignPauses, estimateWordTimes, moreWordTimes, placeWordStarts, runSteps } from './word-timing';
 
-describe('wordsOf: the words of a part, with their offsets', () => {
-  it.each<[string, string[]]>([
-    ['Привет, мир!', ['Привет', 'мир']],
-    ["Don't stop — now.", ["Don't", 'stop', 'now']],
-    ['из-за 3.5 км', ['из-за', '3.5', 'км']],
-    ['  …  ', []],
-  ])('%j', (text, words) => {
-    expect(wordsOf(text).map((w) => text.slice(w.start, w.end))).toEqual(words);
-  });
-});
-
-describe('wordWeight: longer to say, heavier', () => {
-  it.each<[string, string]>([
-    ['a', 'extraordinary'],
-    ['в', 'здравствуйте'],
-    ['the', 'strengths'],
-    ['cat', '1984'],
-    ['NASA', 'МВД'],
-  ])('%s < %s', (light, heavy) => expect(wordWeight(light)).toBeLessThan(wordWeight(heavy)));
-});
-
-describe('pauseLikelihood: what lies between two words', () => {
-  it.each<[string, number, number]>([
-    [' ', 0, 0.1],
-    [', ', 0.5, 0.7],
-    [' — ', 0.7, 0.8],
-    ['. ', 0.9, 0.95],
-    ['.\n', 0.95, 1],
-  ])('%j', (between, low, high) => {
-    const p = pauseLikelihood(between);
-    expect(p).toBeGreaterThanOrEqual(low);
-    expect(p).toBeLessThanOrEqual(high);
-  });
-});
-
-/** Sound (a 200 Hz wave) and silence, ms by ms: `[ms, loud]` pieces at 8 kHz. */
 function audio(pieces: ReadonlyArray<readonly [number, boolean]>): Float32Array {
   const rate = 8000;
   const out: number[] = [];
@@ -91,20 +56,6 @@ describe('estimateWordTimes: the words share the time between the pauses', () =>
     expect(timed[3]!.endMs - timed[3]!.startMs).toBeGreaterThan(timed[2]!.endMs - timed[2]!.startMs);
   });
   it('no words: none', () => expect(estimateWordTimes('…', 500, [])).toEqual([]));
-});
-
-describe('wordAt: the word being said', () => {
-  const timed = [
-    { start: 0, end: 1, startMs: 100, endMs: 300 },
-    { start: 2, end: 3, startMs: 500, endMs: 800 },
-  ];
-  it.each<[number, number]>([
-    [0, -1],
-    [100, 0],
-    [400, 0],
-    [500, 1],
-    [5000, 1],
-  ])('at %i ms: word %i', (ms, index) => expect(wordAt(timed, ms)).toBe(index));
 });
 
 describe('placeWordStarts: each word starts where the sound comes back, its length near its weight', () => {

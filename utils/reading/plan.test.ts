@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS, type AccountInfo } from '../storage/settings';
 import { markOfWord, planParts, planReading, ReadingError } from './plan';
-import { wordsOf } from '../audio/word-timing';
+import { wordsOf } from '../audio/word-measure';
 
 const account: AccountInfo = { name: '', provider: '', balanceRub: '100.0000', pricePerMillionRub: '1500.0000', maxConcurrency: 2, checkedAt: 0 };
 const p = (text: string) => ({ kind: 'paragraph' as const, text });

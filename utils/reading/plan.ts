@@ -15,7 +15,7 @@ import type { TextBlock } from '../text/extract';
 import { PREVIEW_MAX, type PreviewBlock } from './preview';
 import { countChars, type Part, splitIntoParts } from '../text/parts';
 import { ReadingError } from '../speech/errors';
-import { type WordSpan } from '../audio/word-timing';
+import { type WordSpan } from '../audio/word-measure';
 import type { PageMark } from '../messaging/content';
 
 /** A failure before any request, told by a local code: kept with the error codes (`utils/speech/errors.ts`). */

@@ -3,7 +3,7 @@
  * its place there (`markOfWord`). A part whose words have been told is marked by them from then on, not by
  * its share of the time (`sentenceAt`).
  */
-import { type WordSpan, wordsOf } from '../audio/word-timing';
+import { type WordSpan, wordsOf } from '../audio/word-measure';
 import type { PageMark } from '../messaging/content';
 import type { Part } from '../text/parts';
 import { markOfWord } from './plan';
