@@ -131,12 +131,26 @@ describe('WordClock: each word told as it is said', () => {
     expect(r.told.at(-1)).toEqual([0, 99]);
   });
 
-  it("a look that tells nothing does not hold the next word back (a part's first word, 10 ms away)", () => {
-    const r = rig({ ms: 90 });
+  it("a look that tells nothing does not hold the next word back (a part's start, 10 ms away)", () => {
+    const r = rig({ ms: -10 });
     r.clock.setWords(0, [100, 400]);
     expect(r.told).toEqual([]);
     r.advance(11);
     expect(r.told).toEqual([[0, 0]]);
+  });
+
+  it("a part's first word is told as the part begins, in the silence before it (its estimated start may be late)", () => {
+    const r = rig({ part: 0, ms: 0, partLeftMs: 500 });
+    r.clock.setWords(0, [170, 300]);
+    r.clock.setWords(1, [170, 300]);
+    expect(r.told).toEqual([[0, 0]]);
+    r.advance(301);
+    expect(r.told).toEqual([[0, 0], [0, 1]]);
+    r.set({ part: 1, ms: 0, partLeftMs: null });
+    r.clock.sync();
+    expect(r.told).toEqual([[0, 0], [0, 1], [1, 0]]);
+    r.advance(301);
+    expect(r.told).toEqual([[0, 0], [0, 1], [1, 0], [1, 1]]);
   });
 
   it('a word right after the last told waits until 30 ms have passed since', () => {

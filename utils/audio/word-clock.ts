@@ -55,6 +55,16 @@ export function wordIndexAt(starts: readonly number[], ms: number): number {
   return lastStarted(starts.length, (i) => starts[i]!, ms);
 }
 
+/**
+ * When the clock tells word i of a part: at its start, but the first word as the part begins. The silence before
+ * a part's first word belongs to it (nothing else is being said, and the band waits there for the voice), and an
+ * estimate of that first start a few tens of ms late left the band on the last part's sentence as the voice
+ * began this one's (`bench/word-marks.ts`: 2–7 samples a run on another sentence, up to 40 ms, all there).
+ */
+function toldFrom(starts: readonly number[], i: number): number {
+  return i === 0 ? Math.min(0, starts[0]!) : starts[i]!;
+}
+
 export class WordClock {
   private readonly starts = new Map<number, readonly number[]>();
   private timer: unknown = null;
@@ -116,14 +126,13 @@ export class WordClock {
     }
     let nextMs = Infinity;
     if (starts) {
-      const word = wordIndexAt(starts, at.ms);
+      const word = lastStarted(starts.length, (i) => toldFrom(starts, i), at.ms);
       if (word >= 0 && !this.behindTold(at.part, word)) {
         this.told = { part: at.part, word };
         this.toldAt = this.timers.now();
         this.onWord(at.part, word);
       }
-      const next = starts[word + 1];
-      if (next !== undefined) nextMs = next - at.ms;
+      if (word + 1 < starts.length) nextMs = toldFrom(starts, word + 1) - at.ms;
     }
     if (at.partLeftMs !== null) nextMs = Math.min(nextMs, at.partLeftMs);
     if (!Number.isFinite(nextMs)) return;
