@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { PartWords, type Slicer } from './part-words';
+import { PartWords, SENTENCE_LEAD_MS, type Slicer, tellTimes } from './part-words';
 import { runSteps } from './word-timing';
 
 /** Audio of `ms` ms at 8 kHz: sound where `loud` says, silence elsewhere. */
@@ -29,7 +29,8 @@ describe('PartWords: a whole part decoded once, its words timed', () => {
     expect(seen).toHaveLength(1);
     const [first, second] = seen[0]!;
     expect(Math.abs(first! - 100)).toBeLessThanOrEqual(20);
-    expect(Math.abs(second! - 1000)).toBeLessThanOrEqual(20);
+    // The second sentence's word is told in the pause before it.
+    expect(Math.abs(second! - (1000 - SENTENCE_LEAD_MS))).toBeLessThanOrEqual(20);
   });
 
   it.each([
@@ -98,7 +99,8 @@ describe('PartWords: a part still streaming is timed as it comes', () => {
     await words.end(0, TEXT);
     const all = seen.at(-1)!;
     expect(all).toHaveLength(WORDS);
-    all.forEach((ms, i) => expect(Math.abs(ms - trueStart(i))).toBeLessThanOrEqual(30));
+    const want = tellTimes(TEXT, Array.from({ length: WORDS }, (_, i) => trueStart(i)));
+    all.forEach((ms, i) => expect(Math.abs(ms - want[i]!)).toBeLessThanOrEqual(30));
   });
 
   it.each([
@@ -127,4 +129,15 @@ describe('PartWords: a part still streaming is timed as it comes', () => {
     await new Promise((resolve) => setTimeout(resolve, 0));
     expect(decodes).toBe(1);
   });
+});
+
+describe("tellTimes: a sentence's first word is told in the pause before it", () => {
+  it.each([
+    ['inside a sentence: at the starts', 'Один два три.', [100, 400, 700], [100, 400, 700]],
+    ['after a full stop: 80 ms before', 'Один. Два три', [100, 900, 1200], [100, 820, 1200]],
+    ['after a question mark and a paragraph end too', 'One? Two\nthree', [0, 500, 1000], [0, 420, 920]],
+    ['a short word before: not before halfway from its start', 'Да. Нет', [100, 200], [100, 150]],
+    ['a comma is no sentence end', 'Один, два', [100, 900], [100, 900]],
+    ['the words told so far alone', 'Один. Два. Три.', [100, 900], [100, 820]],
+  ])('%s', (_name, text, starts, want) => expect(tellTimes(text, starts)).toEqual(want));
 });

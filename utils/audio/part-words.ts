@@ -13,6 +13,7 @@
  */
 import pLimit from 'p-limit';
 import { id3Length, scanMp3Frames } from './mp3-frames';
+import { wordsOf } from './word-measure';
 import { moreWordTimes, type PartTimes, type Steps, USUAL_MS_PER_WEIGHT } from './word-timing';
 
 /** `steps`, given up (null) once `live` says a new reading or load has come: the next one's estimate does not wait for it. */
@@ -23,6 +24,23 @@ function* untilReset<T>(steps: Steps<T>, live: () => boolean): Steps<T | null> {
     if (step.done) return step.value;
     yield;
   }
+}
+
+/**
+ * A sentence's first word is told this long before its estimated start (ms of audio), in the pause before it:
+ * the band moves to the coming sentence while nothing is being said, not a few ms after its voice began (an
+ * estimate of that start 2–65 ms late left the band on the sentence before for a sample or two,
+ * `bench/word-marks.ts`). Never earlier than halfway from the word before's start.
+ */
+export const SENTENCE_LEAD_MS = 80;
+
+/** When each word is told: at its start (`starts`, ms), but a word after a sentence's end `SENTENCE_LEAD_MS` before. */
+export function tellTimes(text: string, starts: readonly number[]): number[] {
+  const words = wordsOf(text);
+  return starts.map((ms, i) => {
+    if (i === 0 || !words[i] || !/[.!?…\n]/.test(text.slice(words[i - 1]!.end, words[i]!.start))) return ms;
+    return Math.max(ms - SENTENCE_LEAD_MS, (starts[i - 1]! + ms) / 2);
+  });
 }
 
 /** Decoded audio: one channel. */
@@ -97,7 +115,7 @@ export class PartWords {
   private readonly oneAtATime = pLimit(1);
 
   constructor(
-    /** Told a part's word starts (ms), in the order of the part's words (`wordsOf`): the first few (the last of them for now), then more, then all. */
+    /** Told when to tell a part's words (ms; `tellTimes`), in the order of its words (`wordsOf`): the first few (the last of them for now), then more, then all. */
     private readonly onWords: (part: number, starts: number[]) => void,
     private readonly decode: Decode = browserDecode,
     private readonly slice: Slicer = browserSlicer,
@@ -195,7 +213,7 @@ export class PartWords {
       if (known.weight > 0) this.pace = known.soundMs / known.weight;
       // The words timed surely, and those after for now (so far).
       const told = [...known.starts, ...known.ahead];
-      if (told.length > 0 && told.join() !== p.told.join()) this.onWords(part, (p.told = told));
+      if (told.length > 0 && told.join() !== p.told.join()) this.onWords(part, tellTimes(p.text!, (p.told = told)));
     } catch {
       // Audio the browser cannot decode alone (a part cut short): its sentences are placed by their share of it.
     }
