@@ -70,6 +70,8 @@ export interface WordMarkResult {
   partial: number;
   unmarked: number;
   partialByPage: Record<string, number>;
+  /** Samples with no sentence painted, by page. */
+  unmarkedByPage: Record<string, number>;
   /** Samples whose word was off by more than one (or on another part), by page. */
   farByPage: Record<string, number>;
   /** The longest time a wrong sentence stayed marked, listener ms (consecutive samples). */
@@ -365,7 +367,7 @@ export async function measureWordMarks(
     const trueByText = new Map<string, TrueWord[]>();
     for (const rate of rates) {
       const r: WordMarkResult = {
-        rate, pages: 0, wordSamples: 0, onWord: 0, onWordStrict: 0, wrongSentenceStrict: 0, withinOne: 0, startErrorsMs: [], signedMs: [], tripMs: [], sentenceSamples: 0, onSentence: 0, wrongSentence: 0, partial: 0, unmarked: 0, partialByPage: {}, farByPage: {}, longestWrongMs: 0, examples: [],
+        rate, pages: 0, wordSamples: 0, onWord: 0, onWordStrict: 0, wrongSentenceStrict: 0, withinOne: 0, startErrorsMs: [], signedMs: [], tripMs: [], sentenceSamples: 0, onSentence: 0, wrongSentence: 0, partial: 0, unmarked: 0, partialByPage: {}, unmarkedByPage: {}, farByPage: {}, longestWrongMs: 0, examples: [],
         byLang: { ru: { samples: 0, on: 0, wrong: 0 }, en: { samples: 0, on: 0, wrong: 0 } },
         codecDelayMs: delayMs,
       };
@@ -464,6 +466,8 @@ export async function measureWordMarks(
               } else wrongSince = null;
               if (painted.length === 0) {
                 r.unmarked++;
+                r.unmarkedByPage[`${lang}/${name}`] = (r.unmarkedByPage[`${lang}/${name}`] ?? 0) + 1;
+                if (process.env.FAR_DEBUG) console.log(`none ${name} part ${part} ms ${ms.toFixed(0)} word ${i}/${words.length} told ${tPart}:${tWord}`);
               } else if (covers(painted, sentenceWords[part]![s]!) || onComing) {
                 r.onSentence++;
                 r.byLang[lang].on++;
@@ -498,7 +502,7 @@ export function describeWordMarks(r: WordMarkResult): string[] {
     `at ${r.rate}× (true times moved by the codec's ${r.codecDelayMs.toFixed(1)} ms), ${r.pages} pages: word ${pct(r.onWord, r.wordSamples)} on (strictly, the last word started even in a silence: ${pct(r.onWordStrict, r.wordSamples)}), ${pct(r.withinOne, r.wordSamples)} within one (${r.wordSamples} samples); ` +
       `start error median ${quantile(r.startErrorsMs, 0.5).toFixed(0)} ms, p90 ${quantile(r.startErrorsMs, 0.9).toFixed(0)} ms (${r.startErrorsMs.length} words; signed median ${quantile(r.signedMs, 0.5).toFixed(0)} ms, late > 0); player to page ${quantile(r.tripMs, 0.5).toFixed(0)} ms median`,
     `  sentence: ${pct(r.onSentence, r.sentenceSamples)} on (${r.sentenceSamples} samples; ru ${pct(r.byLang.ru.on, r.byLang.ru.samples)}, en ${pct(r.byLang.en.on, r.byLang.en.samples)}), wrong ${r.wrongSentence} (longest ${r.longestWrongMs} ms; strictly, a silence before a sentence the last one's alone: ${r.wrongSentenceStrict}), part of it ${r.partial}, none ${r.unmarked}`,
-    `  part of it, by page: ${JSON.stringify(r.partialByPage)}`,
+    `  part of it, by page: ${JSON.stringify(r.partialByPage)}; none, by page: ${JSON.stringify(r.unmarkedByPage)}`,
     `  word more than one off, by page: ${JSON.stringify(r.farByPage)}`,
     ...r.examples.map((e) => `    ${e}`),
   ];
