@@ -103,34 +103,6 @@ describe('PartWords: a part still streaming is timed as it comes', () => {
     all.forEach((ms, i) => expect(Math.abs(ms - want[i]!)).toBeLessThanOrEqual(30));
   });
 
-  it("a long part come whole at once: its first 8 s' words told before the whole part is decoded, then all", async () => {
-    const n = 30;
-    const text = Array.from({ length: n }, (_, i) => `Слово${i}.`).join(' ');
-    const long = audio(800 * n + 400, Array.from({ length: n }, (_, i): [number, number] => [trueStart(i), trueStart(i) + 400]));
-    const decoded: number[] = [];
-    const seen: number[][] = [];
-    const words = new PartWords(
-      (_p, starts) => seen.push(starts),
-      async (bytes) => (decoded.push(bytes.length), { samples: long.subarray(0, Math.min(long.length, Math.round((bytes.length / 6000) * 8000))), sampleRate: 8000 }),
-      atOnce,
-      noWait,
-    );
-    words.add(0, new Uint8Array(6000 * 25).buffer);
-    await words.end(0, text);
-    // 8 s of audio (6,000 bytes a second; whole frames: a few bytes less here, none being frames), then the whole 25 s.
-    expect(decoded).toHaveLength(2);
-    expect(decoded[0]).toBeGreaterThan(47_900);
-    expect(decoded[0]).toBeLessThanOrEqual(48_000);
-    expect(decoded[1]).toBe(150_000);
-    expect(seen).toHaveLength(2);
-    expect(seen[0]!.length).toBeGreaterThanOrEqual(8);
-    expect(seen[0]!.length).toBeLessThan(n);
-    seen[0]!.forEach((ms, i) => expect(Math.abs(ms - trueStart(i))).toBeLessThan(400));
-    const want = tellTimes(text, Array.from({ length: n }, (_, i) => trueStart(i)));
-    expect(seen[1]).toHaveLength(n);
-    seen[1]!.forEach((ms, i) => expect(Math.abs(ms - want[i]!)).toBeLessThanOrEqual(30));
-  });
-
   it.each([
     ['its text not known until it ends', false, 0],
     ['a later part while an earlier one streams', true, 1],

@@ -5,7 +5,7 @@
  *   the first bytes), the audio so far is decoded now and then (every 2–8 s of audio come) and the words up
  *   to its last sure pause are timed (`moreWordTimes`, each estimate on the audio
  *   after the words already timed), so the mark follows the voice before the part is whole;
- * - once the part is whole, the rest of its words (a long part that came whole at once: its first 8 s first).
+ * - once the part is whole, the rest of its words.
  * One estimate at a time, after playback's own work. Decoding happens off the page's thread (a 111-s part:
  * Chromium 70–90 ms, Firefox 380–460 ms, `bench/decode.ts`); the estimate runs on it in slices (`Slicer`), a
  * step at most one alignment (up to ~30–50 ms on a whole 130-s part), given up at a reset. The bytes are let
@@ -86,13 +86,6 @@ const FIRST_SO_FAR_S = 2;
 const SO_FAR_GROWTH = 1.25;
 const SO_FAR_MIN_STEP_S = 2;
 const SO_FAR_MAX_STEP_S = 8;
-/**
- * A part that came whole before any of its words were timed (from the cache, or faster than playback) and is
- * longer than twice this (s): its first this many seconds are timed first (as a part still coming is), then the
- * rest. Its first words are told when those seconds are decoded, not the whole part (a 111-s part: Firefox 380–460
- * ms to decode, `bench/decode.ts`, during which a part's start had no word mark, `bench/word-marks.ts --firefox`).
- */
-const FIRST_WORDS_S = 8;
 /** How long an estimate so far waits for more of its part's bytes, or its end (ms). */
 const SO_FAR_SETTLE_MS = 250;
 /** Bytes a second of MP3 when its first frame does not tell (48 kbps). */
@@ -168,8 +161,6 @@ export class PartWords {
     return this.oneAtATime(async () => {
       if (generation !== this.generation) return;
       this.parts.delete(part);
-      const firstBytes = FIRST_WORDS_S * (p.bytesPerS ?? DEFAULT_BYTES_PER_S);
-      if (!p.known && p.bytes > 2 * firstBytes) await this.estimate(part, p, false, generation, firstBytes);
       await this.estimate(part, p, true, generation);
     });
   }
@@ -203,8 +194,8 @@ export class PartWords {
     );
   }
 
-  /** Decodes what the part holds (whole frames; up to `upTo` bytes when given) and times more of its words; tells them if there are more. */
-  private async estimate(part: number, p: Part, whole: boolean, generation: number, upTo = Infinity): Promise<void> {
+  /** Decodes what the part holds (whole frames) and times more of its words; tells them if there are more. */
+  private async estimate(part: number, p: Part, whole: boolean, generation: number): Promise<void> {
     const joined = new Uint8Array(p.bytes);
     let at = 0;
     for (const b of p.chunks) {
@@ -212,7 +203,7 @@ export class PartWords {
       at += b.byteLength;
     }
     // So far, the last frame may be cut: only whole frames are decoded.
-    const bytes = whole ? joined : joined.slice(0, scanMp3Frames(joined.subarray(0, upTo), id3Length(joined)).consumed);
+    const bytes = whole ? joined : joined.slice(0, scanMp3Frames(joined, id3Length(joined)).consumed);
     try {
       const { samples, sampleRate } = await this.decode(bytes);
       if (generation !== this.generation) return;
