@@ -13,7 +13,7 @@
  */
 import pLimit from 'p-limit';
 import { id3Length, scanMp3Frames } from './mp3-frames';
-import { wordsOf } from './word-measure';
+import { endsSentence, wordsOf } from './word-measure';
 import { moreWordTimes, type PartTimes, type Steps, USUAL_MS_PER_WEIGHT } from './word-timing';
 
 /** `steps`, given up (null) once `live` says a new reading or load has come: the next one's estimate does not wait for it. */
@@ -38,7 +38,7 @@ export const SENTENCE_LEAD_MS = 80;
 export function tellTimes(text: string, starts: readonly number[]): number[] {
   const words = wordsOf(text);
   return starts.map((ms, i) => {
-    if (i === 0 || !words[i] || !/[.!?…\n]/.test(text.slice(words[i - 1]!.end, words[i]!.start))) return ms;
+    if (i === 0 || !words[i] || !endsSentence(text.slice(words[i - 1]!.end, words[i]!.start))) return ms;
     return Math.max(ms - SENTENCE_LEAD_MS, (starts[i - 1]! + ms) / 2);
   });
 }

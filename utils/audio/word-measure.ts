@@ -55,13 +55,18 @@ export function wordWeight(word: string): number {
   return WORD_ONSET + sounds + 6 * digits;
 }
 
+/** Whether the characters between two words end a sentence (or a paragraph). */
+export function endsSentence(between: string): boolean {
+  return /[.!?…\n]/.test(between);
+}
+
 /**
  * How likely a pause is after word `i` (before word `i + 1`), from the characters between them: a paragraph
  * or sentence end almost always; a comma, semicolon, colon, dash or bracket often; nothing, seldom.
  */
 export function pauseLikelihood(between: string): number {
   if (/\n/.test(between)) return 0.97;
-  if (/[.!?…]/.test(between)) return 0.93;
+  if (endsSentence(between)) return 0.93;
   if (/[;:—–()«»"]/.test(between) || /\s-\s/.test(between)) return 0.75;
   if (/,/.test(between)) return 0.6;
   return 0.04;
