@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { Icon } from '@/components/Icon';
 import { Money } from '@/components/Money';
+import { WaitingNote } from '@/components/WaitingNote';
 import type { FloatingCommand } from '@/utils/messaging/protocol';
 import { errorText, i18n } from '@/utils/pages/i18n';
 import type { FloatingView } from '@/utils/messaging/views';
@@ -62,6 +63,7 @@ export function FloatingPlayer({ view, place, locale, onCommand, onRate, onMoved
       aria-label={i18n.t('floatingLabel')}
       data-testid="floating-player"
       data-state={view.state}
+      data-wait={view.wait ?? ''}
       data-part={String(view.part)}
       data-parts={String(view.parts)}
       data-right={String(at.right)}
@@ -162,9 +164,13 @@ export function FloatingPlayer({ view, place, locale, onCommand, onRate, onMoved
         ) : (
           <>
             <span class="part">{view.parts > 0 ? i18n.t('partOf', { part: view.part + 1, parts: view.parts }) : i18n.t('floatingStarting')}</span>
-            <span class="title" title={view.title}>
-              {view.title}
-            </span>
+            {view.wait === 'network' ? (
+              <WaitingNote since={view.waitSince} class="title" />
+            ) : (
+              <span class="title" title={view.title}>
+                {view.title}
+              </span>
+            )}
           </>
         )}
       </div>

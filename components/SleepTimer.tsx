@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { i18n } from '@/utils/pages/i18n';
+import { minutesSeconds } from '@/utils/pages/clock';
 
 export const SLEEP_MINUTES = [5, 15, 30, 60] as const;
 
@@ -11,10 +12,7 @@ interface Props {
   onChange(minutes: number | null, atEnd?: boolean): void;
 }
 
-const clock = (ms: number) => {
-  const s = Math.max(0, Math.ceil(ms / 1000));
-  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
-};
+const clock = minutesSeconds;
 
 /** The sleep timer: off, 5–60 minutes, or to the end of the article; while set, the time left. The reading stops at the end of a sentence. */
 export function SleepTimer({ sleepAt, atEnd, onChange }: Props) {

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { browser } from 'wxt/browser';
 import { Icon } from '@/components/Icon';
+import { WaitingNote } from '@/components/WaitingNote';
 import { Money } from '@/components/Money';
 import { PartsList } from '@/components/PartsList';
 import { PlaybackControls } from '@/components/PlaybackControls';
@@ -180,9 +181,11 @@ export function Popup() {
         data-part={v.parts ? String(v.part) : ''}
         data-parts={v.parts ? String(v.parts) : ''}
         data-rate={String(v.rate)}
+        data-wait={active ? (v.wait ?? '') : ''}
         aria-live="polite"
       >
         <div class="state">{noKey ? i18n.t('popupNoKeyTitle') : i18n.t(`state.${v.state}`)}</div>
+        {active && v.wait === 'network' && <WaitingNote since={v.waitSince} />}
         {v.title && <div class="title">{v.title}</div>}
         {v.parts > 0 && (
           <div class="progress">

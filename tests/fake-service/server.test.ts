@@ -397,6 +397,38 @@ describe('concurrency', () => {
   });
 });
 
+describe('outage', () => {
+  const stallForever: Fault = { kind: 'stall', afterBytes: 0 };
+
+  it('cuts every connection unanswered for its seconds, the answer on its way too, then answers again', async () => {
+    service.addFault(stallForever);
+    const streaming = await speak({ text: 'on its way' });
+    expect(streaming.status).toBe(200);
+    service.outage({ seconds: 0.4 });
+    await expect(streaming.arrayBuffer()).rejects.toThrow();
+    await expect(speak({ text: 'during' })).rejects.toThrow();
+    await expect(getAccount()).rejects.toThrow();
+    // The control endpoints still answer, and say what was cut.
+    expect(await (await control('outage')).json()).toMatchObject({ refused: 2, cut: 1, seconds: 0.4 });
+    // The service never saw the requests it could not be reached for.
+    expect(service.speechLog().map((e) => e.text)).toEqual(['on its way']);
+    await vi.waitFor(async () => expect((await speak({ text: 'after' })).status).toBe(200), { timeout: 2_000, interval: 50 });
+    expect(service.speechLog().map((e) => e.text)).toEqual(['on its way', 'after']);
+  });
+
+  it('fromNth: begins at that speech request, which is cut too; set over HTTP', async () => {
+    expect(await (await control('outage', 'POST', { seconds: 30, fromNth: 2 })).json()).toMatchObject({ until: 0, fromNth: 2 });
+    expect((await speak({ text: 'first' })).status).toBe(200);
+    await expect(speak({ text: 'second' })).rejects.toThrow();
+    expect(service.outageState()).toMatchObject({ fromNth: 0, refused: 1 });
+    expect(service.outageState().until).toBeGreaterThan(Date.now() + 25_000);
+    // Over again at once.
+    service.outage({ seconds: 0 });
+    expect((await speak({ text: 'third' })).status).toBe(200);
+    expect(service.speechLog().map((e) => [e.nth, e.text])).toEqual([[1, 'first'], [2, 'third']]);
+  });
+});
+
 describe('faults', () => {
   it('status by nth hits only that request, and is not billed', async () => {
     service.addFault({ match: { nth: 2 }, kind: 'status', status: 500, code: 'synthesis_failed' });

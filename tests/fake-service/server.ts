@@ -97,8 +97,27 @@ export interface FakeService {
   inFlight(key: string): number;
   /** The highest inFlight() of any account seen, counting requests that were answered 429 too. */
   readonly maxInFlightSeen: number;
+  /**
+   * The service gone from the network for `seconds` (a tunnel, a Wi-Fi hand-over): from now, or from the
+   * `fromNth` speech request on (that one included), every connection to it is cut unanswered and every
+   * answer still being sent is cut where it is. Control requests (`/__fake`) still answer.
+   */
+  outage(opts: { seconds: number; fromNth?: number }): void;
+  /** The outage armed or under way: when it ends (epoch ms; 0: none begun) and how many connections it cut. */
+  outageState(): OutageState;
   /** Closes the server and drops every connection, stalled ones included. */
   close(): Promise<void>;
+}
+
+export interface OutageState {
+  /** Epoch ms the outage ends at; 0 while armed for a later request, or with none. */
+  until: number;
+  /** A speech request number that will begin it (0: none armed). */
+  fromNth: number;
+  seconds: number;
+  /** Connections cut unanswered, and answers cut mid-way, since the outage was set. */
+  refused: number;
+  cut: number;
 }
 
 interface Account {
@@ -238,6 +257,7 @@ class FakeSpeechService implements FakeService {
   private maxSeen = 0;
   private closing = false;
   private listeningPort = 0;
+  private outageNow: OutageState = { until: 0, fromNth: 0, seconds: 0, refused: 0, cut: 0 };
 
   constructor(
     private readonly server: Server,
@@ -324,6 +344,39 @@ class FakeSpeechService implements FakeService {
     return this.flights.get(key)?.open ?? 0;
   }
 
+  outage({ seconds, fromNth }: { seconds: number; fromNth?: number }): void {
+    if (!(seconds >= 0) || (fromNth !== undefined && !(Number.isInteger(fromNth) && fromNth >= 1))) throw new Error('need {"seconds" ≥ 0, "fromNth" ≥ 1}');
+    this.outageNow = { until: 0, fromNth: fromNth ?? 0, seconds, refused: 0, cut: 0 };
+    if (fromNth === undefined) this.beginOutage();
+  }
+
+  outageState(): OutageState {
+    return { ...this.outageNow };
+  }
+
+  private beginOutage(): void {
+    this.outageNow.fromNth = 0;
+    this.outageNow.until = Date.now() + this.outageNow.seconds * 1000;
+    // The answers on their way are cut where they are.
+    for (const ex of [...this.open]) {
+      if (ex.done) continue;
+      this.outageNow.cut += 1;
+      ex.res.destroy();
+    }
+  }
+
+  /** Whether this request meets the outage (armed to begin at it, or under way): then it is cut unanswered. */
+  private unreachable(req: IncomingMessage, path: string): boolean {
+    const o = this.outageNow;
+    if (o.fromNth > 0 && req.method === 'POST' && path === '/v1/speech' && this.speechCount + 1 >= o.fromNth) {
+      // Not counted: `nth` counts the requests the service saw.
+      this.beginOutage();
+    }
+    if (Date.now() >= o.until) return false;
+    o.refused += 1;
+    return true;
+  }
+
   async close(): Promise<void> {
     this.closing = true;
     const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
@@ -336,6 +389,8 @@ class FakeSpeechService implements FakeService {
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     if (url.pathname === '/__fake' || url.pathname.startsWith('/__fake/')) return this.control(req, res, url);
+    // Gone from the network: the connection is cut, nothing answered, nothing logged (the service never saw it).
+    if (this.unreachable(req, url.pathname)) return void req.socket.destroy();
     // On the way (there and back, taken together): the service has not seen the request yet.
     if (this.opts.roundTripMs > 0) {
       const gone = new AbortController();
@@ -696,6 +751,11 @@ class FakeSpeechService implements FakeService {
         for (const ex of cut) ex.res.destroy();
         return { cut: cut.length };
       }
+      case 'POST /__fake/outage':
+        this.outage((input ?? {}) as { seconds: number; fromNth?: number });
+        return this.outageState();
+      case 'GET /__fake/outage':
+        return this.outageState();
       case 'GET /__fake/accounts':
         return this.opts.accounts.map((a) => this.account(a.key));
       case 'POST /__fake/balance': {

@@ -37,7 +37,9 @@ export type Answer =
   /** Holds the answer until `release()` is called (a slow synthesis). */
   | { kind: 'held' }
   /** Answers at once (billed) with the first frames, then the stream waits for `release()` (or an abort) before the rest. */
-  | { kind: 'stall' };
+  | { kind: 'stall' }
+  /** No answer at all: the service cannot be reached (logged with status 0, never billed). */
+  | { kind: 'unreachable' };
 
 export interface LoggedRequest {
   text: string;
@@ -81,6 +83,8 @@ export interface WorldOptions {
   resumeGate?: Promise<void>;
   /** The page's address given with the text. */
   url?: string;
+  /** A reading pauses after this long without the service (the reader's default when not given). */
+  networkPauseAfterMs?: number;
   /** An article read title first: the code units of its page's text (`ExtractedText.bound`). */
   bound?: number;
 }
@@ -142,6 +146,10 @@ export function makeWorld(opts: WorldOptions = {}) {
     inFlight++;
     maxInFlight = Math.max(maxInFlight, inFlight);
     const done = () => void (inFlight = Math.max(0, inFlight - 1));
+    if (answer.kind === 'unreachable') {
+      done();
+      throw new ServiceError(0, 'network', 'The service could not be reached.');
+    }
     if (answer.kind === 'error') {
       done();
       entry.status = answer.status;
@@ -308,6 +316,7 @@ export function makeWorld(opts: WorldOptions = {}) {
       return () => `reading-${++id}`;
     })(),
     now: () => clock,
+    ...(opts.networkPauseAfterMs === undefined ? {} : { networkPauseAfterMs: opts.networkPauseAfterMs }),
   };
   const reader = new Reader(deps);
   listeners.push((e) => void reader.onPlayerEvent(e));

@@ -26,6 +26,10 @@ export interface FloatingView {
   rate: number;
   /** An error code (the page renders its words); '' when none. */
   error: string;
+  /** `network` while the service cannot be reached (the reading carries on by itself); '' otherwise. */
+  wait: '' | 'network';
+  /** When that wait began (epoch ms; 0: none). */
+  waitSince: number;
 }
 
 /** What saving the reading as MP3 would still cost: the parts not received yet. */

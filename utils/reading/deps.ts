@@ -36,6 +36,12 @@ export interface ReaderDeps {
   /** Sends a speech request with the key as it is at that moment. */
   open(body: SpeechBody, signal: AbortSignal): Promise<SpeechStream>;
   sleep(ms: number, signal: AbortSignal): Promise<void>;
+  /** Calls `wake` each time the browser says it is online again (a wait for the service then tries at once). */
+  onOnline?(wake: () => void): void;
+  /** Something the browser counts as the extension at work (Chrome ends a worker idle for 30 s). */
+  keepAwake?(): void;
+  /** After this long without the service a reading pauses (`NETWORK_PAUSE_AFTER_MS` when not given). */
+  networkPauseAfterMs?: number;
   player: PlayerSink;
   cache: AudioCache;
   store: ReaderStore;

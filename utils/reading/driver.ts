@@ -15,9 +15,10 @@ import type { ReadingView } from './state';
  */
 export async function drive(r: ReaderInside, event: ReadingEvent, shown: Partial<ReadingView> = {}): Promise<void> {
   const run = r.run();
-  const { state, effects } = step(r.view().state, event);
+  const was = r.view().wait ?? '';
+  const { state, wait, effects } = step(r.view().state, event, was);
   const has = (effect: Effect) => effects.includes(effect);
-  if (effects.length === 0 && state === r.view().state) return;
+  if (effects.length === 0 && state === r.view().state && wait === was) return;
   // Where the listener stopped is kept to the second.
   if (has('keep-place') && run) keepPlace(run, r.view(), r.deps, true);
   if (has('agree')) run?.confirm();
@@ -26,8 +27,11 @@ export async function drive(r: ReaderInside, event: ReadingEvent, shown: Partial
   if (has('end')) await r.end(has('silence'));
   if (has('reload') && run) run.playerReloads();
   const load = has('reload') ? r.beginLoad() : null;
-  if (state !== r.view().state || has('show-fault') || has('show-audio-error')) {
-    const patch: Partial<ReadingView> = { state, ...shown };
+  if (state !== r.view().state || wait !== was || has('show-fault') || has('show-audio-error')) {
+    const patch: Partial<ReadingView> = { state, wait, ...shown };
+    // How long it has waited is shown from when the wait began (the first request that met the wall).
+    if (has('wait-begins')) patch.waitSince = r.network.since || r.deps.now();
+    if (wait === '') patch.waitSince = 0;
     if (has('show-pending-error') && run) patch.error = run.pendingError;
     if (state === 'finished') Object.assign(patch, { part: Math.max((run?.parts.length ?? 1) - 1, 0), resumeOffer: null });
     await r.update(patch);
@@ -36,6 +40,8 @@ export async function drive(r: ReaderInside, event: ReadingEvent, shown: Partial
   // A player that lost the reading (Chrome closed a silent offscreen document) answers `lost`.
   if (has('post-resume')) await r.deps.player.post({ type: 'resume', readingId: r.view().id });
   if (load !== null) await r.play(load, r.view().part, r.view().partTime);
+  // ▶ in a wait for the network: what waits tries again now (the player was told to resume first).
+  if (has('retry-now')) r.network.retryNow();
   // Read to the end: nothing to continue from on this page.
   if (has('forget-place') && run?.url) void r.deps.saveResume(run.url, null).catch(ignore('keeping the place on the page'));
 }

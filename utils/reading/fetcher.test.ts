@@ -19,9 +19,14 @@ function stream(frames: number): SpeechStream {
   };
 }
 
-function download(deps: FetchDeps, priority: (typeof PRIORITY)[keyof typeof PRIORITY] = PRIORITY.now) {
-  return new Download({ part, from: 0, body: (f) => ({ text: part.text.slice(f), stream: true }), cutAt: (f) => f, priority, signal: never }, deps);
+type Deps = Omit<FetchDeps, 'unreachable' | 'reached'> & Partial<FetchDeps>;
+
+function download(deps: Deps, priority: (typeof PRIORITY)[keyof typeof PRIORITY] = PRIORITY.now, opts: { cutAt?: (from: number, seconds: number) => number } = {}) {
+  const all: FetchDeps = { unreachable: () => Promise.reject(new Error('not expected to wait')), reached: () => undefined, ...deps };
+  return new Download({ part, from: 0, body: (f) => ({ text: part.text.slice(f), stream: true }), cutAt: opts.cutAt ?? ((f) => f), priority, signal: never }, all);
 }
+
+const unreachable = () => new ServiceError(0, 'network', 'The service could not be reached.');
 
 describe('Download', () => {
   it('a 429 met while our own requests are in flight waits for one of them to end, again and again, spending no retry and no backoff', async () => {
@@ -127,5 +132,76 @@ describe('Download', () => {
     expect(ended).toBe(false);
     written();
     expect(await d.outcome).toEqual({ kind: 'ok', whole: true });
+  });
+
+  describe('the service cannot be reached', () => {
+    it('a request that gets no answer waits for the network, however many tries it takes (no retry budget), and is told when answered', async () => {
+      const slots = new RequestSlots(1);
+      let tries = 0;
+      const open = vi.fn(async () => {
+        tries += 1;
+        if (tries <= MAX_RETRIES + 3) throw unreachable();
+        return stream(2);
+      });
+      const waits = vi.fn(async () => undefined);
+      const reached = vi.fn();
+      const d = download({ slots, open, sleep: async () => undefined, billed: () => undefined, unreachable: waits, reached });
+      expect(await d.outcome).toEqual({ kind: 'ok', whole: true });
+      expect(waits).toHaveBeenCalledTimes(MAX_RETRIES + 3);
+      expect(reached).toHaveBeenCalledTimes(1);
+      // Its slot was let go while it waited.
+      expect(slots.inFlight).toBe(0);
+    });
+
+    it('an error answer is an answer: the wait is over, and the error is handled as ever', async () => {
+      const open = vi.fn(async () => Promise.reject(new ServiceError(402, 'insufficient_balance', 'no money')));
+      const reached = vi.fn();
+      const d = download({ slots: new RequestSlots(1), open, sleep: async () => undefined, billed: () => undefined, reached });
+      expect((await d.outcome).kind).toBe('stop');
+      expect(reached).toHaveBeenCalledTimes(1);
+    });
+
+    it('fetched ahead: given up at once, without waiting (whoever needs it asks again, and waits)', async () => {
+      const open = vi.fn(async () => Promise.reject(unreachable()));
+      const waits = vi.fn(async () => undefined);
+      const d = download({ slots: new RequestSlots(1), open, sleep: async () => undefined, billed: () => undefined, unreachable: waits }, PRIORITY.ahead);
+      expect(await d.outcome).toEqual({ kind: 'aborted' });
+      expect(waits).not.toHaveBeenCalled();
+    });
+
+    it('no longer wanted while it waits: aborted, nothing more sent', async () => {
+      const open = vi.fn(async () => Promise.reject(unreachable()));
+      const d = download({ slots: new RequestSlots(1), open, sleep: async () => undefined, billed: () => undefined, unreachable: (signal) => new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason))) });
+      await tick();
+      d.cancel();
+      expect(await d.outcome).toEqual({ kind: 'aborted' });
+      expect(open).toHaveBeenCalledTimes(1);
+    });
+
+    it('a stream cut, then no answer: waits, and asks for the rest from the cut sentence, not the part again', async () => {
+      const bodies: string[] = [];
+      let call = 0;
+      const open = vi.fn(async (body: { text: string }): Promise<SpeechStream> => {
+        bodies.push(body.text);
+        call += 1;
+        if (call === 1) {
+          return {
+            receipt: { requestId: 'r1', charsBilled: 17, cost: 1n, balance: null },
+            chunks: (async function* () {
+              yield mp3(2);
+              throw new ServiceError(0, 'network', 'The connection was lost while audio was arriving.');
+            })(),
+          };
+        }
+        if (call <= 4) throw unreachable();
+        return stream(2);
+      });
+      const waits = vi.fn(async () => undefined);
+      const d = download({ slots: new RequestSlots(1), open, sleep: async () => undefined, billed: () => undefined, unreachable: waits }, PRIORITY.now, { cutAt: () => 5 });
+      expect(await d.outcome).toEqual({ kind: 'ok', whole: false });
+      expect(waits).toHaveBeenCalledTimes(3);
+      expect(bodies).toEqual([part.text, ...Array(4).fill(part.text.slice(5))]);
+      expect(d.pieces.map((p) => p.resumed)).toEqual([false, true]);
+    });
   });
 });

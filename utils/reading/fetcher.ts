@@ -46,6 +46,13 @@ export interface FetchDeps {
    */
   open(body: SpeechBody, signal: AbortSignal, about: RequestAbout): Promise<SpeechStream>;
   sleep(ms: number, signal: AbortSignal): Promise<void>;
+  /**
+   * The service could not be reached (no answer, before any byte): resolves when it is time to try again
+   * (`network-wait.ts`); rejects when the request is no longer wanted.
+   */
+  unreachable(signal: AbortSignal): Promise<void>;
+  /** The service answered (any answer): a wait for it is over. */
+  reached(): void;
   /** Every request the service billed, whatever becomes of its audio. */
   billed(receipt: SpeechReceipt, sentChars: number): void | Promise<void>;
 }
@@ -171,6 +178,11 @@ export class Download {
     this.controller.abort(new DOMException('Not needed any more.', 'AbortError'));
   }
 
+  /** Failing, it may be given up: fetched ahead (nobody waits for it yet) with nothing of it received (nothing paid would be lost). */
+  private spareable(): boolean {
+    return this.pieces.length === 0 && this.ticket.priority !== PRIORITY.now && this.ticket.priority !== PRIORITY.save;
+  }
+
   private notify(): void {
     const waiting = this.wake;
     this.wake = [];
@@ -198,6 +210,7 @@ export class Download {
         const request = body(from);
         diagnostics.mark('request');
         const stream = await this.deps.open(request, signal, { part, resumed, forSave: this.#wantedBySave });
+        this.deps.reached();
         this.receiving = whole;
         diagnostics.mark('response');
         // The bill is counted at the call (in memory); what it shows is written while the audio comes in,
@@ -218,6 +231,7 @@ export class Download {
           return { kind: 'aborted' };
         }
         if (!(err instanceof ServiceError)) return { kind: 'stop', error: err };
+        if (err.status !== 0) this.deps.reached();
         if (err.status === 0 && received > 0 && retries < MAX_RETRIES) {
           // Dropped or stalled mid-body: what arrived plays; only the rest, from the cut sentence, is asked for again.
           retries++;
@@ -226,11 +240,24 @@ export class Download {
           whole = false;
           continue;
         }
-        const action = err.status === 0 ? (received > 0 ? 'stop' : 'retry') : actionFor(err.status, err.code);
+        if (err.status === 0 && received === 0) {
+          // No answer at all: the reading waits for the network, however long (it pauses itself at the limit).
+          // Fetched ahead with nothing received: nobody waits for it yet; whoever needs it asks again, and
+          // waits. The rest of a cut part waits whoever it is for: what arrived of it is paid for.
+          if (this.spareable()) return { kind: 'aborted' };
+          this.lease?.release();
+          try {
+            await this.deps.unreachable(signal);
+          } catch {
+            return { kind: 'aborted' };
+          }
+          continue;
+        }
+        const action = err.status === 0 ? 'stop' : actionFor(err.status, err.code);
         // Too many in flight: when it is our own doing, wait for one of ours to end; it costs no retry.
         if (err.status === 429 && this.deps.slots.refused()) continue;
         // Fetched ahead and failing: nobody waits for it yet; whoever needs it asks again, with retries of its own.
-        if (action === 'retry' && this.ticket.priority !== PRIORITY.now && this.ticket.priority !== PRIORITY.save) return { kind: 'aborted' };
+        if (action === 'retry' && this.spareable()) return { kind: 'aborted' };
         if (action === 'retry' && retries < MAX_RETRIES) {
           this.lease?.release();
           try {

@@ -23,7 +23,7 @@ describe('floatingViewOf: where the mini-player shows', () => {
   });
 
   it('carries no balance and no key, only what the player shows', () => {
-    expect(Object.keys(floatingViewOf(view({ balanceRub: '99.0000' }))!).sort()).toEqual(['costRub', 'error', 'part', 'parts', 'rate', 'readingId', 'state', 'title']);
+    expect(Object.keys(floatingViewOf(view({ balanceRub: '99.0000' }))!).sort()).toEqual(['costRub', 'error', 'part', 'parts', 'rate', 'readingId', 'state', 'title', 'wait', 'waitSince']);
   });
 });
 
@@ -37,6 +37,7 @@ describe('FloatingLink: what is sent to which tab', () => {
   it.each<[string, Partial<ReadingView>[], [number, string | null][]]>([
     ['shown once, again only when what it shows changes', [{}, { position: 3 }, { partTime: 2 }, { part: 1 }], [[7, 'playing:0'], [7, 'playing:1']]],
     ['taken away on stop', [{}, { state: 'stopped' }], [[7, 'playing:0'], [7, null]]],
+    ['a wait for the network shown as it begins and as it ends', [{}, { wait: 'network', waitSince: 5 }, { position: 4 }, { wait: '', waitSince: 0 }], [[7, 'playing:0'], [7, 'playing:0'], [7, 'playing:0']]],
     ['taken away when the reading finishes', [{}, { state: 'finished' }], [[7, 'playing:0'], [7, null]]],
     ['moves with a new reading to another tab', [{}, { id: 'r2', tabId: 9 }], [[7, 'playing:0'], [7, null], [9, 'playing:0']]],
     ['a pause is shown', [{}, { state: 'paused' }], [[7, 'playing:0'], [7, 'paused:0']]],

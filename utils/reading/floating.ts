@@ -24,6 +24,8 @@ export function floatingViewOf(view: ReadingView): FloatingView | null {
     costRub: view.costRub,
     rate: view.rate,
     error: view.error?.code ?? '',
+    wait: isActive(view.state) ? (view.wait ?? '') : '',
+    waitSince: isActive(view.state) && view.wait ? view.waitSince : 0,
   };
 }
 

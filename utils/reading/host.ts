@@ -15,6 +15,7 @@ import type { ReaderDeps } from './deps';
 import { errorViewOf, type ReadingRun } from './run';
 import type { DeliveryHost } from './scheduler';
 import type { ReadingView } from './state';
+import type { NetworkWait } from './network-wait';
 
 export interface ViewAccess {
   /** Whether the run is still the reader's current one (a replaced reading's bills update no view). */
@@ -23,6 +24,8 @@ export interface ViewAccess {
   update(patch: Partial<ReadingView>): Promise<void>;
   /** The reading's text grew past what the listener agreed to: it asks again before more is bought. */
   askAgain(): void;
+  /** The wait for the service when it cannot be reached. */
+  network: NetworkWait;
 }
 
 /** What the gate's refusal does to the request: wait for the listener (`NotNow`), or stop with a code. */
@@ -92,6 +95,8 @@ export function runHost(run: ReadingRun, deps: ReaderDeps, reader: ViewAccess): 
         }
       },
       sleep: (ms, signal) => deps.sleep(ms, signal),
+      unreachable: (signal) => reader.network.unreachable(signal),
+      reached: () => reader.network.reached(),
       // Every billed request is recorded, even one answered after its reading was replaced.
       billed: async (receipt, sentChars) => {
         const charge = run.ledger.add(receipt, sentChars);

@@ -11,10 +11,13 @@ import type { ReadingRun } from './run';
 import type { Delivery, PartialHold } from './scheduler';
 import type { SleepTimer } from './sleep';
 import type { ReadingView } from './state';
+import type { NetworkWait } from './network-wait';
 
 export interface ReaderInside {
   readonly deps: ReaderDeps;
   readonly sleep: SleepTimer;
+  /** The wait for the service when it cannot be reached (one for every request of the reader). */
+  readonly network: NetworkWait;
   view(): ReadingView;
   run(): ReadingRun | null;
   delivery(): Delivery | null;

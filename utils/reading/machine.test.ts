@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type Effect, type ReadingEvent, step } from './machine';
-import type { ReadingStateName } from './state';
+import type { ReadingStateName, Wait } from './state';
 
 const STATES: ReadingStateName[] = ['idle', 'extracting', 'confirm', 'loading', 'playing', 'paused', 'finished', 'stopped', 'error'];
 const EVENTS: Record<string, ReadingEvent> = {
@@ -17,22 +17,29 @@ const EVENTS: Record<string, ReadingEvent> = {
   'lost (already reloading)': { type: 'lost', reloading: true },
   'player-error': { type: 'player-error' },
   fault: { type: 'fault' },
+  unreachable: { type: 'unreachable' },
+  reachable: { type: 'reachable' },
+  'wait-expired': { type: 'wait-expired' },
 };
 
-const ENDED: [string, Effect[]] = ['finished', ['end', 'forget-place']];
-const FAILED: [string, Effect[]] = ['error', ['end', 'show-pending-error']];
-const AUDIO_ERROR: [string, Effect[]] = ['error', ['end', 'silence', 'show-audio-error']];
-const FAULT: [string, Effect[]] = ['error', ['end', 'silence', 'show-fault']];
-const STOPPED: [string, Effect[]] = ['stopped', ['end', 'silence']];
-const STOPPED_KEPT: [string, Effect[]] = ['stopped', ['keep-place', 'end', 'silence']];
-const PAUSED: [string, Effect[]] = ['paused', ['keep-place', 'post-pause']];
-const RESUMED: [string, Effect[]] = ['playing', ['lift-sleep-hold', 'post-resume']];
+/** Where it goes, what the driver does, and what it waits for then ('' when left out). */
+type Cell = [string, Effect[], Wait?];
+
+const ENDED: Cell = ['finished', ['end', 'forget-place']];
+const FAILED: Cell = ['error', ['end', 'show-pending-error']];
+const AUDIO_ERROR: Cell = ['error', ['end', 'silence', 'show-audio-error']];
+const FAULT: Cell = ['error', ['end', 'silence', 'show-fault']];
+const STOPPED: Cell = ['stopped', ['end', 'silence']];
+const STOPPED_KEPT: Cell = ['stopped', ['keep-place', 'end', 'silence']];
+const PAUSED: Cell = ['paused', ['keep-place', 'post-pause']];
+const RESUMED: Cell = ['playing', ['lift-sleep-hold', 'post-resume']];
+const WAITS = (state: string): Cell => [state, ['wait-begins'], 'network'];
 
 /**
  * Every state × event: where it goes and what the driver does. A cell left out stays where it is and does
  * nothing (an ended reading ignores everything; a command that does not apply is ignored).
  */
-const TABLE: Partial<Record<ReadingStateName, Partial<Record<keyof typeof EVENTS, [string, Effect[]]>>>> = {
+const TABLE: Partial<Record<ReadingStateName, Partial<Record<keyof typeof EVENTS, Cell>>>> = {
   extracting: { stop: STOPPED, 'ended (all handed over)': ENDED, 'ended (all handed over, an error waiting)': FAILED, 'player-error': AUDIO_ERROR, fault: FAULT },
   confirm: { confirm: ['confirm', ['agree']], stop: STOPPED, 'ended (all handed over)': ENDED, 'ended (all handed over, an error waiting)': FAILED, 'player-error': AUDIO_ERROR, fault: FAULT },
   loading: {
@@ -45,6 +52,7 @@ const TABLE: Partial<Record<ReadingStateName, Partial<Record<keyof typeof EVENTS
     lost: ['loading', ['reload']],
     'player-error': AUDIO_ERROR,
     fault: FAULT,
+    unreachable: WAITS('loading'),
   },
   playing: {
     stop: STOPPED_KEPT,
@@ -55,6 +63,7 @@ const TABLE: Partial<Record<ReadingStateName, Partial<Record<keyof typeof EVENTS
     lost: ['loading', ['reload']],
     'player-error': AUDIO_ERROR,
     fault: FAULT,
+    unreachable: WAITS('playing'),
   },
   paused: {
     stop: STOPPED_KEPT,
@@ -64,17 +73,71 @@ const TABLE: Partial<Record<ReadingStateName, Partial<Record<keyof typeof EVENTS
     'ended (all handed over, an error waiting)': FAILED,
     'player-error': AUDIO_ERROR,
     fault: FAULT,
+    unreachable: WAITS('paused'),
+  },
+};
+
+/**
+ * The same while the service cannot be reached (`wait` network, set only on an active reading): the
+ * wait goes on through pause and resume, ends when the service answers or the reading is over, and
+ * pauses a sounding reading at the limit.
+ */
+const N = 'network' as const;
+const PAUSED_WAITING: Cell = ['paused', ['keep-place', 'post-pause'], N];
+const OVER_WAITING: Partial<Record<keyof typeof EVENTS, Cell>> = {
+  stop: STOPPED,
+  'ended (all handed over)': ENDED,
+  'ended (all handed over, an error waiting)': FAILED,
+  'player-error': AUDIO_ERROR,
+  fault: FAULT,
+  reachable: ['', ['wait-ends']],
+};
+const WAITING: Partial<Record<ReadingStateName, Partial<Record<keyof typeof EVENTS, Cell>>>> = {
+  confirm: { ...OVER_WAITING, confirm: ['confirm', ['agree'], N], reachable: ['confirm', ['wait-ends']] },
+  loading: {
+    ...OVER_WAITING,
+    pause: PAUSED_WAITING,
+    toggle: PAUSED_WAITING,
+    playing: ['playing', [], N],
+    lost: ['loading', ['reload'], N],
+    reachable: ['loading', ['wait-ends']],
+    'wait-expired': PAUSED_WAITING,
+  },
+  playing: {
+    ...OVER_WAITING,
+    stop: STOPPED_KEPT,
+    pause: PAUSED_WAITING,
+    toggle: PAUSED_WAITING,
+    lost: ['loading', ['reload'], N],
+    reachable: ['playing', ['wait-ends']],
+    'wait-expired': PAUSED_WAITING,
+  },
+  paused: {
+    ...OVER_WAITING,
+    stop: STOPPED_KEPT,
+    // ▶ tries the service again at once.
+    resume: ['playing', ['lift-sleep-hold', 'post-resume', 'retry-now'], N],
+    toggle: ['playing', ['lift-sleep-hold', 'post-resume', 'retry-now'], N],
+    reachable: ['paused', ['wait-ends']],
   },
 };
 
 describe('the reading as a state machine: every state × event', () => {
   const rows = STATES.flatMap((state) => Object.keys(EVENTS).map((event) => [state, event] as const));
   it.each(rows)('%s + %s', (state, event) => {
-    const [to, effects] = TABLE[state]?.[event] ?? [state, []];
-    expect(step(state, EVENTS[event]!)).toEqual({ state: to, effects });
+    const [to, effects, wait = ''] = TABLE[state]?.[event] ?? [state, []];
+    expect(step(state, EVENTS[event]!)).toEqual({ state: to, wait, effects });
   });
 
-  it('covers every pair: 9 states × 13 events', () => {
-    expect(rows).toHaveLength(117);
+  it('covers every pair: 9 states × 16 events', () => {
+    expect(rows).toHaveLength(144);
+  });
+});
+
+describe('… while waiting for the network: every active state × event', () => {
+  const rows = (['confirm', 'loading', 'playing', 'paused'] as const).flatMap((state) => Object.keys(EVENTS).map((event) => [state, event] as const));
+  it.each(rows)('%s (waiting) + %s', (state, event) => {
+    const [to, effects, wait = ''] = WAITING[state]?.[event] ?? [state, [], N];
+    expect(step(state, EVENTS[event]!, 'network')).toEqual({ state: to, wait, effects });
   });
 });

@@ -7,7 +7,7 @@
  * What the table does not hold: how parts are bought (the look-ahead, `lookahead.ts`; the spending gate,
  * `money/gate.ts`), and the counting of a text that grows (`growth.ts`), which change figures, not states.
  */
-import type { ReadingStateName } from './state';
+import type { ReadingStateName, Wait } from './state';
 
 export type ReadingEvent =
   /** The listener agreed to the cost it was asked about. */
@@ -25,7 +25,13 @@ export type ReadingEvent =
   /** The player could not play what it was given. */
   | { type: 'player-error' }
   /** A stopping error (a refused key, an empty balance …) before any audio reached the player. */
-  | { type: 'fault' };
+  | { type: 'fault' }
+  /** The service could not be reached (no answer at all): what was received plays on, the reading waits. */
+  | { type: 'unreachable' }
+  /** The service answered again. */
+  | { type: 'reachable' }
+  /** The service has not been reached for the pause limit (`network-wait.ts`). */
+  | { type: 'wait-expired' };
 
 export type Effect =
   /** Where the listener is kept on this page, to the second. */
@@ -49,20 +55,39 @@ export type Effect =
   /** The player's error is shown. */
   | 'show-audio-error'
   /** The fault is shown. */
-  | 'show-fault';
+  | 'show-fault'
+  /** The wait for the network begins: shown with the time it began. */
+  | 'wait-begins'
+  /** The wait for the network is over. */
+  | 'wait-ends'
+  /** The listener pressed ▶ in a wait for the network: its requests try again at once, the pause limit counted anew. */
+  | 'retry-now';
 
 export interface Step {
   state: ReadingStateName;
+  /** What the reading waits for, besides its state: `network` while the service cannot be reached. */
+  wait: Wait;
   effects: Effect[];
 }
+
+type Decision = Omit<Step, 'wait'> & { wait?: Wait };
 
 const ACTIVE: ReadonlySet<ReadingStateName> = new Set(['extracting', 'confirm', 'loading', 'playing', 'paused']);
 /** States in which audio is wanted (a reading being loaded, or sounding). */
 const SOUNDING: ReadonlySet<ReadingStateName> = new Set(['loading', 'playing']);
 
-const stay = (state: ReadingStateName): Step => ({ state, effects: [] });
+const stay = (state: ReadingStateName): Decision => ({ state, effects: [] });
 
-export function step(state: ReadingStateName, event: ReadingEvent): Step {
+/**
+ * One event's step. A reading waits for the network beside its state (it plays on, or is paused, while it
+ * waits); a reading that is over waits for nothing.
+ */
+export function step(state: ReadingStateName, event: ReadingEvent, wait: Wait = ''): Step {
+  const decided = decide(state, event, wait);
+  return { state: decided.state, wait: ACTIVE.has(decided.state) ? (decided.wait ?? wait) : '', effects: decided.effects };
+}
+
+function decide(state: ReadingStateName, event: ReadingEvent, wait: Wait): Decision {
   switch (event.type) {
     case 'confirm':
       return state === 'confirm' ? { state, effects: ['agree'] } : stay(state);
@@ -72,9 +97,11 @@ export function step(state: ReadingStateName, event: ReadingEvent): Step {
     case 'pause':
       return SOUNDING.has(state) ? { state: 'paused', effects: ['keep-place', 'post-pause'] } : stay(state);
     case 'resume':
-      return state === 'paused' ? { state: 'playing', effects: ['lift-sleep-hold', 'post-resume'] } : stay(state);
+      if (state !== 'paused') return stay(state);
+      // Paused while the service could not be reached (by the pause limit, or by the listener): ▶ tries at once.
+      return { state: 'playing', effects: wait === 'network' ? ['lift-sleep-hold', 'post-resume', 'retry-now'] : ['lift-sleep-hold', 'post-resume'] };
     case 'toggle':
-      return step(state, { type: state === 'paused' ? 'resume' : 'pause' });
+      return decide(state, { type: state === 'paused' ? 'resume' : 'pause' }, wait);
     case 'playing':
       return state === 'loading' ? { state: 'playing', effects: [] } : stay(state);
     case 'ended':
@@ -88,5 +115,13 @@ export function step(state: ReadingStateName, event: ReadingEvent): Step {
       return ACTIVE.has(state) ? { state: 'error', effects: ['end', 'silence', 'show-audio-error'] } : stay(state);
     case 'fault':
       return ACTIVE.has(state) ? { state: 'error', effects: ['end', 'silence', 'show-fault'] } : stay(state);
+    case 'unreachable':
+      // Only a reading that requests audio waits for the network (asking first, nothing is sent).
+      return (SOUNDING.has(state) || state === 'paused') && wait === '' ? { state, wait: 'network', effects: ['wait-begins'] } : stay(state);
+    case 'reachable':
+      return wait === 'network' ? { state, wait: '', effects: ['wait-ends'] } : stay(state);
+    case 'wait-expired':
+      // Paused, not failed: ▶ carries on from the same place. A reading the listener paused stays so.
+      return wait === 'network' && SOUNDING.has(state) ? { state: 'paused', effects: ['keep-place', 'post-pause'] } : stay(state);
   }
 }

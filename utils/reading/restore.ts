@@ -26,6 +26,8 @@ export async function restoreReading(r: ReaderInside): Promise<void> {
   const run = ReadingRun.fromSaved(view, plan, progress, parseRub(settings.confirmThresholdRub) ?? 0n);
   run.purse.keepTo(capsOf(settings));
   r.take(view, run);
+  // A wait for the network goes on; its pause limit counts from when it began.
+  if (view.wait === 'network') r.network.resume(view.waitSince);
   r.deps.slots.setLimit(plan.maxConcurrency);
   const problem = await r.deps.keyProblem();
   if (problem) return r.fail(new ReadingError(problem));

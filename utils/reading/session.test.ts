@@ -802,3 +802,57 @@ describe('the marks on the page follow the words the player tells (issue 48)', (
     expect(after).toBe(0);
   });
 });
+
+describe('the service cannot be reached (issue 58)', () => {
+  /** Every view the reader wrote, in order. */
+  function viewsOf(w: ReturnType<typeof makeWorld>) {
+    return vi.spyOn(w.deps.store, 'saveView').mock.calls;
+  }
+
+  it('a wait, not an error: shown with when it began, tried again until answered, then read to the end, every part paid once', async () => {
+    const w = makeWorld({ autoplay: true, answer: (_b, n) => (n >= 1 && n <= 6 ? { kind: 'unreachable' } : { kind: 'ok' }) });
+    const saves = viewsOf(w);
+    await w.start();
+    await finished(w);
+    expect(w.reader.view.state).toBe('finished');
+    const waits = saves.map(([v]) => v).filter((v) => v.wait === 'network');
+    expect(waits.length).toBeGreaterThan(0);
+    expect(waits.every((v) => v.waitSince > 0 && (v.state === 'playing' || v.state === 'loading'))).toBe(true);
+    expect(w.reader.view).toMatchObject({ wait: '', waitSince: 0 });
+    expect(w.okTexts()).toEqual(w.store.plan!.parts.map((p) => p.text));
+    expect(w.log.filter((e) => e.answer === 'unreachable')).toHaveLength(6);
+  });
+
+  it('past the pause limit it pauses (not an error) and tries nothing more; ▶ tries at once and reads to the end', async () => {
+    let online = false;
+    const w = makeWorld({ autoplay: true, networkPauseAfterMs: 30_000, answer: (_b, n) => (n >= 1 && !online ? { kind: 'unreachable' } : { kind: 'ok' }) });
+    await w.start();
+    await w.until(() => w.reader.view.state === 'paused', 'paused by the wait');
+    expect(w.reader.view).toMatchObject({ state: 'paused', wait: 'network', error: null });
+    const tries = w.log.length;
+    // Asked for ahead, the second part met the wall and was given up; needed, it was tried at 0, 1, 3, 7,
+    // 15, 23 s and at the limit itself, 30 s.
+    const second = w.store.plan!.parts[1]!.text;
+    expect(w.log.filter((e) => e.text === second).length).toBe(1 + 7);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(w.log.length).toBe(tries);
+    online = true;
+    await w.reader.resume();
+    await finished(w);
+    expect(w.reader.view).toMatchObject({ state: 'finished', wait: '' });
+    expect(w.okTexts()).toEqual(w.store.plan!.parts.map((p) => p.text));
+  });
+
+  it('a stop while it waits ends the wait: nothing more is tried', async () => {
+    const w = makeWorld({ autoplay: true, manualTime: true, answer: (_b, n) => (n >= 1 ? { kind: 'unreachable' } : { kind: 'ok' }) });
+    await w.start();
+    await w.until(() => w.reader.view.wait === 'network', 'waiting');
+    const tries = w.log.length;
+    await w.reader.stop();
+    expect(w.reader.view).toMatchObject({ state: 'stopped', wait: '', waitSince: 0 });
+    w.tick(60_000);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(w.log.length).toBe(tries);
+  });
+});
+

@@ -32,6 +32,7 @@ import { restoreReading } from './restore';
 import { carryOn, writeFirst } from './starting';
 import { moveTo, resumeFromOffer } from './jumping';
 import { changePlayback, loadPlayer } from './player-load';
+import { NETWORK_PAUSE_AFTER_MS, type NetworkNews, NetworkWait } from './network-wait';
 
 export type { ReaderDeps, ReaderStore, ReadingRequest } from './deps';
 export { ReadingError };
@@ -52,6 +53,8 @@ export class Reader {
   /** `ready` has resolved (a start need not wait for it). */
   private restored = false;
   private readonly sleep: SleepTimer;
+  /** The wait for the service when it cannot be reached: one for every request (the network is one fact). */
+  private readonly network: NetworkWait;
 
   /** What the reader's parts (`asking`, `restore`, `player-events`) act through: the reader's state changes only here. */
   private readonly inside: ReaderInside;
@@ -65,9 +68,24 @@ export class Reader {
       pause: () => this.pause(),
       poke: () => this.delivery?.poke(),
     });
+    const told: Record<NetworkNews, ReadingEvent> = { unreachable: { type: 'unreachable' }, reachable: { type: 'reachable' }, expired: { type: 'wait-expired' } };
+    this.network = new NetworkWait({
+      now: () => deps.now(),
+      timer: (ms, fire) => {
+        const cancel = new AbortController();
+        deps.sleep(ms, cancel.signal).then(fire, () => undefined);
+        return () => cancel.abort();
+      },
+      pauseAfterMs: deps.networkPauseAfterMs ?? NETWORK_PAUSE_AFTER_MS,
+      // What the listener sees of the wait is the table's.
+      tell: (news) => void this.command(told[news]).catch(ignore('waiting for the network')),
+      keepAwake: deps.keepAwake,
+    });
+    deps.onOnline?.(() => this.network.online());
     this.inside = {
       deps,
       sleep: this.sleep,
+      network: this.network,
       view: () => this.view,
       run: () => this.run,
       delivery: () => this.delivery,
@@ -292,6 +310,7 @@ export class Reader {
       view: () => this.view,
       update: (patch) => this.update(patch),
       askAgain: () => askAgain(this.inside, run),
+      network: this.network,
     });
   }
 
@@ -300,6 +319,8 @@ export class Reader {
     const run = this.run;
     this.delivery?.stop();
     this.delivery = null;
+    // Its requests end by their signals; the next reading's wait, if any, begins anew.
+    this.network.forget();
     if (!run) return;
     if (replace) run.dispose();
     else run.close();

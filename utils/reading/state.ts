@@ -1,12 +1,15 @@
 import type { PreviewBlock } from './preview';
 import { storage } from 'wxt/utils/storage';
 import type { RunProgress } from './run';
-import type { ReadingStateName } from '../messaging/views';
+import type { FloatingView, ReadingStateName } from '../messaging/views';
 
 export type { ReadingStateName };
 
 export const ACTIVE_STATES: readonly ReadingStateName[] = ['extracting', 'confirm', 'loading', 'playing', 'paused'];
 export const isActive = (s: ReadingStateName) => ACTIVE_STATES.includes(s);
+
+/** What an active reading waits for besides its state: `network` while the service cannot be reached. */
+export type Wait = FloatingView['wait'];
 
 /** `incomplete`: the rest of a document read in batches (a PDF) could not be read; what was read plays. */
 export type NoticeCode = '' | 'skipped-words' | 'content-rejected' | 'incomplete';
@@ -54,6 +57,10 @@ export interface ReadingView {
   /** While asking first: the reading's blocks, each with its characters and cost; off ones are not sent. */
   preview: PreviewBlock[];
   notice: { code: NoticeCode; count: number };
+  /** The service cannot be reached: what was received plays on, and the reading carries on by itself when it answers. */
+  wait: Wait;
+  /** When the wait began (epoch ms; 0: none): the pages show how long it has waited. */
+  waitSince: number;
   /**
    * A code, never words: the pages render it in the browser's language. `detail` is the service's own
    * message, shown only for a code this extension has no words of its own for.
@@ -89,6 +96,8 @@ export const IDLE_VIEW: ReadingView = {
   confirmReason: '',
   preview: [],
   notice: { code: '', count: 0 },
+  wait: '',
+  waitSince: 0,
   error: null,
   updatedAt: 0,
 };

@@ -1,0 +1,94 @@
+import { formatRubPlain } from '../../utils/money/money.ts';
+import { makeArticleHtml } from '../fixtures/make-article.ts';
+import { paidTwice } from '../fixtures/paid-twice.ts';
+import type { FakeService } from '../fake-service/server.ts';
+import { expect, player, test } from './fixtures.ts';
+
+/**
+ * An answer under way with about 2 s of its audio sent (the tone: ~6 KB a second), after the title and
+ * a whole part: the reader measures the voice's pace from a part heard whole, and before that takes a
+ * usual speaking pace (~14 characters a second, where the tone says 250), by which a cut 2 s in is still
+ * in the part's first sentence.
+ */
+const untilAnswerUnderWay = (service: FakeService) =>
+  expect
+    .poll(() => service.speechLog().some((e) => e.nth! >= 3 && e.status === 200 && e.endedAt === null && e.bytesSent >= 12_000), { timeout: 30_000, intervals: [50] })
+    .toBe(true);
+
+/**
+ * The network gone for a while (issue 58): a wait of the reading, not an error. The service's outage
+ * mode cuts every connection unanswered, and the answer on its way too. The test build pauses a reading
+ * after 25 s without the service (`TEST_NETWORK_PAUSE_AFTER_MS`; 10 minutes in the product).
+ */
+test.describe('the network goes away mid-reading', () => {
+  test.describe.configure({ mode: 'parallel' });
+  // Synthesis at 3× real time: a part's audio is still arriving while it plays, as with the real service.
+  test.use({ serviceOptions: { msPerChar: 4, minMs: 50, realtimeFactor: 3 } });
+
+  test('for 20 s: what was received plays on, the popup says it waits, and the reading carries on by itself to the end; only the rest of the cut part is paid twice', async ({
+    ext,
+    service,
+    pages,
+  }) => {
+    test.setTimeout(120_000);
+    await ext.configure({ threshold: '1000' });
+    pages.put('/long.html', makeArticleHtml(6_000));
+    const { tabId } = await ext.openTab('long.html');
+    const popup = await ext.openPopup(tabId);
+    const p = player(popup);
+    await expect(p).toHaveAttribute('data-state', 'playing');
+    // A part's audio on its way, 2 s of it arrived: the outage cuts it where it is.
+    await untilAnswerUnderWay(service);
+    service.outage({ seconds: 20 });
+
+    await expect(p).toHaveAttribute('data-wait', 'network');
+    await expect(popup.getByTestId('wait-note')).toBeVisible();
+    await expect(p).toHaveAttribute('data-state', /^(playing|loading)$/);
+    await expect(popup.getByTestId('error')).toHaveAttribute('data-code', '');
+    // Back by itself once the service answers: no click.
+    await expect(p).toHaveAttribute('data-wait', '', { timeout: 40_000 });
+    await expect(p).toHaveAttribute('data-state', 'finished', { timeout: 60_000 });
+
+    expect(service.outageState().cut + service.outageState().refused).toBeGreaterThan(1);
+    const log = service.speechLog();
+    const twice = paidTwice(log);
+    // Nothing received twice; a part cut by the outage asked for again from its cut sentence, never whole.
+    expect(twice).toMatchObject({ receivedTwice: [], askedWholeAgain: [] });
+    expect(twice.cut).toBeGreaterThan(0);
+    // What the popup shows is what the service billed.
+    const cost = log.reduce((n, e) => n + BigInt(e.costUnits), 0n);
+    await expect(popup.getByTestId('cost')).toHaveAttribute('data-value', formatRubPlain(cost));
+    await expect(popup.getByTestId('chars')).toHaveAttribute('data-value', String(log.reduce((n, e) => n + e.billedChars, 0)));
+  });
+
+  test('past the pause limit: paused, not an error, nothing tried while paused; ▶ after the network is back reads to the end', async ({ ext, service, pages }) => {
+    test.setTimeout(120_000);
+    await ext.configure({ threshold: '1000' });
+    pages.put('/long.html', makeArticleHtml(5_000));
+    const { tabId } = await ext.openTab('long.html');
+    const popup = await ext.openPopup(tabId);
+    const p = player(popup);
+    await expect(p).toHaveAttribute('data-state', 'playing');
+    await untilAnswerUnderWay(service);
+    service.outage({ seconds: 35 });
+
+    await expect(p).toHaveAttribute('data-wait', 'network');
+    await expect(p).toHaveAttribute('data-state', 'paused', { timeout: 40_000 });
+    await expect(p).toHaveAttribute('data-wait', 'network');
+    await expect(popup.getByTestId('error')).toHaveAttribute('data-code', '');
+    const triedWhenPaused = service.outageState().refused;
+    const position = Number(await p.getAttribute('data-position'));
+
+    // The network comes back; the paused reading tries nothing by itself.
+    await expect.poll(() => service.outageState().until <= Date.now(), { timeout: 30_000 }).toBe(true);
+    expect(service.outageState().refused).toBe(triedWhenPaused);
+    await expect(p).toHaveAttribute('data-state', 'paused');
+
+    await popup.getByTestId('play-pause').click();
+    await expect(p).toHaveAttribute('data-wait', '');
+    await expect(p).toHaveAttribute('data-state', 'playing');
+    expect(Number(await p.getAttribute('data-position'))).toBeGreaterThanOrEqual(position - 0.05);
+    await expect(p).toHaveAttribute('data-state', 'finished', { timeout: 60_000 });
+    expect(paidTwice(service.speechLog())).toMatchObject({ receivedTwice: [], askedWholeAgain: [] });
+  });
+});

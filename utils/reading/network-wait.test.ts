@@ -1,0 +1,150 @@
+import { describe, expect, it } from 'vitest';
+import { NETWORK_TRIES_MS, NetworkWait, type NetworkNews } from './network-wait';
+
+/** A clock moved by hand, with its timers. */
+function world(pauseAfterMs = 60_000) {
+  let now = 1_000_000;
+  let timers: Array<{ at: number; fire: () => void }> = [];
+  const news: NetworkNews[] = [];
+  let awake = 0;
+  const wait = new NetworkWait({
+    now: () => now,
+    timer: (ms, fire) => {
+      const t = { at: now + ms, fire };
+      timers.push(t);
+      return () => (timers = timers.filter((x) => x !== t));
+    },
+    pauseAfterMs,
+    tell: (n) => news.push(n),
+    keepAwake: () => void (awake += 1),
+  });
+  const flush = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+  return {
+    wait,
+    news,
+    awake: () => awake,
+    /** Moves the clock by `ms`, firing the timers due. */
+    async advance(ms: number) {
+      now += ms;
+      const due = timers.filter((t) => t.at <= now);
+      timers = timers.filter((t) => t.at > now);
+      due.forEach((t) => t.fire());
+      await flush();
+    },
+    /** The ms until the next timer fires (null: none). */
+    next: () => (timers.length ? Math.min(...timers.map((t) => t.at)) - now : null),
+    flush,
+  };
+}
+
+/** Whether `p` has settled, and how. */
+function watch(p: Promise<unknown>) {
+  const seen = { settled: false as false | 'resolved' | 'rejected' };
+  p.then(
+    () => (seen.settled = 'resolved'),
+    () => (seen.settled = 'rejected'),
+  );
+  return seen;
+}
+
+describe('waiting for the network', () => {
+  it('tries again after 1, 2, 4, 8, 8 … s: never more than 8 s between two tries', async () => {
+    const w = world(10 * 60_000);
+    const signal = new AbortController().signal;
+    const gaps: Array<number | null> = [];
+    for (let i = 0; i < 6; i++) {
+      const p = watch(w.wait.unreachable(signal));
+      gaps.push(w.next());
+      await w.advance(w.next()!);
+      expect(p.settled).toBe('resolved');
+    }
+    expect(gaps).toEqual([1_000, 2_000, 4_000, 8_000, 8_000, 8_000]);
+    expect(Math.max(...NETWORK_TRIES_MS)).toBeLessThanOrEqual(8_000);
+    // Told once that the wait began; kept awake at every try.
+    expect(w.news).toEqual(['unreachable']);
+    expect(w.awake()).toBe(6);
+  });
+
+  it('is over when the service answers: told once, and the next wait starts from 1 s again', async () => {
+    const w = world();
+    const signal = new AbortController().signal;
+    const p = w.wait.unreachable(signal);
+    await w.advance(1_000);
+    await p;
+    void w.wait.unreachable(signal);
+    w.wait.reached();
+    w.wait.reached();
+    expect(w.news).toEqual(['unreachable', 'reachable']);
+    expect(w.wait.since).toBe(0);
+    await w.advance(2_000);
+    void w.wait.unreachable(signal);
+    expect(w.next()).toBe(1_000);
+    expect(w.news).toEqual(['unreachable', 'reachable', 'unreachable']);
+  });
+
+  it("the browser's online event: every waiting request tries at once", async () => {
+    const w = world();
+    const signal = new AbortController().signal;
+    const a = watch(w.wait.unreachable(signal));
+    await w.advance(1_000);
+    const b = watch(w.wait.unreachable(signal));
+    const c = watch(w.wait.unreachable(signal));
+    await w.flush();
+    expect([b.settled, c.settled]).toEqual([false, false]);
+    w.wait.online();
+    await w.flush();
+    expect([a.settled, b.settled, c.settled]).toEqual(['resolved', 'resolved', 'resolved']);
+    expect(w.next()).toBeNull();
+  });
+
+  it('past the pause limit: told once, nothing tried (no timer, not kept awake) until ▶, which tries at once and counts the limit anew', async () => {
+    const w = world(30_000);
+    const signal = new AbortController().signal;
+    for (let t = 0; t < 30_000; ) {
+      const p = w.wait.unreachable(signal);
+      const gap = w.next()!;
+      t += gap;
+      await w.advance(gap);
+      await p;
+    }
+    const awake = w.awake();
+    const held = watch(w.wait.unreachable(signal));
+    expect(w.news).toEqual(['unreachable', 'expired']);
+    expect(w.wait.held).toBe(true);
+    expect(w.next()).toBeNull();
+    expect(w.awake()).toBe(awake);
+    // Online again does not undo the pause: the listener does.
+    w.wait.online();
+    await w.advance(60_000);
+    expect(held.settled).toBe(false);
+    w.wait.retryNow();
+    await w.flush();
+    expect(held.settled).toBe('resolved');
+    expect(w.wait.held).toBe(false);
+    // The limit counts from the ▶: the next failure waits again, and is not held.
+    void w.wait.unreachable(signal);
+    expect(w.next()).toBe(1_000);
+    expect(w.news).toEqual(['unreachable', 'expired']);
+  });
+
+  it('a request no longer wanted stops waiting with its reason; its timer goes', async () => {
+    const w = world();
+    const c = new AbortController();
+    const p = watch(w.wait.unreachable(c.signal));
+    c.abort(new Error('stopped'));
+    await w.flush();
+    expect(p.settled).toBe('rejected');
+    expect(w.next()).toBeNull();
+    await expect(w.wait.unreachable(c.signal)).rejects.toThrow('stopped');
+  });
+
+  it('a restarted background takes up the wait where it began: the limit counts from then', async () => {
+    const w = world(30_000);
+    w.wait.resume(1_000_000 - 40_000);
+    void w.wait.unreachable(new AbortController().signal);
+    // Already past the limit: held at once; "unreachable" was told (and shown) in the last life.
+    expect(w.news).toEqual(['expired']);
+    w.wait.forget();
+    expect(w.wait.since).toBe(0);
+  });
+});

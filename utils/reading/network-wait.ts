@@ -1,0 +1,139 @@
+/**
+ * The service cannot be reached (no answer at all: refused, reset or timed out before any byte): a wait
+ * of the reading, not an error. What was received plays on; every request that met the wall tries again
+ * at a capped interval, at once when the browser says it is online again, and the reading carries on by
+ * itself when one is answered. Past the pause limit the reading pauses (the table's `wait-expired`) and
+ * nothing more is tried until the listener presses ▶ (`retryNow`).
+ *
+ * One per reader: the network is one fact for every request. It only counts and wakes; what the listener
+ * sees is the table's (`machine.ts`), told through `tell`.
+ */
+
+/** The waits between tries, then the last again: never more than 8 s between two. */
+export const NETWORK_TRIES_MS: readonly number[] = [1_000, 2_000, 4_000, 8_000];
+/** After this long without the service the reading pauses (▶ carries on from the same place). */
+export const NETWORK_PAUSE_AFTER_MS = 10 * 60_000;
+/** The same in the test build (`--mode test`): the end-to-end tests wait past it. */
+export const TEST_NETWORK_PAUSE_AFTER_MS = 25_000;
+
+export type NetworkNews = 'unreachable' | 'reachable' | 'expired';
+
+export interface NetworkWaitDeps {
+  now(): number;
+  /** A timer: calls `fire` after `ms`; returns its cancel. */
+  timer(ms: number, fire: () => void): () => void;
+  /** The pause limit (shorter in the test build). */
+  pauseAfterMs: number;
+  /** The wait began, ended (the service answered), or passed the pause limit. */
+  tell(news: NetworkNews): void;
+  /**
+   * Something the browser counts as the extension at work, at every try: Chrome ends a worker idle for
+   * 30 s, and neither a timer nor a failed fetch counts, while a wait with nothing left to play sends no
+   * other event.
+   */
+  keepAwake?(): void;
+}
+
+export class NetworkWait {
+  #since = 0;
+  #tries = 0;
+  #held = false;
+  readonly #wakers = new Set<() => void>();
+
+  constructor(private readonly deps: NetworkWaitDeps) {}
+
+  /** When the wait began (epoch ms); 0 when the service is not being waited for. */
+  get since(): number {
+    return this.#since;
+  }
+
+  /** Past the pause limit: nothing is tried until `retryNow`. */
+  get held(): boolean {
+    return this.#held;
+  }
+
+  /**
+   * A request found the service unreachable: resolves when it is time to try again; rejects with the
+   * signal's reason when the request is no longer wanted.
+   */
+  async unreachable(signal: AbortSignal): Promise<void> {
+    signal.throwIfAborted();
+    const now = this.deps.now();
+    if (!this.#since) {
+      this.#since = now;
+      this.#tries = 0;
+      this.deps.tell('unreachable');
+    }
+    if (!this.#held && now - this.#since >= this.deps.pauseAfterMs) {
+      this.#held = true;
+      this.deps.tell('expired');
+    }
+    if (!this.#held) this.deps.keepAwake?.();
+    const ms = NETWORK_TRIES_MS[Math.min(this.#tries, NETWORK_TRIES_MS.length - 1)]!;
+    this.#tries += 1;
+    // A last try at the limit itself: the pause comes then, not up to a whole interval later.
+    const left = this.#since + this.deps.pauseAfterMs - now;
+    await this.nap(this.#held ? null : Math.max(0, Math.min(ms, left)), signal);
+  }
+
+  /** The service answered (any answer, an error's too): the wait is over. */
+  reached(): void {
+    if (!this.#since) return;
+    this.#since = 0;
+    this.#tries = 0;
+    this.#held = false;
+    this.deps.tell('reachable');
+  }
+
+  /** The browser says it is online again: every waiting request tries at once (unless held at the limit). */
+  online(): void {
+    if (this.#held) return;
+    this.#tries = 0;
+    this.wakeAll();
+  }
+
+  /** The listener pressed ▶ (after the limit paused the reading, or while waiting): tried at once, the limit counted anew. */
+  retryNow(): void {
+    if (this.#since) this.#since = this.deps.now();
+    this.#held = false;
+    this.#tries = 0;
+    this.wakeAll();
+  }
+
+  /** The reading ended or was replaced: its waiting requests end by their own signals; the wait is forgotten. */
+  forget(): void {
+    this.#since = 0;
+    this.#tries = 0;
+    this.#held = false;
+  }
+
+  /** A restarted background takes up a wait that had begun at `since` (from the saved view). */
+  resume(since: number): void {
+    if (since > 0 && !this.#since) this.#since = since;
+  }
+
+  private wakeAll(): void {
+    const wakers = [...this.#wakers];
+    this.#wakers.clear();
+    wakers.forEach((wake) => wake());
+  }
+
+  /** Resolves after `ms` (never, when null) or at a wake; rejects when `signal` aborts. */
+  private nap(ms: number | null, signal: AbortSignal): Promise<void> {
+    return new Promise((resolve, reject) => {
+      let cancel = () => undefined as void;
+      const done = (abort: boolean) => {
+        cancel();
+        this.#wakers.delete(wake);
+        signal.removeEventListener('abort', onAbort);
+        if (abort) reject(signal.reason);
+        else resolve();
+      };
+      const wake = () => done(false);
+      const onAbort = () => done(true);
+      this.#wakers.add(wake);
+      signal.addEventListener('abort', onAbort, { once: true });
+      if (ms !== null) cancel = this.deps.timer(ms, wake);
+    });
+  }
+}
