@@ -1,7 +1,7 @@
-import type { FakeService } from '../fake-service/server.ts';
 import { formatRubPlain } from '../../utils/money/money.ts';
 import { makeArticleHtml } from '../fixtures/make-article.ts';
 import { paidTwice } from '../fixtures/paid-twice.ts';
+import { untilAnswerUnderWay } from '../fixtures/under-way.ts';
 import { attr, expect, state, test } from './fixtures.ts';
 import { click } from './firefox.ts';
 
@@ -12,12 +12,6 @@ import { click } from './firefox.ts';
 test.describe.configure({ mode: 'parallel' });
 // Synthesis at 3× real time: a part's audio is still arriving while it plays, as with the real service.
 test.use({ serviceOptions: { msPerChar: 4, minMs: 50, realtimeFactor: 3 } });
-
-/** An answer under way with about 2 s of its audio sent, after a part heard whole (see the Chromium spec). */
-const untilAnswerUnderWay = (service: FakeService) =>
-  expect
-    .poll(() => service.speechLog().some((e) => e.nth! >= 3 && e.status === 200 && e.endedAt === null && e.bytesSent >= 12_000), { timeout: 30_000, intervals: [50] })
-    .toBe(true);
 
 test('the network gone for 20 s mid-part: the popup says it waits, the reading carries on by itself to the end; only the rest of the cut part is paid twice', async ({
   ext,

@@ -1,19 +1,8 @@
 import { formatRubPlain } from '../../utils/money/money.ts';
 import { makeArticleHtml } from '../fixtures/make-article.ts';
 import { paidTwice } from '../fixtures/paid-twice.ts';
-import type { FakeService } from '../fake-service/server.ts';
+import { untilAnswerUnderWay } from '../fixtures/under-way.ts';
 import { expect, player, test } from './fixtures.ts';
-
-/**
- * An answer under way with about 2 s of its audio sent (the tone: ~6 KB a second), after the title and
- * a whole part: the reader measures the voice's pace from a part heard whole, and before that takes a
- * usual speaking pace (~14 characters a second, where the tone says 250), by which a cut 2 s in is still
- * in the part's first sentence.
- */
-const untilAnswerUnderWay = (service: FakeService) =>
-  expect
-    .poll(() => service.speechLog().some((e) => e.nth! >= 3 && e.status === 200 && e.endedAt === null && e.bytesSent >= 12_000), { timeout: 30_000, intervals: [50] })
-    .toBe(true);
 
 /**
  * The network gone for a while (issue 58): a wait of the reading, not an error. The service's outage

@@ -125,6 +125,7 @@ export function runHost(run: ReadingRun, deps: ReaderDeps, reader: ViewAccess): 
       run.failLater(errorViewOf(error));
       void saveProgress();
     },
+    paceMeasured: () => void saveProgress(),
     now: () => deps.now(),
     sleep: (ms, signal) => deps.sleep(ms, signal),
   };

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { parseRub } from '../money/money';
-import type { ReadingPlan } from './plan';
+import { FRAME_SECONDS, mp3 } from '../../tests/unit/reader-world';
+import { DEFAULT_CHARS_PER_SECOND, type ReadingPlan } from './plan';
 import { ReadingRun } from './run';
+import { IDLE_VIEW, type ReadingView } from './state';
 
 describe('ReadingRun.adopt: the site the media controls and the floating player show', () => {
   const plan: ReadingPlan = { id: 'r1', parts: [], voice: 'v', format: 'mp3', priceRub: '1', maxConcurrency: 1 };
@@ -35,5 +37,25 @@ describe('ReadingRun.bandGoes: within one load of the player the band goes forwa
     run.bandGoes(1, 3, 0);
     run.highlight('');
     expect(run.bandGoes(1, 0, 0)).toBe(true);
+  });
+});
+
+describe('ReadingRun: the speech pace outlives a restart of the background', () => {
+  const part = (index: number, chars: number) => ({ index, text: 'а'.repeat(chars), previousText: '', nextText: '', chars, sentences: [{ start: 0, end: chars, block: 0 }] });
+  const plan: ReadingPlan = { id: 'r1', parts: [part(0, 500), part(1, 500)], voice: 'v', format: 'mp3', priceRub: '1500.0000', maxConcurrency: 1 };
+
+  it('measured on a part received whole, it is what the next life cuts by (a usual pace, before any)', () => {
+    const run = new ReadingRun('r1');
+    run.adopt({ title: 'Статья', source: 'article', blocks: [] }, { plan, price: parseRub('1500')! }, false);
+    expect(run.charsPerSecond()).toBe(DEFAULT_CHARS_PER_SECOND);
+    // 500 characters in 2 s of audio (77 frames of 26.12 ms).
+    run.heard(0, mp3(77));
+    const pace = run.charsPerSecond();
+    expect(pace).toBeCloseTo(500 / (77 * FRAME_SECONDS), 3);
+    const view: ReadingView = { ...IDLE_VIEW, id: 'r1', state: 'playing', costRub: '0.0000' };
+    expect(ReadingRun.fromSaved(view, plan, run.progress(), 0n).charsPerSecond()).toBe(pace);
+    // What an earlier version saved has no pace: the usual one.
+    const { pace: _, ...older } = run.progress();
+    expect(ReadingRun.fromSaved(view, plan, older, 0n).charsPerSecond()).toBe(DEFAULT_CHARS_PER_SECOND);
   });
 });

@@ -42,6 +42,12 @@ export interface RunProgress {
   pendingError: ErrorView | null;
   /** What the user agreed to (absent in what an earlier version saved). */
   purse?: SavedPurse;
+  /**
+   * The speech pace measured on the parts received whole (characters and seconds): a restarted background
+   * asks for the rest of a part cut mid-way from the sentence the player's audio reached, as this one would
+   * (with a usual pace instead, a cut 2 s into a fast voice's part fell in its first sentence: the part bought again whole).
+   */
+  pace?: { chars: number; seconds: number };
 }
 
 export class ReadingRun {
@@ -195,6 +201,7 @@ export class ReadingRun {
       stopAt: Number.isFinite(this.#stopAt) ? this.#stopAt : null,
       pendingError: this.#pendingError,
       purse: this.purse.saved(),
+      pace: { chars: this.spokenChars, seconds: this.spokenSeconds },
     };
   }
 
@@ -203,6 +210,10 @@ export class ReadingRun {
     p.skipped.forEach((k) => this.#skipped.add(k));
     this.#stopAt = p.stopAt ?? Infinity;
     this.#pendingError = p.pendingError;
+    if (p.pace) {
+      this.spokenChars = p.pace.chars;
+      this.spokenSeconds = p.pace.seconds;
+    }
   }
 
   /** New parts were added (or the growth ended): whoever waits for them looks again. */

@@ -27,6 +27,8 @@ export interface DeliveryHost {
   planChanged(): Promise<void>;
   /** A stopping error met while fetching, kept for when what was received has played. */
   stopping(error: unknown): void;
+  /** A part came whole and the reading's speech pace was measured on it: kept, so a restarted background cuts where this one would. */
+  paceMeasured(): void;
   now(): number;
   sleep(ms: number, signal: AbortSignal): Promise<void>;
 }
@@ -41,7 +43,7 @@ export interface PartialHold {
 export const JUMP_SETTLE_MS = 400;
 
 /** What a download needs to be kept: requests, the cache, and where a stopping error goes. */
-export type Keeper = Pick<DeliveryHost, 'fetch' | 'cache' | 'stopping'>;
+export type Keeper = Pick<DeliveryHost, 'fetch' | 'cache' | 'stopping' | 'paceMeasured'>;
 
 /**
  * The part's download, joined when one is under way, else started (at `priority`, through a request
@@ -87,7 +89,10 @@ export function obtain(run: ReadingRun, keeper: Keeper, k: number, priority: Pri
     const forget = () => run.forgetDownload(key, download);
     if (outcome.kind === 'aborted') return void forget();
     if (outcome.kind !== 'ok') return;
-    if (outcome.whole) run.heard(k, download.bytes());
+    if (outcome.whole) {
+      run.heard(k, download.bytes());
+      keeper.paceMeasured();
+    }
     try {
       // Best effort: a full or broken cache costs a second payment in a later reading, never in this one.
       if (outcome.whole) await keeper.cache.set(key, download.bytes());
