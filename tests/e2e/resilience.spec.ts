@@ -313,3 +313,34 @@ test.describe('the service worker is stopped while a part streams (issue 58)', (
     await expect(again.getByTestId('error')).toHaveAttribute('data-code', '');
   });
 });
+
+test.describe('Chrome closes the offscreen document mid-part (issue 58)', () => {
+  test.use({ serviceOptions: { msPerChar: 4, minMs: 50, realtimeFactor: 3 } });
+
+  test('it is opened again and the reading goes on from the same second to the end, nothing bought twice', async ({ ext, service, pages }) => {
+    test.setTimeout(90_000);
+    await ext.configure({ threshold: '1000' });
+    pages.put('/long.html', makeArticleHtml(6_000));
+    const { tabId } = await ext.openTab('long.html');
+    const popup = await ext.openPopup(tabId);
+    const p = player(popup);
+    await expect(p).toHaveAttribute('data-state', 'playing');
+    await untilAnswerUnderWay(service);
+    await expect.poll(() => position(popup)).toBeGreaterThan(1);
+    const sw = await ext.serviceWorker();
+    const held = await position(popup);
+    // Under memory pressure Chrome may close it, sounding or not.
+    await sw.evaluate(() => chrome.offscreen.closeDocument());
+
+    // Every position seen from then to the end: never back (a reload from the part's start would go back).
+    const seen: number[] = [];
+    await expect
+      .poll(async () => (seen.push(await position(popup)), await p.getAttribute('data-state')), { timeout: 60_000, intervals: [100] })
+      .toBe('finished');
+    expect(seen.every((at, i) => at >= held - 0.3 && (i === 0 || at >= seen[i - 1]! - 0.3))).toBe(true);
+    expect(Math.max(...seen)).toBeGreaterThan(held + 0.5);
+    const twice = paidTwice(service.speechLog());
+    expect(twice).toMatchObject({ receivedTwice: [], askedWholeAgain: [], repaidChars: 0 });
+    await expect(popup.getByTestId('error')).toHaveAttribute('data-code', '');
+  });
+});

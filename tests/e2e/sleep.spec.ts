@@ -38,3 +38,50 @@ test('the sleep timer pauses at the end of a sentence; no part that would start 
   await expect(player(popup)).toHaveAttribute('data-state', 'playing');
   await expect.poll(() => service.speechLog().length, { timeout: 30_000 }).toBeGreaterThan(requested);
 });
+
+test.describe('the machine sleeps mid-reading (issue 58)', () => {
+  test.use({ serviceOptions: { msPerChar: 6, minMs: 50 } });
+
+  test('the wall clock jumps: playing goes on, paused stays paused, no burst of requests; the sleep timer counts the wall clock', async ({ ext, service, pages }) => {
+    test.setTimeout(90_000);
+    await ext.configure({ threshold: '1000' });
+    pages.put('/long.html', makeArticleHtml(6_000));
+    const { tabId } = await ext.openTab('long.html');
+    const popup = await ext.openPopup(tabId);
+    const p = player(popup);
+    const position = async () => Number(await p.getAttribute('data-position'));
+    await expect(p).toHaveAttribute('data-state', 'playing');
+    const sw = await ext.serviceWorker();
+    // What the background sees of a machine that slept: the wall clock moved on, its timers did not.
+    const sleepFor = (minutes: number) =>
+      sw.evaluate((ms) => {
+        const g = globalThis as unknown as { realNow?: () => number; slept?: number };
+        const real = (g.realNow ??= Date.now.bind(Date));
+        g.slept = (g.slept ?? 0) + ms;
+        Date.now = () => real() + g.slept!;
+      }, minutes * 60_000);
+
+    await popup.getByTestId('sleep-timer').selectOption('15');
+    await expect(popup.getByTestId('sleep-left')).not.toHaveAttribute('data-at', '0');
+    // Ten minutes asleep while playing: it plays on.
+    await sleepFor(10);
+    const at = await position();
+    await expect.poll(position).toBeGreaterThan(at + 1);
+    await expect(p).toHaveAttribute('data-state', 'playing');
+    // Five more: the timer's fifteen minutes are up by the wall clock (its own delay would be 15 minutes off).
+    await sleepFor(5);
+    await expect(p).toHaveAttribute('data-state', 'paused', { timeout: 30_000 });
+    await expect(popup.getByTestId('sleep-left')).toHaveAttribute('data-at', '0');
+
+    // Ten minutes asleep while paused: still paused; ▶ carries on to the end.
+    await sleepFor(10);
+    const again = await ext.openPopup(tabId);
+    await expect(player(again)).toHaveAttribute('data-state', 'paused');
+    await again.getByTestId('play-pause').click();
+    await expect(player(again)).toHaveAttribute('data-state', 'finished', { timeout: 60_000 });
+    const ok = service.speechLog().filter((e) => e.status === 200).map((e) => e.text);
+    expect(new Set(ok).size).toBe(ok.length);
+    expect(service.maxInFlightSeen).toBeLessThanOrEqual(2);
+    await expect(again.getByTestId('error')).toHaveAttribute('data-code', '');
+  });
+});

@@ -346,6 +346,11 @@ export function makeWorld(opts: WorldOptions = {}) {
     removeKey() {
       key = null;
     },
+    /** The machine slept `ms`: the wall clock (`now`) jumps, while timers, which count only time awake, are no nearer their end. */
+    wallJump(ms: number) {
+      clock += ms;
+      timers.forEach((t) => (t.at += ms));
+    },
     /** Moves the clock; sleeps that are due end. */
     tick(ms: number) {
       clock += ms;

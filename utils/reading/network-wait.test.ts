@@ -31,6 +31,11 @@ function world(pauseAfterMs = 60_000) {
       due.forEach((t) => t.fire());
       await flush();
     },
+    /** The machine slept `ms`: the wall clock moved on, the timers (which count only time awake) did not. */
+    jump(ms: number) {
+      now += ms;
+      timers.forEach((t) => (t.at += ms));
+    },
     /** The ms until the next timer fires (null: none). */
     next: () => (timers.length ? Math.min(...timers.map((t) => t.at)) - now : null),
     flush,
@@ -147,4 +152,23 @@ describe('waiting for the network', () => {
     w.wait.forget();
     expect(w.wait.since).toBe(0);
   });
+
+  it('a machine asleep mid-wait (the wall clock jumps 20 min): the limit counts the waits, not the clock; one try on waking, no burst', async () => {
+    const w = world(60_000);
+    const signal = new AbortController().signal;
+    const first = watch(w.wait.unreachable(signal));
+    w.jump(20 * 60_000);
+    await w.flush();
+    expect(first.settled).toBe(false);
+    await w.advance(w.next()!);
+    expect(first.settled).toBe('resolved');
+    // Tried once on waking, found the wall still there: waits on, not paused.
+    const second = watch(w.wait.unreachable(signal));
+    expect(w.news).toEqual(['unreachable']);
+    expect(w.wait.held).toBe(false);
+    expect(w.next()).toBe(2_000);
+    await w.advance(2_000);
+    expect(second.settled).toBe('resolved');
+  });
 });
+

@@ -36,6 +36,11 @@ export interface NetworkWaitDeps {
 
 export class NetworkWait {
   #since = 0;
+  /**
+   * Time spent waiting between tries, counted by the waits themselves: the pause limit counts this, not
+   * the wall clock, so a machine asleep mid-wait (a lid closed) does not find the limit passed on waking.
+   */
+  #waited = 0;
   #tries = 0;
   #held = false;
   readonly #wakers = new Set<() => void>();
@@ -61,10 +66,11 @@ export class NetworkWait {
     const now = this.deps.now();
     if (!this.#since) {
       this.#since = now;
+      this.#waited = 0;
       this.#tries = 0;
       this.deps.tell('unreachable');
     }
-    if (!this.#held && now - this.#since >= this.deps.pauseAfterMs) {
+    if (!this.#held && this.#waited >= this.deps.pauseAfterMs) {
       this.#held = true;
       this.deps.tell('expired');
     }
@@ -72,7 +78,7 @@ export class NetworkWait {
     const ms = NETWORK_TRIES_MS[Math.min(this.#tries, NETWORK_TRIES_MS.length - 1)]!;
     this.#tries += 1;
     // A last try at the limit itself: the pause comes then, not up to a whole interval later.
-    const left = this.#since + this.deps.pauseAfterMs - now;
+    const left = this.deps.pauseAfterMs - this.#waited;
     await this.nap(this.#held ? null : Math.max(0, Math.min(ms, left)), signal);
   }
 
@@ -80,6 +86,7 @@ export class NetworkWait {
   reached(): void {
     if (!this.#since) return;
     this.#since = 0;
+    this.#waited = 0;
     this.#tries = 0;
     this.#held = false;
     this.deps.tell('reachable');
@@ -95,6 +102,7 @@ export class NetworkWait {
   /** The listener pressed ▶ (after the limit paused the reading, or while waiting): tried at once, the limit counted anew. */
   retryNow(): void {
     if (this.#since) this.#since = this.deps.now();
+    this.#waited = 0;
     this.#held = false;
     this.#tries = 0;
     this.wakeAll();
@@ -103,13 +111,16 @@ export class NetworkWait {
   /** The reading ended or was replaced: its waiting requests end by their own signals; the wait is forgotten. */
   forget(): void {
     this.#since = 0;
+    this.#waited = 0;
     this.#tries = 0;
     this.#held = false;
   }
 
   /** A restarted background takes up a wait that had begun at `since` (from the saved view). */
   resume(since: number): void {
-    if (since > 0 && !this.#since) this.#since = since;
+    if (since <= 0 || this.#since) return;
+    this.#since = since;
+    this.#waited = Math.max(0, this.deps.now() - since);
   }
 
   private wakeAll(): void {
@@ -118,12 +129,17 @@ export class NetworkWait {
     wakers.forEach((wake) => wake());
   }
 
-  /** Resolves after `ms` (never, when null) or at a wake; rejects when `signal` aborts. */
+  /**
+   * Resolves after `ms` (never, when null) or at a wake, counting the time waited (all of `ms` when its
+   * timer fired, else as far as the clock went); rejects when `signal` aborts.
+   */
   private nap(ms: number | null, signal: AbortSignal): Promise<void> {
+    const from = this.deps.now();
     return new Promise((resolve, reject) => {
       let cancel = () => undefined as void;
-      const done = (abort: boolean) => {
+      const done = (abort: boolean, fired = false) => {
         cancel();
+        if (ms !== null) this.#waited += fired ? ms : Math.min(ms, Math.max(0, this.deps.now() - from));
         this.#wakers.delete(wake);
         signal.removeEventListener('abort', onAbort);
         if (abort) reject(signal.reason);
@@ -133,7 +149,7 @@ export class NetworkWait {
       const onAbort = () => done(true);
       this.#wakers.add(wake);
       signal.addEventListener('abort', onAbort, { once: true });
-      if (ms !== null) cancel = this.deps.timer(ms, wake);
+      if (ms !== null) cancel = this.deps.timer(ms, () => done(false, true));
     });
   }
 }

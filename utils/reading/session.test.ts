@@ -4,6 +4,7 @@ import { planParts } from './plan';
 import { MAX_RETRIES } from '../speech/errors';
 import { formatRubPlain } from '../money/money';
 import { DEFAULT_PLAYBACK, type Playback } from '../storage/settings';
+import { SLEEP_CHECK_MS } from './sleep';
 
 const finished = (w: ReturnType<typeof makeWorld>) => w.until(() => !['extracting', 'loading', 'playing', 'confirm'].includes(w.reader.view.state), 'the reading to end');
 
@@ -625,6 +626,22 @@ describe('the sleep timer', () => {
     expect(w.log).toHaveLength(2);
     await w.reader.resume();
     await w.until(() => w.log.length === 3, 'the next part asked for once listening again');
+  });
+
+  it('counts the wall clock: a machine asleep for most of it (timers frozen) pauses within a check of waking, not the time slept later', async () => {
+    const w = makeWorld({ manualTime: true, blocks: [{ kind: 'paragraph', text: sentences(60) }] });
+    void w.start();
+    await w.until(() => w.log.length === 2, 'the first part and the one ahead requested');
+    await w.reader.setSleepTimer(30);
+    // Asleep for 29 minutes, then awake for a minute and a half.
+    w.wallJump(29 * 60_000);
+    for (let i = 0; i < 6 && w.reader.view.state !== 'paused'; i++) {
+      w.tick(SLEEP_CHECK_MS);
+      await new Promise((r) => setTimeout(r, 0));
+      w.tick(60_000 / 60);
+      await new Promise((r) => setTimeout(r, 0));
+    }
+    await w.until(() => w.reader.view.state === 'paused', 'paused by the timer, by the wall clock');
   });
 
   it('a timer cleared before it is up changes nothing', async () => {

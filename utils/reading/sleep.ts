@@ -19,6 +19,12 @@ export interface SleepContext {
   poke(): void;
 }
 
+/**
+ * The timer looks at the wall clock at least this often: a timer's delay does not count the time the
+ * machine slept (a lid closed for ten minutes would put the pause ten minutes late), the clock does.
+ */
+export const SLEEP_CHECK_MS = 15_000;
+
 export class SleepTimer {
   private timer: AbortController | null = null;
 
@@ -38,8 +44,15 @@ export class SleepTimer {
     if (!sleepAt) return;
     const timer = new AbortController();
     this.timer = timer;
-    this.ctx.deps.sleep(Math.max(0, sleepAt - this.ctx.deps.now()), timer.signal).then(
-      () => this.fire(timer.signal),
+    this.wait(sleepAt, timer);
+  }
+
+  /** Until `sleepAt` by the wall clock, looked at every SLEEP_CHECK_MS at most (see there). */
+  private wait(sleepAt: number, timer: AbortController): void {
+    const left = sleepAt - this.ctx.deps.now();
+    if (left <= 0) return void this.fire(timer.signal);
+    this.ctx.deps.sleep(Math.min(left, SLEEP_CHECK_MS), timer.signal).then(
+      () => this.wait(sleepAt, timer),
       () => undefined, // changed or cleared
     );
   }
