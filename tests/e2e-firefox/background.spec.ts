@@ -4,6 +4,9 @@ import { newProfileDir } from '../fixtures/profile-dir.ts';
 import type { Page } from 'puppeteer-core';
 import { makeArticleHtml } from '../fixtures/make-article.ts';
 import { settled } from '../fixtures/settled.ts';
+import { formatRubPlain } from '../../utils/money/money.ts';
+import { paidTwice } from '../fixtures/paid-twice.ts';
+import { untilAnswerUnderWay } from '../fixtures/under-way.ts';
 import { attr, expect, extensionHelpers, state, test, type Ext } from './fixtures.ts';
 import { click, evaluate, launchFirefoxWithExtension } from './firefox.ts';
 
@@ -21,6 +24,31 @@ const menuItems = (page: Page) =>
     return { readSelection: await found('read-selection'), readFromHere: await found('read-from-here'), other: await found('no-such-item') };
   });
 const ALL_THERE = { readSelection: true, readFromHere: true, other: false };
+
+/** Starts the background page again, as Firefox does when it restarts its extension process; resolves once the new one is up. */
+async function restartBackground(ext: { extensionPage(): Promise<Page> }): Promise<void> {
+  const page = await ext.extensionPage();
+  await page.evaluate(async () => {
+    const bg = (await (globalThis as unknown as Ext).browser.runtime.getBackgroundPage()) as unknown as Window & { replaced?: boolean };
+    bg.replaced = true;
+    bg.location.reload();
+  });
+  await expect
+    .poll(() =>
+      evaluate(page, async () => {
+        // While the old window is being replaced, getBackgroundPage() either answers null or
+        // rejects with an error from the dying window's compartment, which cannot be handed over
+        // ("non-unwrappable cross-compartment wrapper"). Both only mean: not back yet.
+        try {
+          const bg = (await (globalThis as unknown as Ext).browser.runtime.getBackgroundPage()) as unknown as (Window & { player?: object; replaced?: boolean }) | null;
+          return bg?.document.readyState === 'complete' && !!bg.player && !bg.replaced;
+        } catch {
+          return false;
+        }
+      }),
+    )
+    .toBe(true);
+}
 
 test('after Firefox restarts, the menu items are back and the saved key still reads', async ({ service, pages }) => {
   // Installed into the profile (not as a temporary add-on, which a restart removes). At the second start
@@ -74,26 +102,7 @@ test.describe('a long pause', () => {
 
     // A persistent page is not unloaded for idleness, but it starts again when Firefox restarts its
     // extension process (after a crash, or an update): the player and everything in memory go.
-    const page = await ext.extensionPage();
-    await page.evaluate(async () => {
-      const bg = await (globalThis as unknown as Ext).browser.runtime.getBackgroundPage();
-      bg!.location.reload();
-    });
-    await expect
-      .poll(() =>
-        evaluate(page, async () => {
-          // While the old window is being replaced, getBackgroundPage() either answers null or
-          // rejects with an error from the dying window's compartment, which cannot be handed over
-          // ("non-unwrappable cross-compartment wrapper"). Both only mean: not back yet.
-          try {
-            const bg = (await (globalThis as unknown as Ext).browser.runtime.getBackgroundPage()) as unknown as (Window & { player?: { stats: { loads: number } } }) | null;
-            return bg?.document.readyState === 'complete' && bg.player?.stats.loads === 0;
-          } catch {
-            return false;
-          }
-        }),
-      )
-      .toBe(true);
+    await restartBackground(ext);
 
     await click(popup, '[data-testid="play-pause"]');
     await expect.poll(() => state(popup)).toBe('playing');
@@ -105,5 +114,42 @@ test.describe('a long pause', () => {
     // Every part was paid once: those fetched before the pause came from the cache.
     const texts = service.speechLog().filter((e) => e.status === 200).map((e) => e.text);
     expect(new Set(texts).size).toBe(texts.length);
+  });
+});
+
+test.describe('the background page starts again while a part streams (issue 58)', () => {
+  // Synthesis at 3× real time: a part's audio is still arriving while it plays, as with the real service.
+  test.use({ serviceOptions: { msPerChar: 4, minMs: 50, realtimeFactor: 3 } });
+
+  test('the reading carries on from where it was to the end; nothing is received twice (the page being replaced sends nothing more); the cost shown is what was billed', async ({
+    ext,
+    service,
+    pages,
+  }) => {
+    test.setTimeout(90_000);
+    await ext.configure({ threshold: '1000' });
+    pages.put('/long.html', makeArticleHtml(6_000));
+    const { tabId } = await ext.openTab('long.html');
+    const popup = await ext.openPopup(tabId);
+    await expect.poll(() => state(popup)).toBe('playing');
+    await untilAnswerUnderWay(service);
+    const heldPart = Number(await attr(popup, 'player', 'data-part'));
+    await restartBackground(ext);
+
+    // On by itself, from the part it was in, to the end.
+    await expect.poll(() => state(popup), { timeout: 60_000 }).toBe('finished');
+    expect(Number(await attr(popup, 'player', 'data-parts'))).toBeGreaterThan(heldPart);
+    const log = service.speechLog();
+    // Nothing received twice: the page being replaced sent nothing more. The part cut with the page is asked
+    // for once more: from the sentence being heard when it was playing; whole when it was the part ahead
+    // (its audio, never heard, went with the page's player).
+    expect(paidTwice(log).receivedTwice).toEqual([]);
+    const cut = log.filter((e) => e.aborted);
+    expect(cut).toHaveLength(1);
+    expect(log.slice(log.indexOf(cut[0]!) + 1).filter((e) => cut[0]!.text.endsWith(e.text))).toHaveLength(1);
+    const cost = log.reduce((n, e) => n + BigInt(e.costUnits), 0n);
+    expect(await attr(popup, 'cost', 'data-value')).toBe(formatRubPlain(cost));
+    expect(await attr(popup, 'chars', 'data-value')).toBe(String(log.reduce((n, e) => n + e.billedChars, 0)));
+    expect(await attr(popup, 'error', 'data-code')).toBe('');
   });
 });

@@ -46,6 +46,13 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
+/** The background page is being closed or replaced (Firefox; a worker has no such moment): nothing more is sent. */
+let pageClosing = false;
+if (typeof window !== 'undefined') {
+  // `beforeunload` comes before the page's fetches are cut (`pagehide` after: too late).
+  for (const type of ['beforeunload', 'pagehide']) window.addEventListener(type, () => (pageClosing = true));
+}
+
 /** Audio paid for, kept across worker restarts and browser sessions (cleared with the key). */
 export const audioCache = new AudioCache(indexedDbBackend());
 
@@ -179,6 +186,9 @@ export function createReader(player: PlayerSink, onView: (view: ReadingView, wri
     wallet: spendingBook,
     slots: requestSlots,
     open: async (body, signal) => {
+      // Firefox's background page being replaced (its extension process restarting) runs on for a moment:
+      // a request it sent now (the rest of a part its fetch lost as it closed) would be paid for and lost.
+      if (pageClosing) return new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }));
       const auth = await currentAuth();
       diagnostics.mark('auth');
       return openSpeechStream(auth, body, { signal });
