@@ -6,6 +6,7 @@
  *   npm run bench                      all measures
  *   npm run bench -- --only first-audio,seams --runs 5 --minutes 10
  *   npm run bench -- --only first-audio,firefox-first-audio --rtt 60   with a 60 ms network round trip
+ *   npm run bench -- --only soak,firefox-soak --soak-minutes 30        the soak (bench/soak.ts)
  */
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -16,6 +17,7 @@ import { measureArticleBenchmark } from './article-benchmark.ts';
 import { measureWordTiming } from './word-timing.ts';
 import { measureDecode } from './decode.ts';
 import { measureWordMarks, type WordMarkBrowserName } from './word-marks.ts';
+import { soakChromium, soakFirefox } from './soak.ts';
 import type { BrowserContext, Page, Worker } from 'playwright-core';
 import { startFakeService, type FakeService, type FakeServiceOptions } from '../tests/fake-service/server.ts';
 import { launchWithExtension, PRODUCTION_EXTENSION_DIR, serviceWorkerOf, type LaunchedBrowser } from '../tests/e2e/chromium.ts';
@@ -60,7 +62,7 @@ import {
   waitInPage,
 } from './report.ts';
 
-const ONLY = arg('only', 'first-audio,real-pages,seams,firefox-first-audio,firefox-real-pages,firefox-seams,pdf,firefox-pdf,extraction,precision,article-benchmark,word-timing,decode,memory,waste,bundle').split(',');
+const ONLY = arg('only', 'first-audio,real-pages,seams,firefox-first-audio,firefox-real-pages,firefox-seams,pdf,firefox-pdf,extraction,precision,article-benchmark,word-timing,decode,memory,waste,bundle,soak,firefox-soak').split(',');
 const MINUTES = Number(arg('minutes', '60'));
 const TRIALS = Number(arg('trials', '20'));
 const OFFSCREEN = '/offscreen.html';
@@ -953,6 +955,8 @@ async function main() {
     ['firefox-pdf', firefoxPdfFirstAudio],
     ['waste', waste],
     ['memory', memory],
+    ['soak', soakChromium],
+    ['firefox-soak', soakFirefox],
   ];
   for (const [name, step] of steps) {
     if (!ONLY.includes(name)) continue;

@@ -38,12 +38,12 @@ export async function askFirstIfNeeded(r: ReaderInside, run: ReadingRun, plannin
   const preview = run.planning ? previewOf(planning.text.blocks, run.parts, price, run.off) : [];
   await written;
   run.purse.ask();
-  await r.update({ confirmReason, preview, state: 'confirm' });
+  await r.drive({ type: 'ask' }, { confirmReason, preview });
   await run.confirmation();
   run.signal.throwIfAborted();
   agreed(r, run, confirmReason);
   run.keepPlanning(null);
-  await r.update({ preview: [] });
+  await r.drive({ type: 'answered', to: 'loading' }, { preview: [] });
 }
 
 /**
@@ -65,12 +65,12 @@ export function askAgain(r: ReaderInside, run: ReadingRun): void {
   if (r.run() !== run || run.purse.phase !== 'open' || !r.active()) return;
   run.purse.ask();
   const back = r.view().state;
-  void r.update({ state: 'confirm', confirmReason: 'threshold', preview: [] }).catch(ignore('saving the reading'));
+  void r.drive({ type: 'ask' }, { confirmReason: 'threshold', preview: [] }).catch(ignore('saving the reading'));
   run.confirmation().then(
     async () => {
       agreed(r, run, 'threshold');
-      if (r.run() !== run || r.view().state !== 'confirm') return;
-      await r.update({ state: back === 'paused' ? 'paused' : run.sounding ? 'playing' : 'loading' });
+      if (r.run() !== run) return;
+      await r.drive({ type: 'answered', to: back === 'paused' ? 'paused' : run.sounding ? 'playing' : 'loading' });
       r.delivery()?.poke();
     },
     () => undefined, // stopped or replaced while it asked

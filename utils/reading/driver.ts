@@ -11,14 +11,15 @@ import type { ReadingView } from './state';
 
 /**
  * The one driver of the reading's table (`machine.ts`): the event's step, its effects run in order, the
- * new state written with `shown` (what the listener is told: an error's view).
+ * new state written with `shown` (what the listener is told with it: an error's view, where a jump lands,
+ * why it asks). An event the table ignores in this state does nothing, and `shown` is not written.
  */
 export async function drive(r: ReaderInside, event: ReadingEvent, shown: Partial<ReadingView> = {}): Promise<void> {
   const run = r.run();
   const was = r.view().wait ?? '';
-  const { state, wait, effects } = step(r.view().state, event, was);
+  const { state, wait, effects, applies } = step(r.view().state, event, was);
   const has = (effect: Effect) => effects.includes(effect);
-  if (effects.length === 0 && state === r.view().state && wait === was) return;
+  if (!applies) return;
   // Where the listener stopped is kept to the second.
   if (has('keep-place') && run) keepPlace(run, r.view(), r.deps, true);
   if (has('agree')) run?.confirm();
@@ -27,7 +28,7 @@ export async function drive(r: ReaderInside, event: ReadingEvent, shown: Partial
   if (has('end')) await r.end(has('silence'));
   if (has('reload') && run) run.playerReloads();
   const load = has('reload') ? r.beginLoad() : null;
-  if (state !== r.view().state || wait !== was || has('show-fault') || has('show-audio-error')) {
+  if (state !== r.view().state || wait !== was || has('show-fault') || has('show-audio-error') || Object.keys(shown).length > 0) {
     const patch: Partial<ReadingView> = { state, wait, ...shown };
     // How long it has waited is shown from when the wait began (the first request that met the wall).
     if (has('wait-begins')) patch.waitSince = r.network.since || r.deps.now();

@@ -18,7 +18,7 @@ export async function moveTo(r: ReaderInside, k: number, partTime = 0): Promise<
   r.delivery()?.stop();
   markNeeded(run, target, settleUntil > 0);
   const load = r.beginLoad();
-  await r.update({ state: 'loading', part: target, partTime });
+  await r.drive({ type: 'jump' }, { part: target, partTime });
   await r.play(load, target, partTime, settleUntil);
 }
 

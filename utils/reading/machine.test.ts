@@ -4,7 +4,12 @@ import type { ReadingStateName, Wait } from './state';
 
 const STATES: ReadingStateName[] = ['idle', 'extracting', 'confirm', 'loading', 'playing', 'paused', 'finished', 'stopped', 'error'];
 const EVENTS: Record<string, ReadingEvent> = {
+  planned: { type: 'planned' },
+  ask: { type: 'ask' },
   confirm: { type: 'confirm' },
+  'answered (to loading)': { type: 'answered', to: 'loading' },
+  'answered (to paused)': { type: 'answered', to: 'paused' },
+  jump: { type: 'jump' },
   stop: { type: 'stop' },
   pause: { type: 'pause' },
   resume: { type: 'resume' },
@@ -37,12 +42,15 @@ const WAITS = (state: string): Cell => [state, ['wait-begins'], 'network'];
 
 /**
  * Every state × event: where it goes and what the driver does. A cell left out stays where it is and does
- * nothing (an ended reading ignores everything; a command that does not apply is ignored).
+ * nothing (an ended reading ignores everything; a command that does not apply is ignored): `applies` is
+ * false there, and what the event came with is not shown.
  */
 const TABLE: Partial<Record<ReadingStateName, Partial<Record<keyof typeof EVENTS, Cell>>>> = {
-  extracting: { stop: STOPPED, 'ended (all handed over)': ENDED, 'ended (all handed over, an error waiting)': FAILED, 'player-error': AUDIO_ERROR, fault: FAULT },
-  confirm: { confirm: ['confirm', ['agree']], stop: STOPPED, 'ended (all handed over)': ENDED, 'ended (all handed over, an error waiting)': FAILED, 'player-error': AUDIO_ERROR, fault: FAULT },
+  extracting: { planned: ['loading', []], ask: ['confirm', []], stop: STOPPED, 'ended (all handed over)': ENDED, 'ended (all handed over, an error waiting)': FAILED, 'player-error': AUDIO_ERROR, fault: FAULT },
+  confirm: { confirm: ['confirm', ['agree']], 'answered (to loading)': ['loading', []], 'answered (to paused)': ['paused', []], stop: STOPPED, 'ended (all handed over)': ENDED, 'ended (all handed over, an error waiting)': FAILED, 'player-error': AUDIO_ERROR, fault: FAULT },
   loading: {
+    ask: ['confirm', []],
+    jump: ['loading', []],
     stop: STOPPED,
     pause: PAUSED,
     toggle: PAUSED,
@@ -55,6 +63,8 @@ const TABLE: Partial<Record<ReadingStateName, Partial<Record<keyof typeof EVENTS
     unreachable: WAITS('loading'),
   },
   playing: {
+    ask: ['confirm', []],
+    jump: ['loading', []],
     stop: STOPPED_KEPT,
     pause: PAUSED,
     toggle: PAUSED,
@@ -66,6 +76,8 @@ const TABLE: Partial<Record<ReadingStateName, Partial<Record<keyof typeof EVENTS
     unreachable: WAITS('playing'),
   },
   paused: {
+    ask: ['confirm', []],
+    jump: ['loading', []],
     stop: STOPPED_KEPT,
     resume: RESUMED,
     toggle: RESUMED,
@@ -93,9 +105,17 @@ const OVER_WAITING: Partial<Record<keyof typeof EVENTS, Cell>> = {
   reachable: ['', ['wait-ends']],
 };
 const WAITING: Partial<Record<ReadingStateName, Partial<Record<keyof typeof EVENTS, Cell>>>> = {
-  confirm: { ...OVER_WAITING, confirm: ['confirm', ['agree'], N], reachable: ['confirm', ['wait-ends']] },
+  confirm: {
+    ...OVER_WAITING,
+    confirm: ['confirm', ['agree'], N],
+    'answered (to loading)': ['loading', [], N],
+    'answered (to paused)': ['paused', [], N],
+    reachable: ['confirm', ['wait-ends']],
+  },
   loading: {
     ...OVER_WAITING,
+    ask: ['confirm', [], N],
+    jump: ['loading', [], N],
     pause: PAUSED_WAITING,
     toggle: PAUSED_WAITING,
     playing: ['playing', [], N],
@@ -105,6 +125,8 @@ const WAITING: Partial<Record<ReadingStateName, Partial<Record<keyof typeof EVEN
   },
   playing: {
     ...OVER_WAITING,
+    ask: ['confirm', [], N],
+    jump: ['loading', [], N],
     stop: STOPPED_KEPT,
     pause: PAUSED_WAITING,
     toggle: PAUSED_WAITING,
@@ -114,6 +136,8 @@ const WAITING: Partial<Record<ReadingStateName, Partial<Record<keyof typeof EVEN
   },
   paused: {
     ...OVER_WAITING,
+    ask: ['confirm', [], N],
+    jump: ['loading', [], N],
     stop: STOPPED_KEPT,
     // ▶ tries the service again at once.
     resume: ['playing', ['lift-sleep-hold', 'post-resume', 'retry-now'], N],
@@ -125,19 +149,21 @@ const WAITING: Partial<Record<ReadingStateName, Partial<Record<keyof typeof EVEN
 describe('the reading as a state machine: every state × event', () => {
   const rows = STATES.flatMap((state) => Object.keys(EVENTS).map((event) => [state, event] as const));
   it.each(rows)('%s + %s', (state, event) => {
-    const [to, effects, wait = ''] = TABLE[state]?.[event] ?? [state, []];
-    expect(step(state, EVENTS[event]!)).toEqual({ state: to, wait, effects });
+    const cell = TABLE[state]?.[event];
+    const [to, effects, wait = ''] = cell ?? [state, []];
+    expect(step(state, EVENTS[event]!)).toEqual({ state: to, wait, effects, applies: cell !== undefined });
   });
 
-  it('covers every pair: 9 states × 16 events', () => {
-    expect(rows).toHaveLength(144);
+  it('covers every pair: 9 states × 21 events', () => {
+    expect(rows).toHaveLength(189);
   });
 });
 
 describe('… while waiting for the network: every active state × event', () => {
   const rows = (['confirm', 'loading', 'playing', 'paused'] as const).flatMap((state) => Object.keys(EVENTS).map((event) => [state, event] as const));
   it.each(rows)('%s (waiting) + %s', (state, event) => {
-    const [to, effects, wait = ''] = WAITING[state]?.[event] ?? [state, [], N];
-    expect(step(state, EVENTS[event]!, 'network')).toEqual({ state: to, wait, effects });
+    const cell = WAITING[state]?.[event];
+    const [to, effects, wait = ''] = cell ?? [state, [], N];
+    expect(step(state, EVENTS[event]!, 'network')).toEqual({ state: to, wait, effects, applies: cell !== undefined });
   });
 });

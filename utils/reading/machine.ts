@@ -10,8 +10,16 @@
 import type { ReadingStateName, Wait } from './state';
 
 export type ReadingEvent =
+  /** The text was planned and nothing needs asking: the player is loaded on the first part. */
+  | { type: 'planned' }
+  /** The reading asks the listener first (its estimate, a spending cap, a preview), or again because its text grew. */
+  | { type: 'ask' }
   /** The listener agreed to the cost it was asked about. */
   | { type: 'confirm' }
+  /** After the answer the reading goes on: loading its first part, or as it was before it asked again. */
+  | { type: 'answered'; to: 'loading' | 'playing' | 'paused' }
+  /** The listener moved to another part (previous, next, a part chosen, "continue from"): the player is loaded there. */
+  | { type: 'jump' }
   | { type: 'stop' }
   | { type: 'pause' }
   | { type: 'resume' }
@@ -68,15 +76,17 @@ export interface Step {
   /** What the reading waits for, besides its state: `network` while the service cannot be reached. */
   wait: Wait;
   effects: Effect[];
+  /** The event means something in this state (else it is ignored, and what came with it is not shown). */
+  applies: boolean;
 }
 
-type Decision = Omit<Step, 'wait'> & { wait?: Wait };
+type Decision = Omit<Step, 'wait' | 'applies'> & { wait?: Wait; ignored?: true };
 
 const ACTIVE: ReadonlySet<ReadingStateName> = new Set(['extracting', 'confirm', 'loading', 'playing', 'paused']);
 /** States in which audio is wanted (a reading being loaded, or sounding). */
 const SOUNDING: ReadonlySet<ReadingStateName> = new Set(['loading', 'playing']);
 
-const stay = (state: ReadingStateName): Decision => ({ state, effects: [] });
+const stay = (state: ReadingStateName): Decision => ({ state, effects: [], ignored: true });
 
 /**
  * One event's step. A reading waits for the network beside its state (it plays on, or is paused, while it
@@ -84,11 +94,19 @@ const stay = (state: ReadingStateName): Decision => ({ state, effects: [] });
  */
 export function step(state: ReadingStateName, event: ReadingEvent, wait: Wait = ''): Step {
   const decided = decide(state, event, wait);
-  return { state: decided.state, wait: ACTIVE.has(decided.state) ? (decided.wait ?? wait) : '', effects: decided.effects };
+  return { state: decided.state, wait: ACTIVE.has(decided.state) ? (decided.wait ?? wait) : '', effects: decided.effects, applies: !decided.ignored };
 }
 
 function decide(state: ReadingStateName, event: ReadingEvent, wait: Wait): Decision {
   switch (event.type) {
+    case 'planned':
+      return state === 'extracting' ? { state: 'loading', effects: [] } : stay(state);
+    case 'ask':
+      return state === 'extracting' || SOUNDING.has(state) || state === 'paused' ? { state: 'confirm', effects: [] } : stay(state);
+    case 'answered':
+      return state === 'confirm' ? { state: event.to, effects: [] } : stay(state);
+    case 'jump':
+      return SOUNDING.has(state) || state === 'paused' ? { state: 'loading', effects: [] } : stay(state);
     case 'confirm':
       return state === 'confirm' ? { state, effects: ['agree'] } : stay(state);
     case 'stop':

@@ -19,7 +19,7 @@ export async function restoreReading(r: ReaderInside): Promise<void> {
   if (!plan || plan.id !== view.id || view.state === 'extracting') {
     r.take(view, null);
     // The text was still being extracted: there is nothing to carry on with.
-    await r.update({ state: 'stopped' });
+    await r.drive({ type: 'stop' });
     return;
   }
   const settings = await r.deps.getSettings();
@@ -42,7 +42,7 @@ export async function restoreReading(r: ReaderInside): Promise<void> {
       async () => {
         agreed(r, run, view.confirmReason);
         const load = r.beginLoad();
-        await r.update({ state: 'loading' });
+        await r.drive({ type: 'answered', to: 'loading' });
         // Asked again mid-reading: on from where it was.
         await r.play(load, view.part, view.partTime);
       },

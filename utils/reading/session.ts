@@ -116,7 +116,7 @@ export class Reader {
     };
     this.ready = restoreReading(this.inside).catch(async (err) => {
       logIgnored('restoring the reading after a restart of the background', err);
-      if (this.active) await this.update({ state: 'stopped' });
+      await this.inside.drive({ type: 'stop' });
     });
     void this.ready.then(() => (this.restored = true));
   }

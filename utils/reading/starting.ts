@@ -48,8 +48,9 @@ export async function carryOn(r: ReaderInside, run: ReadingRun, req: ReadingRequ
     await askFirstIfNeeded(r, run, { text, settings, account }, planned.price, batched, written);
     r.sleep.hold();
     const load = r.beginLoad();
-    // The view is `loading` at once (in memory); its copy for the popup is written while the first part is asked for.
-    const shown = r.update({ state: 'loading' });
+    // The view is `loading` at once (in memory; after asking first, it is already); its copy for the popup is
+    // written while the first part is asked for.
+    const shown = r.drive({ type: 'planned' });
     // The place kept on this page is offered once it is known: the first request does not wait for
     // the lookup (4–5 ms of the worker's time before it, on the toolbar path).
     void resumeLookup.then(async (point) => {
