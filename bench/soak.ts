@@ -222,6 +222,8 @@ async function soak(d: SoakDriver, sentences: string[]): Promise<SoakResult> {
   let nextFault = started + FAULT_EVERY_MS;
   let last: { time: number; at: number } | null = null;
   let silentSince = 0;
+  /** The reading has sounded (its first audio is not a silence). */
+  let sounded = false;
   const silences: SoakResult['silences'] = [];
   let view = await d.view();
   let lastHeapAt = 0;
@@ -235,7 +237,8 @@ async function soak(d: SoakDriver, sentences: string[]): Promise<SoakResult> {
     // stands still, or there is no player (being opened again). A new player's clock starts anew: any move is sound.
     const wanted = view.state === 'playing' || view.state === 'loading';
     const moved = audio !== null && !audio.paused && last !== null && Math.abs(audio.time - last.time) > 0.001;
-    if (wanted && !moved && (last !== null || audio === null)) {
+    if (moved) sounded = true;
+    if (sounded && wanted && !moved && (last !== null || audio === null)) {
       silentSince ||= last?.at ?? now;
     } else if (silentSince) {
       const ms = now - silentSince;

@@ -7,7 +7,7 @@ import { AudioCache, memoryBackend } from '../../utils/audio/cache';
 import type { PlayerCommand, PlayerEvent, PlayerSink } from '../../utils/audio/player-protocol';
 import { ReadingError, type ReadingPlan } from '../../utils/reading/plan';
 import type { RunProgress } from '../../utils/reading/run';
-import { Reader, type ReaderDeps } from '../../utils/reading/session';
+import { Reader, type ReaderDeps } from '../../utils/reading/reader';
 import type { ReadingView } from '../../utils/reading/state';
 import { ServiceError, type SpeechBody, type SpeechReceipt, type SpeechStream } from '../../utils/speech/client';
 import { RequestSlots } from '../../utils/speech/slots';

@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import type { Browser } from 'wxt/browser';
 import type { ReadingCommand } from '../messaging/protocol';
-import type { Reader } from '../reading/session';
+import type { Reader } from '../reading/reader';
 import { init } from './commands';
 
 type OnCommand = (command: string, tab?: Browser.tabs.Tab) => void;

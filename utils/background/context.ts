@@ -13,7 +13,7 @@
  */
 import type { ReadingCommand } from '../messaging/protocol';
 import type { ListeningQueue } from '../queue/queue';
-import type { Reader } from '../reading/session';
+import type { Reader } from '../reading/reader';
 import type { ReadingView } from '../reading/state';
 
 /** Called with each new view of the reading and its write. */

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import type { Browser } from 'wxt/browser';
-import type { Reader } from '../reading/session';
+import type { Reader } from '../reading/reader';
 import { init } from './menus';
 
 type OnClicked = (info: Browser.contextMenus.OnClickData, tab?: Browser.tabs.Tab) => void;

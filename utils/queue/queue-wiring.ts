@@ -18,7 +18,7 @@ import { type ArticleDeps, fetchArticle } from './article-fetch';
 import { localReachable } from '../net/bounded-fetch';
 import { planReading } from '../reading/plan';
 import { ListeningQueue } from './queue';
-import type { Reader } from '../reading/session';
+import type { Reader } from '../reading/reader';
 
 const isWebPage = (url: string) => /^https?:\/\//i.test(url);
 

@@ -9,11 +9,11 @@ import { formatRubPlain, type RubUnits } from '../money/money';
 import type { Reservation } from '../money/spending-book';
 import { countChars } from '../text/parts';
 import type { SpeechReceipt } from '../speech/client';
-import { NotNow } from './fetcher';
+import { NotNow } from './download';
 import { keyOf, ReadingError } from './plan';
 import type { ReaderDeps } from './deps';
 import { errorViewOf, type ReadingRun } from './run';
-import type { DeliveryHost } from './scheduler';
+import type { DeliveryHost } from './delivery';
 import type { ReadingView } from './state';
 import type { NetworkWait } from './network-wait';
 

@@ -1,5 +1,5 @@
 /**
- * What the reader's parts (asking, restoring, the player's reports) act through. The reader (`session.ts`)
+ * What the reader's parts (asking, restoring, the player's reports) act through. The reader (`reader.ts`)
  * owns the reading's state — its view, its run, the player's load — and only its own methods change it:
  * the parts read it and ask for changes here.
  */
@@ -8,7 +8,7 @@ import type { Settings } from '../storage/settings';
 import type { ReaderDeps } from './deps';
 import type { ReadingEvent } from './machine';
 import type { ReadingRun } from './run';
-import type { Delivery, PartialHold } from './scheduler';
+import type { Delivery, PartialHold } from './delivery';
 import type { SleepTimer } from './sleep';
 import type { ReadingView } from './state';
 import type { NetworkWait } from './network-wait';

@@ -3,7 +3,7 @@
  * and the player is loaded there. Audio already received comes from the cache, unpaid again.
  */
 import type { ReaderInside } from './inside';
-import { JUMP_SETTLE_MS, markNeeded } from './scheduler';
+import { JUMP_SETTLE_MS, markNeeded } from './delivery';
 
 export async function moveTo(r: ReaderInside, k: number, partTime = 0): Promise<void> {
   const run = r.run();

@@ -2,7 +2,7 @@
  * The look-ahead rule, alone and pure: which part may be bought now, given where the player is. One part
  * ahead of the one playing, no further (a stop wastes one part at most); parts the service refused are
  * passed over; nothing ahead while the reading asks the listener, or past where the sleep timer ends it.
- * `scheduler.ts` runs these decisions; `lookahead.test.ts` is their table.
+ * `delivery.ts` runs these decisions; `lookahead.test.ts` is their table.
  */
 
 export interface LookaheadFacts {

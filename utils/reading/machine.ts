@@ -1,7 +1,7 @@
 /**
  * The reading's life as a pure table: `step(state, event) → { state, effects }`. Every command, player
  * event and fault that changes what the listener sees is decided here, and nowhere else; the reader
- * (`session.ts`) is the one driver that runs the effects (the player, the service, storage). Tested by
+ * (`reader.ts`) is the one driver that runs the effects (the player, the service, storage). Tested by
  * a table of every state × event (`machine.test.ts`).
  *
  * What the table does not hold: how parts are bought (the look-ahead, `lookahead.ts`; the spending gate,

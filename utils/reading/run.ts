@@ -5,7 +5,7 @@
 import type { LookaheadFacts } from './lookahead';
 import { mp3Duration } from '../audio/mp3-frames';
 import type { Part } from '../text/parts';
-import type { Download } from './fetcher';
+import type { Download } from './download';
 import type { AccountInfo, Settings } from '../storage/settings';
 import type { ExtractedText } from '../text/extract';
 import { Purse, type SavedPurse } from '../money/purse';

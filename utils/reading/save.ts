@@ -12,7 +12,7 @@ import { PRIORITY } from '../speech/slots';
 import { ignore } from '../log';
 import { ReadingError } from './plan';
 import type { ReadingRun } from './run';
-import { type Keeper, obtain } from './scheduler';
+import { type Keeper, obtain } from './delivery';
 import type { SaveEstimate, SaveOrder } from '../messaging/views';
 
 /** Parts not in the cache: to buy, or arriving now (paid for: joined, not bought again). */

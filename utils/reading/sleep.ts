@@ -1,7 +1,7 @@
 /**
  * The reader's sleep timer: it waits (again after a restart of the background), then lets the sentence
  * being read finish and pauses the reading; parts that would start after it is up are held back, never
- * requested. Its arithmetic is `sleep-timer.ts`; the reader (`session.ts`) owns the view it reads.
+ * requested. Its arithmetic is `sleep-timer.ts`; the reader (`reader.ts`) owns the view it reads.
  */
 import type { ReaderDeps } from './deps';
 import type { ReadingRun } from './run';

@@ -27,7 +27,7 @@ import { loadPlan, savePlan } from './plan-store';
 import { moreFromTab, pageScript } from '../page-text/tab-text';
 import { showsPage } from '../page-text/reading-page';
 import { deliverHighlight } from '../page-text/highlight-delivery';
-import { Reader } from './session';
+import { Reader } from './reader';
 import { TEST_NETWORK_PAUSE_AFTER_MS } from './network-wait';
 import { readingViewStorage, runProgressStorage, type ReadingView } from './state';
 

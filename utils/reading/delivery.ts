@@ -9,7 +9,7 @@ import type { AudioCache } from '../audio/cache';
 import type { PlayerSink } from '../audio/player-protocol';
 import { PRIORITY, type Priority } from '../speech/slots';
 import { ignore, logIgnored } from '../log';
-import { Download, type FetchDeps, type Outcome } from './fetcher';
+import { Download, type FetchDeps, type Outcome } from './download';
 import { cutOffset, speechBody } from './plan';
 import { aheadDecision, withinLookahead } from './lookahead';
 import type { ReadingRun } from './run';

@@ -20,7 +20,7 @@ import { prepare } from './prepare';
 import { errorViewOf, ReadingRun } from './run';
 import { estimateSave, fetchForSave } from './save';
 import type { SaveEstimate, SaveOrder } from '../messaging/views';
-import { Delivery, type DeliveryHost, type PartialHold } from './scheduler';
+import { Delivery, type DeliveryHost, type PartialHold } from './delivery';
 import { IDLE_VIEW, isActive, type ReadingView } from './state';
 import { diagnostics } from '../diagnostics/wired';
 import { drive } from './driver';

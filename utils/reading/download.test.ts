@@ -4,7 +4,7 @@ import { ServiceError, type SpeechStream } from '../speech/client';
 import { MAX_RETRIES } from '../speech/errors';
 import { PRIORITY, RequestSlots } from '../speech/slots';
 import type { Part } from '../text/parts';
-import { Download, type FetchDeps } from './fetcher';
+import { Download, type FetchDeps } from './download';
 
 const part: Part = { index: 0, text: 'Одно предложение.', previousText: '', nextText: '', chars: 17, sentences: [{ start: 0, end: 17, block: 0 }] };
 const never = new AbortController().signal;
