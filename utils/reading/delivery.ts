@@ -67,7 +67,7 @@ export function obtain(run: ReadingRun, keeper: Keeper, k: number, priority: Pri
       part,
       from,
       body: (f) => speechBody(plan, part, f),
-      cutAt: (f, seconds) => cutOffset(part, f, seconds, run.charsPerSecond()),
+      cutAt: (f, seconds) => cutOffset(part, f, seconds, run.pace.charsPerSecond()),
       priority,
       // A whole part lives as long as the reading's successor allows (Save as MP3 may still want it after a
       // stop: `run.close` cancels the rest); the rest of a part held partly lives as long as the reading.
@@ -90,7 +90,7 @@ export function obtain(run: ReadingRun, keeper: Keeper, k: number, priority: Pri
     if (outcome.kind === 'aborted') return void forget();
     if (outcome.kind !== 'ok') return;
     if (outcome.whole) {
-      run.heard(k, download.bytes());
+      run.pace.heard(k, download.bytes());
       keeper.paceMeasured();
     }
     try {
@@ -197,7 +197,7 @@ export class Delivery {
           return 'ok';
         }
         await this.settle();
-        const from = hold ? cutOffset(this.run.parts[k]!, 0, hold.seconds, this.run.charsPerSecond()) : 0;
+        const from = hold ? cutOffset(this.run.parts[k]!, 0, hold.seconds, this.run.pace.charsPerSecond()) : 0;
         download = obtain(this.run, this.host, k, PRIORITY.now, { from });
       } else {
         await this.settle();

@@ -49,14 +49,14 @@ export async function onPlayerEvent(r: ReaderInside, event: PlayerEvent): Promis
     }
     case 'word': {
       // The player times each part's words from its audio, and tells each as it is said.
-      const told = run.spoken.mark(event.part, run.parts[event.part], event.word);
+      const told = run.band.spoken.mark(event.part, run.parts[event.part], event.word);
       const tabId = r.view().tabId;
-      if (!told || tabId === null || !run.bandGoes(event.load, event.part, told.sentence)) break;
+      if (!told || tabId === null || !run.band.goes(event.load, event.part, told.sentence)) break;
       const { mark } = told;
       const key = `${mark.block}:${mark.text}`;
       const wordMark = r.deps.wordMark?.() ?? true;
-      if (!wordMark && key === run.highlighted) break;
-      run.highlight(key);
+      if (!wordMark && key === run.band.marked) break;
+      run.band.mark(key);
       r.deps.highlight(tabId, wordMark ? mark : { block: mark.block, text: mark.text });
       break;
     }
@@ -82,13 +82,13 @@ export async function onPlayerEvent(r: ReaderInside, event: PlayerEvent): Promis
 
 /** Highlights the sentence being spoken, in its own block of the page, until the part's words are timed (then its `word` events do). */
 function follow(r: ReaderInside, run: ReadingRun, load: number, part: number, partTime: number): void {
-  if (run.spoken.timed(part)) return;
-  const placed = run.sentence(part, partTime);
+  if (run.band.spoken.timed(part)) return;
+  const placed = run.pace.sentence(part, partTime);
   const tabId = r.view().tabId;
   if (!placed || tabId === null) return;
   const { mark } = placed;
   const key = `${mark.block}:${mark.text}`;
-  if (key === run.highlighted || !run.bandGoes(load, part, placed.sentence)) return;
-  run.highlight(key);
+  if (key === run.band.marked || !run.band.goes(load, part, placed.sentence)) return;
+  run.band.mark(key);
   r.deps.highlight(tabId, mark);
 }

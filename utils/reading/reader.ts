@@ -326,8 +326,8 @@ export class Reader {
     else run.close();
     // Ended before its rest was counted (an article read title first, stopped as its title began): no count goes on.
     if (this.view.id === run.id && this.view.counting) this.view = { ...this.view, counting: false };
-    if (run.highlighted && this.view.tabId !== null) this.deps.highlight(this.view.tabId, null);
-    run.highlight('');
+    if (run.band.marked && this.view.tabId !== null) this.deps.highlight(this.view.tabId, null);
+    run.band.mark('');
     if (silence && this.view.id === run.id && this.active) await this.deps.player.post({ type: 'stop', readingId: run.id }).catch(ignore('stopping the player'));
   }
 

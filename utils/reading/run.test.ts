@@ -19,7 +19,7 @@ describe('ReadingRun.adopt: the site the media controls and the floating player 
   });
 });
 
-describe('ReadingRun.bandGoes: within one load of the player the band goes forward or stays', () => {
+describe('Band.goes: within one load of the player the band goes forward or stays', () => {
   // Each row: the band's moves [load, part, sentence] in turn, and whether each may go.
   it.each([
     ['forward through a part and into the next', [[1, 0, 0], [1, 0, 1], [1, 1, 0]], [true, true, true]],
@@ -29,14 +29,14 @@ describe('ReadingRun.bandGoes: within one load of the player the band goes forwa
     ['a new load (a jump or seek back) goes where it is sent', [[1, 2, 0], [2, 0, 0], [2, 0, 1]], [true, true, true]],
   ])('%s', (_name, moves, want) => {
     const run = new ReadingRun('r1');
-    expect(moves.map(([load, part, sentence]) => run.bandGoes(load!, part!, sentence!))).toEqual(want);
+    expect(moves.map(([load, part, sentence]) => run.band.goes(load!, part!, sentence!))).toEqual(want);
   });
 
   it('a band taken off (the reading closed) is placed anew', () => {
     const run = new ReadingRun('r1');
-    run.bandGoes(1, 3, 0);
-    run.highlight('');
-    expect(run.bandGoes(1, 0, 0)).toBe(true);
+    run.band.goes(1, 3, 0);
+    run.band.mark('');
+    expect(run.band.goes(1, 0, 0)).toBe(true);
   });
 });
 
@@ -47,15 +47,15 @@ describe('ReadingRun: the speech pace outlives a restart of the background', () 
   it('measured on a part received whole, it is what the next life cuts by (a usual pace, before any)', () => {
     const run = new ReadingRun('r1');
     run.adopt({ title: 'Статья', source: 'article', blocks: [] }, { plan, price: parseRub('1500')! }, false);
-    expect(run.charsPerSecond()).toBe(DEFAULT_CHARS_PER_SECOND);
+    expect(run.pace.charsPerSecond()).toBe(DEFAULT_CHARS_PER_SECOND);
     // 500 characters in 2 s of audio (77 frames of 26.12 ms).
-    run.heard(0, mp3(77));
-    const pace = run.charsPerSecond();
+    run.pace.heard(0, mp3(77));
+    const pace = run.pace.charsPerSecond();
     expect(pace).toBeCloseTo(500 / (77 * FRAME_SECONDS), 3);
     const view: ReadingView = { ...IDLE_VIEW, id: 'r1', state: 'playing', costRub: '0.0000' };
-    expect(ReadingRun.fromSaved(view, plan, run.progress(), 0n).charsPerSecond()).toBe(pace);
+    expect(ReadingRun.fromSaved(view, plan, run.progress(), 0n).pace.charsPerSecond()).toBe(pace);
     // What an earlier version saved has no pace: the usual one.
     const { pace: _, ...older } = run.progress();
-    expect(ReadingRun.fromSaved(view, plan, older, 0n).charsPerSecond()).toBe(DEFAULT_CHARS_PER_SECOND);
+    expect(ReadingRun.fromSaved(view, plan, older, 0n).pace.charsPerSecond()).toBe(DEFAULT_CHARS_PER_SECOND);
   });
 });

@@ -1,9 +1,9 @@
 /**
- * Everything one reading owns, in one object that is replaced when the next reading starts:
+ * Everything one reading owns, in one object that is replaced when the next reading starts (its pace and
+ * its highlight band in objects of their own, `pace.ts` and `band.ts`, each with one writer):
  * nothing of a reading can leak into the next one. It holds no logic beyond its own bookkeeping.
  */
 import type { LookaheadFacts } from './lookahead';
-import { mp3Duration } from '../audio/mp3-frames';
 import type { Part } from '../text/parts';
 import type { Download } from './download';
 import type { AccountInfo, Settings } from '../storage/settings';
@@ -17,8 +17,9 @@ import { boundTitle } from '../text/title';
 import { siteName } from '../text/urls';
 import { ServiceError } from '../speech/client';
 import { isKnownErrorCode } from '../speech/errors';
-import { DEFAULT_CHARS_PER_SECOND, keyOf, ReadingError, type ReadingPlan, sentenceAt, splitPart } from './plan';
-import { SpokenWords } from './spoken-words';
+import { keyOf, ReadingError, type ReadingPlan, splitPart } from './plan';
+import { Band } from './band';
+import { Pace, type SavedPace } from './pace';
 import type { ReadingView } from './state';
 
 export type ErrorView = NonNullable<ReadingView['error']>;
@@ -47,7 +48,7 @@ export interface RunProgress {
    * asks for the rest of a part cut mid-way from the sentence the player's audio reached, as this one would
    * (with a usual pace instead, a cut 2 s into a fast voice's part fell in its first sentence: the part bought again whole).
    */
-  pace?: { chars: number; seconds: number };
+  pace?: SavedPace;
 }
 
 export class ReadingRun {
@@ -77,8 +78,6 @@ export class ReadingRun {
   #sounding = false;
   /** When the last jump was made: quick jumps in a row wait before paying for a part. */
   #lastJumpAt = 0;
-  /** The sentence marked on the page now (`block:text`; '' none). */
-  #highlighted = '';
   /** The page's site (or the PDF's file name), for the system's media controls. */
   site = '';
   /** The page's address: where the listener stops is kept by it ('' when not known). */
@@ -93,10 +92,10 @@ export class ReadingRun {
   /** The growth, held back until something waits for it (`growWhenWanted`). */
   private heldGrowth: (() => void) | null = null;
   private confirmGate: (() => void) | null = null;
-  private spokenChars = 0;
-  private spokenSeconds = 0;
-  /** Seconds of audio of each part received whole. */
-  private readonly partSeconds = new Map<number, number>();
+  /** The speech pace, measured on the parts received whole (its writer: the downloads). */
+  readonly pace = new Pace(() => this.parts);
+  /** The highlight band on the page (its writer: the player's reports). */
+  readonly band = new Band();
 
   constructor(
     readonly id: string,
@@ -157,35 +156,6 @@ export class ReadingRun {
     return keyOf(this.#plan!, this.parts[k]!);
   }
 
-  /** Measures this reading's speech rate on a whole part (for cut estimates and the highlight). */
-  heard(k: number, bytes: Uint8Array): void {
-    const seconds = mp3Duration(bytes);
-    this.partSeconds.set(k, seconds);
-    const part = this.parts[k];
-    if (!part) return;
-    this.spokenChars += part.chars;
-    this.spokenSeconds += seconds;
-  }
-
-  charsPerSecond(): number {
-    return this.spokenSeconds > 0.3 ? this.spokenChars / this.spokenSeconds : DEFAULT_CHARS_PER_SECOND;
-  }
-
-  /** The sentence being spoken `partTime` seconds into part k, with the index of its block as extracted, and its index in the part. */
-  sentence(k: number, partTime: number): ReturnType<typeof sentenceAt> {
-    const part = this.parts[k];
-    if (!part) return null;
-    return sentenceAt(part, partTime, this.partSeconds.get(k) ?? part.chars / this.charsPerSecond());
-  }
-
-  /** The words the player tells, as the page marks them. */
-  readonly spoken = new SpokenWords();
-
-  /** Seconds of part k: measured when it was received whole, else estimated from the reading's speech rate. */
-  partDuration(k: number): number {
-    return this.partSeconds.get(k) ?? (this.parts[k]?.chars ?? 0) / this.charsPerSecond();
-  }
-
   /** The sleep timer ends the listening within the part before this one: it is not requested (nor any after it). */
   #holdFrom = Infinity;
 
@@ -201,7 +171,7 @@ export class ReadingRun {
       stopAt: Number.isFinite(this.#stopAt) ? this.#stopAt : null,
       pendingError: this.#pendingError,
       purse: this.purse.saved(),
-      pace: { chars: this.spokenChars, seconds: this.spokenSeconds },
+      pace: this.pace.saved(),
     };
   }
 
@@ -210,10 +180,7 @@ export class ReadingRun {
     p.skipped.forEach((k) => this.#skipped.add(k));
     this.#stopAt = p.stopAt ?? Infinity;
     this.#pendingError = p.pendingError;
-    if (p.pace) {
-      this.spokenChars = p.pace.chars;
-      this.spokenSeconds = p.pace.seconds;
-    }
+    this.pace.restore(p.pace);
   }
 
   /** New parts were added (or the growth ended): whoever waits for them looks again. */
@@ -325,7 +292,6 @@ export class ReadingRun {
   get downloads(): ReadonlyMap<string, Download> { return this.#downloads; }
   get reloading(): boolean { return this.#reloading; }
   get sounding(): boolean { return this.#sounding; }
-  get highlighted(): string { return this.#highlighted; }
   get keptAt(): number { return this.#keptAt; }
   get growing(): boolean { return this.#growing; }
   get incomplete(): boolean { return this.#incomplete; }
@@ -382,29 +348,6 @@ export class ReadingRun {
     const last = this.#lastJumpAt;
     this.#lastJumpAt = now;
     return last;
-  }
-
-  /** The sentence marked on the page now ('' none). */
-  highlight(key: string): void {
-    this.#highlighted = key;
-    if (!key) this.#bandAt = null;
-  }
-
-  /** Where the band is: the player's load it was placed in, and its part and sentence. */
-  #bandAt: { load: number; part: number; sentence: number } | null = null;
-
-  /**
-   * Whether the band may go to sentence `sentence` of part k (and if so, it is there now). Within one load of the
-   * player it only goes forward or stays: a sentence placed by its share of a part's time (its words not timed
-   * yet) may be ahead of the words when they come, and Firefox's position may be read a little behind the last;
-   * either would take the band back a sentence and forward again. It waits where it is until the voice reaches
-   * the next. A jump, a seek or a new reading is a new load: the band goes where it is sent.
-   */
-  bandGoes(load: number, k: number, sentence: number): boolean {
-    const at = this.#bandAt;
-    if (at && at.load === load && (k < at.part || (k === at.part && sentence < at.sentence))) return false;
-    this.#bandAt = { load, part: k, sentence };
-    return true;
   }
 
   /** The place kept on the page (seconds). */

@@ -62,7 +62,7 @@ export class SleepTimer {
     const run = this.ctx.run();
     if (!run) return;
     const view = this.ctx.view();
-    if (run.holdBackFrom(sleepHoldFrom(run, view, view.sleepAt, this.ctx.deps.now()))) this.ctx.poke();
+    if (run.holdBackFrom(sleepHoldFrom(run.pace, view, view.sleepAt, this.ctx.deps.now()))) this.ctx.poke();
   }
 
   /** The timer is up: the sentence being read is finished, then the reading pauses (resume carries on, unpaid). */
@@ -70,7 +70,7 @@ export class SleepTimer {
     const run = this.ctx.run();
     const view = this.ctx.view();
     if (run && (view.state === 'playing' || view.state === 'loading')) {
-      await this.ctx.deps.sleep(untilSentenceEnd(run, view), signal).catch(() => undefined);
+      await this.ctx.deps.sleep(untilSentenceEnd(run.pace, view), signal).catch(() => undefined);
       if (signal.aborted || this.ctx.run() !== run) return;
       // Paused, the hold stays: nothing more is paid for while the listener sleeps (resume lifts it).
       await this.ctx.update({ sleepAt: 0 });
