@@ -13,7 +13,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { wordAt } from '../utils/audio/word-measure.ts';
-import { moreWordTimes, type PartTimes, runSteps, USUAL_MS_PER_WEIGHT, wordTimesOfAudio } from '../utils/audio/word-timing.ts';
+import { moreWordTimes, type PartTimes, USUAL_MS_PER_WEIGHT, wordTimesOfAudio } from '../utils/audio/word-timing.ts';
+import { runSteps } from '../utils/audio/steps.ts';
 import { wordIndexAt } from '../utils/audio/word-clock.ts';
 import { timedVoice } from '../tests/fake-service/timed-voice.ts';
 

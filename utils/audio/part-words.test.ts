@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { PartWords, SENTENCE_LEAD_MS, type Slicer, tellTimes } from './part-words';
-import { runSteps } from './word-timing';
+import { runSteps } from './steps';
 
 /** Audio of `ms` ms at 8 kHz: sound where `loud` says, silence elsewhere. */
 function audio(ms: number, loud: Array<[number, number]>): Float32Array {

@@ -14,7 +14,8 @@
 import pLimit from 'p-limit';
 import { id3Length, scanMp3Frames } from './mp3-frames';
 import { endsSentence, wordsOf } from './word-measure';
-import { moreWordTimes, type PartTimes, type Steps, USUAL_MS_PER_WEIGHT } from './word-timing';
+import { moreWordTimes, type PartTimes, USUAL_MS_PER_WEIGHT } from './word-timing';
+import type { Steps } from './steps';
 
 /** `steps`, given up (null) once `live` says a new reading or load has come: the next one's estimate does not wait for it. */
 function* untilReset<T>(steps: Steps<T>, live: () => boolean): Steps<T | null> {

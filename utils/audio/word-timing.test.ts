@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { findPauses, loudnessOf } from './word-measure';
-import { alignPauses, estimateWordTimes, moreWordTimes, placeWordStarts, runSteps } from './word-timing';
+import { alignPauses, estimateWordTimes, moreWordTimes } from './word-timing';
+import { placeWordStarts } from './word-starts';
+import { runSteps } from './steps';
 
 function audio(pieces: ReadonlyArray<readonly [number, boolean]>): Float32Array {
   const rate = 8000;

@@ -14,6 +14,8 @@
  */
 
 import { findPauses, type Loudness, loudnessOf, type Pause, pauseLikelihood, type TimedWord, type WordSpan, wordsOf, wordWeight } from './word-measure';
+import { placeWordStarts } from './word-starts';
+import { runSteps, type Steps } from './steps';
 
 /**
  * A part still coming is timed up to a pause that is surely between two words: one of 200 ms or more placed
@@ -230,21 +232,6 @@ export function estimateWordTimes(text: string, durationMs: number, pauses: read
   return runSteps(estimateWords(text, durationMs, pauses, loudness))?.timed ?? [];
 }
 
-/**
- * The estimate as steps (a dynamic programme, one run's word starts, one pace tried): the player runs it a slice
- * at a time, so a long part's 60–140 ms are not one block. One step is still one whole alignment: up to ~30–50 ms
- * for a 130-s part (a pace tried over all of it, or the whole part's one), which a word's timer may wait.
- */
-export type Steps<T> = Generator<void, T, void>;
-
-/** Runs `steps` to the end at once (the tests and the benchmarks). */
-export function runSteps<T>(steps: Steps<T>): T {
-  for (;;) {
-    const step = steps.next();
-    if (step.done) return step.value;
-  }
-}
-
 function* estimateWords(text: string, durationMs: number, pauses: readonly Pause[], loudness?: Loudness, soFar?: SoFarPace): Steps<WordEstimate | null> {
   const soFarPace = soFar?.msPerWeight;
   const model = modelOf(text);
@@ -347,86 +334,6 @@ function* estimateWords(text: string, durationMs: number, pauses: readonly Pause
     }
   }
   return { timed, ahead: aheadRun ? aheadRun.to - aheadRun.from : 0, msPerWeight, resumeMs, soundMs, weight };
-}
-
-/** A dip between words: quieter than this share of the run's median loudness (the test voice's gaps and a real voice's breaths; not a consonant's softer sounds). */
-const DIP_SHARE = 0.15;
-/** How far a word's length may stray from what its weight gives (the log of their ratio, one standard deviation). */
-const LENGTH_SIGMA = 0.3;
-/** What a word's start right after a dip is worth (plus a little per window of the dip, up to six), against the length's cost. */
-const AFTER_DIP = 0.3;
-const PER_DIP_WINDOW = 0.2;
-const DIP_WINDOWS_COUNTED = 6;
-
-/**
- * Where each word of one run (`timed[from..]`, contiguous, between two placed pauses) starts, all at once: the
- * most likely boundaries (a dynamic programme over the loudness windows) where each word's length is scored
- * against its share of the run by `weights` (lognormal, `LENGTH_SIGMA`), and a word is more likely to start
- * where the sound comes back after a dip (a gap between words; more so the longer the dip) and never in the
- * dip itself. A consonant's closure inside a word is a dip too: the lengths tell which dips are gaps. Where no
- * dip is near, the weights' share stands.
- */
-export function placeWordStarts(timed: TimedWord[], from: number, { windowMs, rms }: Loudness, weights: readonly number[]): void {
-  const k = timed.length - from;
-  if (k < 2) return;
-  const first = Math.round(timed[from]!.startMs / windowMs);
-  const n = Math.min(rms.length, Math.round(timed.at(-1)!.endMs / windowMs)) - first;
-  if (n < 2 * k) return;
-  const run = rms.subarray(first, first + n);
-  const dip = Float32Array.from(run).sort()[n >> 1]! * DIP_SHARE;
-  // The dip's windows just before window t.
-  const quietBefore = new Int32Array(n + 1);
-  for (let t = 1; t <= n; t++) quietBefore[t] = run[t - 1]! < dip ? quietBefore[t - 1]! + 1 : 0;
-  const startScore = new Float64Array(n);
-  for (let t = 0; t < n; t++) {
-    const quiet = quietBefore[t]!;
-    startScore[t] = run[t]! < dip ? -2 * PER_DIP_WINDOW : quiet > 0 ? AFTER_DIP + PER_DIP_WINDOW * Math.min(quiet, DIP_WINDOWS_COUNTED) : 0;
-  }
-  const total = weights.reduce((a, b) => a + b, 0) || 1;
-  const expected = weights.map((w) => (n * w) / total);
-  // best[i][t]: word i starts at window t; the best score of the words before it; back: where word i − 1 started.
-  const best = Array.from({ length: k }, () => new Float64Array(n).fill(-Infinity));
-  const back = Array.from({ length: k }, () => new Int32Array(n).fill(-1));
-  best[0]![0] = 0;
-  const lengthScore = (i: number, d: number) => -((Math.log(d / expected[i]!) / LENGTH_SIGMA) ** 2) / 2;
-  for (let i = 1; i < k; i++) {
-    const e = expected[i - 1]!;
-    // A word a third to three times its weight's share (beyond, the score is under −6.7: never the best).
-    const shortest = Math.max(1, Math.floor(e / 3));
-    const longest = Math.ceil(e * 3);
-    const scoreOf = new Float64Array(longest + 1);
-    for (let d = shortest; d <= longest; d++) scoreOf[d] = lengthScore(i - 1, d);
-    const before = best[i - 1]!;
-    const here = best[i]!;
-    for (let t = shortest; t < n; t++) {
-      let score = -Infinity;
-      let at = -1;
-      for (let d = shortest, top = Math.min(longest, t); d <= top; d++) {
-        const s = before[t - d]! + scoreOf[d]!;
-        if (s > score) {
-          score = s;
-          at = t - d;
-        }
-      }
-      if (at >= 0) {
-        here[t] = score + startScore[t]!;
-        back[i]![t] = at;
-      }
-    }
-  }
-  let score = -Infinity;
-  let last = -1;
-  for (let t = 1; t < n; t++) {
-    if (best[k - 1]![t] === -Infinity) continue;
-    const s = best[k - 1]![t]! + lengthScore(k - 1, n - t);
-    if (s > score) [score, last] = [s, t];
-  }
-  if (last < 0) return;
-  for (let i = k - 1, t = last; i > 0; t = back[i]![t]!, i--) {
-    const ms = (first + t) * windowMs;
-    timed[from + i - 1]!.endMs = ms;
-    timed[from + i]!.startMs = ms;
-  }
 }
 
 /** What is known of a part's words: the first `starts.length` words' starts (ms), where its audio after them begins, its pace. */
