@@ -2,11 +2,12 @@ import { MediaSessionLink } from './media-session';
 import { FinePosition } from './fine-position';
 import type { PlayerCommand, PlayerEvent } from './player-protocol';
 import { diagnostics } from '../diagnostics/wired';
-import { initSegmentOf, sameBytes } from './mp3-fmp4';
+import { InitSegments } from './init-segments';
 import { PLAIN_MP3, type PlayerFormat, type StreamWrapper } from './player-format';
 import type { PlayerStats } from './player-stats';
 import { bufferedEnd, bufferedSpan, evictPlayed } from './source-buffer';
 import { PlayerWords, type PlayPoint } from './word-clock';
+import { PlayTimeline } from './play-timeline';
 
 /**
  * Plays one reading progressively: every part's bytes go into one SourceBuffer
@@ -24,11 +25,9 @@ export class MsePlayer {
   private wrappers = new Map<number, StreamWrapper>();
   private feed: Promise<void> = Promise.resolve();
   private generation = 0;
-  private partStarts = new Map<number, number>();
-  private partBytes = new Map<number, number>();
-  private completeParts = new Set<number>();
+  /** Where each part lies on the media timeline, and what is held of it. */
+  private readonly timeline = new PlayTimeline();
   private pendingSeek: number | null = null;
-  private positionBase = 0;
   private ending = false;
   private started = false;
   private userPaused = false;
@@ -104,7 +103,7 @@ export class MsePlayer {
         const { part, bytes, resumed } = cmd;
         if (!this.started) diagnostics.mark('player:bytes');
         this.stats?.bytes();
-        this.partBytes.set(part, (this.partBytes.get(part) ?? 0) + bytes.byteLength);
+        this.timeline.received(part, bytes.byteLength);
         this.words.add(part, bytes, cmd.text);
         if (this.format.wrap) {
           this.wrapped(part, (w) => {
@@ -121,7 +120,7 @@ export class MsePlayer {
         const { part } = cmd;
         this.words.end(part, cmd.text);
         const complete = () => {
-          this.completeParts.add(part);
+          this.timeline.completed(part);
           // A whole part shorter than the start's cushion plays now.
           if (!this.started) void this.startPlayback();
         };
@@ -190,19 +189,8 @@ export class MsePlayer {
       const out = await op(this.wrapperOf(part));
       if (!out || generation !== this.generation) return;
       if (!this.started) diagnostics.mark('player:wrapped');
-      let bytes = out;
-      if (!this.initSeen.has(part)) {
-        this.initSeen.add(part);
-        const init = initSegmentOf(out);
-        // The SourceBuffer has this very init segment already (appended ahead at the load): not again.
-        if (init && this.primed && sameBytes(init, this.primed)) {
-          bytes = out.subarray(init.length);
-          diagnostics.mark('player:init-left-out');
-        }
-        this.primed = null;
-        if (init) this.lastInit = init.slice() as Uint8Array<ArrayBuffer>;
-      }
-      this.queue.push({ part, bytes: bytes as Uint8Array<ArrayBuffer> });
+      // The SourceBuffer may have this very init segment already (appended ahead at the load): not again.
+      this.queue.push({ part, bytes: this.inits.strip(part, out) as Uint8Array<ArrayBuffer> });
       this.pump();
     });
   }
@@ -227,18 +215,11 @@ export class MsePlayer {
 
   /** Seconds played in this reading (the background's base plus this buffer's time). */
   position(): number {
-    const first = this.partStarts.get(this.firstPart) ?? 0;
-    return this.positionBase + Math.max(0, this.audio.currentTime - first - this.seekBase);
+    return this.timeline.position(this.audio.currentTime);
   }
 
-  /** Wrapped streams: the init segment of the last part that began, kept across loads. */
-  private lastInit: Uint8Array<ArrayBuffer> | null = null;
-  /** The init segment appended ahead in this load, until the first part's own has come. */
-  private primed: Uint8Array | null = null;
-  /** The parts of this load whose first bytes (with their init segment) have been wrapped. */
-  private readonly initSeen = new Set<number>();
-  private firstPart = 0;
-  private seekBase = 0;
+  /** Wrapped streams: the init segments, one appended ahead at a load. */
+  private readonly inits = new InitSegments();
 
   /** The reader's number for the current load (echoed in events, so one from before a jump is known as such). */
   private loadId = 0;
@@ -248,9 +229,7 @@ export class MsePlayer {
     this.stats?.load();
     this.words.load(readingId);
     this.readingId = readingId;
-    this.positionBase = positionBase;
-    this.firstPart = startPart;
-    this.seekBase = seekInPart;
+    this.timeline.load(startPart, seekInPart, positionBase);
     this.pendingSeek = seekInPart > 0 ? seekInPart : null;
     // The first part's wrapper is made and started now, while that part is asked for, not on its first bytes.
     if (this.format.wrap) this.wrapperOf(startPart).warm?.().catch(() => undefined);
@@ -266,12 +245,11 @@ export class MsePlayer {
         diagnostics.mark('player:sourceopen');
         buffer.addEventListener('updateend', () => this.onUpdateEnd());
         this.buffer = buffer;
-        // Wrapped streams: the last part's init segment goes in while the first bytes are awaited (Firefox
-        // takes ~12 ms over an append that holds one); the part's own is then left out when it is the same.
-        if (this.lastInit && this.queue.length === 0 && this.initSeen.size === 0) {
+        // Wrapped streams: the last part's init segment goes in while the first bytes are awaited (`InitSegments`).
+        const primed = this.queue.length === 0 ? this.inits.prime() : null;
+        if (primed) {
           diagnostics.mark('player:primed');
-          this.primed = this.lastInit;
-          buffer.appendBuffer(this.lastInit);
+          buffer.appendBuffer(primed);
           return;
         }
         this.pump();
@@ -293,9 +271,7 @@ export class MsePlayer {
     this.media = null;
     this.buffer = null;
     this.queue = [];
-    this.partStarts.clear();
-    this.partBytes.clear();
-    this.completeParts.clear();
+    this.timeline.clear();
     this.pendingSeek = null;
     this.ending = false;
     this.started = false;
@@ -303,8 +279,7 @@ export class MsePlayer {
     this.readingId = '';
     this.generation++;
     this.wrappers.clear();
-    this.initSeen.clear();
-    this.primed = null;
+    this.inits.reset();
     this.feed = Promise.resolve();
   }
 
@@ -313,7 +288,7 @@ export class MsePlayer {
     if (!buffer || !media || buffer.updating || media.readyState !== 'open') return;
     const next = this.queue[0];
     if (next) {
-      if (!this.partStarts.has(next.part)) this.partStarts.set(next.part, bufferedEnd(this.buffer));
+      this.timeline.begins(next.part, bufferedEnd(this.buffer));
       try {
         if (!this.started) diagnostics.mark('player:appendBuffer');
         buffer.appendBuffer(next.bytes);
@@ -344,19 +319,19 @@ export class MsePlayer {
     const end = bufferedEnd(this.buffer);
     if (end <= 0) {
       if (this.ending && this.queue.length === 0) {
-        this.emit({ type: 'ended', readingId: this.readingId, load: this.loadId, position: this.positionBase });
+        this.emit({ type: 'ended', readingId: this.readingId, load: this.loadId, position: this.timeline.base });
         this.started = true;
       }
       return;
     }
     if (this.pendingSeek !== null) {
-      const target = (this.partStarts.get(this.firstPart) ?? 0) + this.pendingSeek;
+      const target = this.timeline.seekTarget(this.pendingSeek);
       if (end <= target && !this.ending) return; // wait for the bytes that hold the position
       this.audio.currentTime = Math.min(target, end);
       this.pendingSeek = null;
     }
     // Not yet: too little to play on while the next pieces arrive (the part, or the stream, ending starts it).
-    if (!this.ending && this.completeParts.size === 0 && end - this.audio.currentTime < (this.format.startSeconds ?? 0)) return;
+    if (!this.ending && !this.timeline.anyComplete && end - this.audio.currentTime < (this.format.startSeconds ?? 0)) return;
     this.started = true;
     if (!this.userPaused) await this.play();
   }
@@ -371,13 +346,6 @@ export class MsePlayer {
       if (id !== this.readingId || (err instanceof DOMException && err.name === 'AbortError')) return;
       this.emit({ type: 'error', readingId: id, message: 'Playback was refused by the browser.' });
     }
-  }
-
-  private currentPart(at = this.audio.currentTime): number {
-    const t = at + 0.01;
-    let part = this.firstPart;
-    for (const [p, start] of this.partStarts) if (start <= t && p > part) part = p;
-    return part;
   }
 
   /** Where playback is (s of the media's timeline), finer than Firefox's stepping `currentTime` (`FinePosition`). */
@@ -396,16 +364,8 @@ export class MsePlayer {
       this.fine.forget();
       return null;
     }
-    const now = this.finePosition();
-    const part = this.currentPart(now);
-    const next = this.partStarts.get(part + 1);
-    return {
-      part,
-      // Negative just before the part begins (the part is taken 10 ms early): the time to its first word stays exact.
-      ms: (now - (this.partStarts.get(part) ?? 0)) * 1000,
-      rate: this.audio.playbackRate,
-      partLeftMs: next !== undefined && next > now ? (next - now) * 1000 : null,
-    };
+    // `ms` is negative just before the part begins (the part is taken 10 ms early): the time to its first word stays exact.
+    return { ...this.timeline.inPart(this.finePosition()), rate: this.audio.playbackRate };
   }
 
   private onTime(): void {
@@ -422,22 +382,9 @@ export class MsePlayer {
    */
   private report(at = this.moving() ? this.finePosition() : this.audio.currentTime): void {
     if (!this.readingId) return;
-    const part = this.currentPart(at);
-    const partTime = Math.max(0, at - (this.partStarts.get(part) ?? 0));
-    let complete = this.firstPart - 1;
-    while (this.completeParts.has(complete + 1)) complete++;
-    this.emit({
-      type: 'progress',
-      readingId: this.readingId,
-      load: this.loadId,
-      part,
-      partTime,
-      position: this.position(),
-      complete,
-      partialBytes: this.partBytes.get(complete + 1) ?? 0,
-      rate: this.audio.playbackRate,
-      partialSeconds: this.partStarts.has(complete + 1) ? Math.max(0, bufferedEnd(this.buffer) - this.partStarts.get(complete + 1)!) : 0,
-    });
+    const held = this.timeline.held(at, bufferedEnd(this.buffer));
+    // The reading's position is the element's own time (the background's figures), not the fine one.
+    this.emit({ type: 'progress', readingId: this.readingId, load: this.loadId, ...held, position: this.position(), rate: this.audio.playbackRate });
   }
 
   /** Seconds of audio held by the SourceBuffer, for the memory benchmark. */
