@@ -206,6 +206,11 @@ interface SoakResult {
   cutAnswers: number;
   longestSilenceMs: number;
   silences: Array<{ atS: number; ms: number; outage: boolean }>;
+  /** The faults as made, in order (s from the start). */
+  timeline: Array<{ atS: number; fault: string }>;
+  /** Sentences received twice, and the service's log in short. */
+  receivedTwice: string[];
+  log: Array<[number | null, number, boolean, number, number, string]>;
   heapMB: { first: number | null; peak: number | null; last: number | null };
   costShownOk: boolean;
 }
@@ -217,6 +222,7 @@ async function soak(d: SoakDriver, sentences: string[]): Promise<SoakResult> {
   const faults: Record<string, number> = {};
   const outages: Array<{ from: number; to: number }> = [];
   const heaps: number[] = [];
+  const timeline: SoakResult['timeline'] = [];
   const started = Date.now();
   const deadline = started + (SOAK_MINUTES * 60_000) / Number(RATE) + 20 * 60_000;
   let nextFault = started + FAULT_EVERY_MS;
@@ -258,6 +264,7 @@ async function soak(d: SoakDriver, sentences: string[]): Promise<SoakResult> {
     if (now >= nextFault && !outageOn && view.state === 'playing') {
       const kind = kinds[Math.floor(random() * kinds.length)]!;
       faults[kind] = (faults[kind] ?? 0) + 1;
+      timeline.push({ atS: r1((now - started) / 1000), fault: kind });
       let wait = FAULT_EVERY_MS * (0.75 + random() / 2);
       switch (kind) {
         case 'outage': {
@@ -311,6 +318,9 @@ async function soak(d: SoakDriver, sentences: string[]): Promise<SoakResult> {
     cutAnswers: twice.cut,
     longestSilenceMs: Math.max(0, ...silences.filter((s) => !outageSilence(s)).map((s) => s.ms)),
     silences,
+    timeline,
+    receivedTwice: twice.receivedTwice,
+    log: log.map((e) => [e.nth, e.status, e.aborted, e.bytesSent, e.billedChars, `${r1((e.arrivedAt - started) / 1000)} s ${e.text.slice(0, 40)}`]),
     heapMB: { first: heaps[0] ?? null, peak: heaps.length ? Math.max(...heaps) : null, last: heaps.at(-1) ?? null },
     costShownOk: shown === cost,
   };

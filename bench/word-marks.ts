@@ -29,7 +29,7 @@ import { DEFAULT_ACCOUNT } from '../tests/fake-service/options.ts';
 import { timedVoice } from '../tests/fake-service/timed-voice.ts';
 import { encodeMp3, MP3_KBPS } from '../tests/fake-service/audio.ts';
 import { corpusDirOf, expectedPages, type ExpectedLang } from '../tests/fixtures/expected-text.ts';
-import { tokens } from '../utils/text/highlight.ts';
+import { tokens } from '../utils/text/text-index.ts';
 import { wordAt } from '../utils/audio/word-measure.ts';
 import type { ReadingPlan } from '../utils/reading/plan.ts';
 import { offline } from './billed.ts';

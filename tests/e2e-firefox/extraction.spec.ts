@@ -1,4 +1,4 @@
-import { tokens } from '../../utils/text/highlight.ts';
+import { tokens } from '../../utils/text/text-index.ts';
 import { recordedHighlights, recordHighlights } from '../fixtures/highlights.ts';
 import { attr, expect, state, test } from './fixtures.ts';
 import { evaluate } from './firefox.ts';

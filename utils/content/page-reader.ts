@@ -2,7 +2,8 @@ import { type ExtractRequest, NOT_AT, onPageRequest } from '../messaging/content
 import { type Extraction, type ExtractedText, extractFromPage, type TextBatch } from '../text/extract';
 import { titleFirst } from '../text/title-first';
 import { hashOf } from '../storage/bounds';
-import { PageHighlighter, startBlockText, tokens } from '../text/highlight';
+import { PageHighlighter, startBlockText } from '../text/highlight';
+import { tokens } from '../text/text-index';
 
 interface PageReader {
   highlighter: PageHighlighter;

@@ -5,7 +5,8 @@
  * the text layer of its page, bringing the page into view (and so into being) first.
  */
 import { blocksFromPlainText, type ExtractedText, type TextBatch, type TextBlock } from '../text/extract';
-import { PageHighlighter, type TextSlice, type WordPlace } from '../text/highlight';
+import { PageHighlighter } from '../text/highlight';
+import type { TextSlice, WordPlace } from '../text/text-index';
 import { joinLines, type PdfBlock } from './layout';
 import type { PdfText, TextBatch as PdfBatch } from './pdf-text';
 

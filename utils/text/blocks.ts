@@ -5,7 +5,7 @@
  * article. Each block keeps the live page's text nodes it came from. Runs in the content script (and where a
  * fetched page is parsed).
  */
-import { looseForm, type TextSlice } from './highlight';
+import { looseForm, type TextSlice } from './text-index';
 import { countChars, squeezeSpaces } from './chars';
 import { isBoilerplate, isCodeBlock, isJunkLine, isMarkedAsCode } from './leave-out';
 import { type RailFacts, railBlocks } from './rails';

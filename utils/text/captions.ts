@@ -2,7 +2,7 @@
  * A caption told by what it says (pure): a block that restates the alt text of the picture just before it,
  * whatever holds it (a gallery's list item, a paragraph). The extraction walk asks it (`extract.ts`).
  */
-import { tokens } from './highlight';
+import { tokens } from './text-index';
 
 /** The words of a caption or alt text that say something (three letters or more), lower-cased. */
 export function captionWords(text: string): Set<string> {

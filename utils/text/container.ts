@@ -7,7 +7,7 @@
  * paragraphs each scores lower than the element holding them all, which it then keeps whole. The page says
  * which of them is the article: its headline is inside it.
  */
-import { tokens } from './highlight';
+import { tokens } from './text-index';
 
 /** Less text than this in the headline's article is not the story but its header alone (the body elsewhere): nothing is corrected. */
 const MIN_ARTICLE_CHARS = 200;

@@ -7,7 +7,7 @@
  */
 import { Readability } from '@mozilla/readability';
 import { quickReadability, remakeBodyBy } from './quick-readability';
-import { tokens } from './highlight';
+import { tokens } from './text-index';
 import { countChars, squeezeSpaces } from './chars';
 import { isBoilerplate, isCodeBlock, isJunkLine } from './leave-out';
 import { hiddenOnPage, type Sight } from './sight';

@@ -4,7 +4,7 @@
  * the same way before Readability runs, in the page and in the background.
  */
 import type { Headline, Segment } from './extract';
-import { tokens } from './highlight';
+import { tokens } from './text-index';
 import { hiddenOnPage, type Sight } from './sight';
 import { isSpeakable, squeezeSpaces as clean } from './chars';
 import { boundTitle } from './title';

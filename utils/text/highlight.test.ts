@@ -1,6 +1,7 @@
 import { parseHTML } from 'linkedom';
 import { describe, expect, it } from 'vitest';
-import { buildIndex, findSentence, findWord, MARK_COLOURS, tokens } from './highlight';
+import { MARK_COLOURS } from './highlight';
+import { buildIndex, findSentence, findWord, tokens } from './text-index';
 import { squeezeSpaces } from './chars';
 
 describe("the page's words as the read text has them (blanks and invisible characters: chars.ts)", () => {

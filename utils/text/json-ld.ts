@@ -4,7 +4,7 @@
  * block, what is not the article (a teaser, a caption, a promotion Readability kept). Trusted only when it is
  * the whole article (many sites cut it to a summary). Runs in the content script; pure but for `articleBodyOf`.
  */
-import { tokens } from './highlight';
+import { tokens } from './text-index';
 
 /** The longest `articleBody` among the page's JSON-LD objects (`@graph` and arrays too); null when none. */
 export function articleBodyOf(doc: Document): string | null {

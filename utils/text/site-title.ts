@@ -4,7 +4,7 @@
  * functions of the title and what names the site: the page's script and the background (title-first.ts) and the
  * article read whole (extract.ts) find the same.
  */
-import { looseForm, tokens } from './highlight';
+import { looseForm, tokens } from './text-index';
 import { isSpeakable, squeezeSpaces } from './chars';
 
 /** What names a page's site: its `og:site_name` and its host ("oren.mk.ru"). */
