@@ -16,22 +16,7 @@ import { askPdfPage, isPdfPage, looksLikePdf, openPdfPage, servesPdf, tabUrl } f
 import { answerOf, earlyAnswer } from './injection-answers';
 import { boundedItem } from '../storage/bounded-item';
 import { hashesOf, hashOf } from '../storage/bounds';
-
-const RESTRICTED = [
-  /^(chrome|edge|brave|opera|vivaldi|yandex|browser|about|view-source|devtools|chrome-search|chrome-untrusted|moz-extension|chrome-extension|resource|data|javascript):/i,
-  /^https:\/\/chrome\.google\.com\/webstore/i,
-  /^https:\/\/chromewebstore\.google\.com/i,
-  /^https:\/\/microsoftedge\.microsoft\.com\/addons/i,
-  /^https:\/\/addons\.mozilla\.org/i,
-  /^https:\/\/addons\.opera\.com/i,
-];
-
-/** Pages no extension may script: browser pages, extension stores, other extensions. */
-export function isRestrictedUrl(url: string | undefined): boolean {
-  if (!url) return true;
-  return RESTRICTED.some((re) => re.test(url));
-}
-
+import { isRestrictedUrl } from './restricted';
 
 /**
  * The address each tab had when the extract script was last injected into it (kept for the session, so a
