@@ -7,7 +7,8 @@ import { settled } from '../fixtures/settled.ts';
 import { formatRubPlain } from '../../utils/money/money.ts';
 import { paidTwice } from '../fixtures/paid-twice.ts';
 import { untilAnswerUnderWay } from '../fixtures/under-way.ts';
-import { attr, expect, extensionHelpers, state, test, type Ext } from './fixtures.ts';
+import { attr, expect, extensionHelpers, state, test, type Ext, type Hooks } from './fixtures.ts';
+import { pdfBytes } from '../fixtures/pdfs.ts';
 import { click, evaluate, launchFirefoxWithExtension } from './firefox.ts';
 
 test.use({ serviceOptions: { msPerChar: 0.35, minMs: 200, firstByteMs: 30 } });
@@ -151,5 +152,82 @@ test.describe('the background page starts again while a part streams (issue 58)'
     expect(await attr(popup, 'cost', 'data-value')).toBe(formatRubPlain(cost));
     expect(await attr(popup, 'chars', 'data-value')).toBe(String(log.reduce((n, e) => n + e.billedChars, 0)));
     expect(await attr(popup, 'error', 'data-code')).toBe('');
+  });
+});
+
+test.describe('Firefox restarts mid-reading (issue 58)', () => {
+  // About 6 s of audio a part of 1,500 characters: a place worth offering is reached within seconds.
+  test.use({ serviceOptions: { msPerChar: 4, minMs: 50 } });
+
+  test('"Continue from …" is offered on the PDF page and for the queue\'s current page, and plays what was received unpaid', async ({ service, pages }) => {
+    test.setTimeout(150_000);
+    const profileDir = newProfileDir('tts-firefox-restart-');
+    const uuid = randomUUID();
+    pages.putFile('/book.pdf', await pdfBytes('book'), 'application/pdf');
+    pages.put('/queued.html', makeArticleHtml(6_000, 'Статья из очереди'));
+    pages.put('/other.html', makeArticleHtml(300, 'Другая страница'));
+    type Ext2 = { browser: typeof chrome };
+    /** Listens until `seconds` of the reading in `popup` are played (a place worth keeping), then Firefox quits mid-reading. */
+    const listenThenQuit = async (popup: Page, ff: { close(): Promise<void> }, seconds: number) => {
+      await expect.poll(async () => Number(await attr(popup, 'player', 'data-position')), { timeout: 60_000 }).toBeGreaterThan(seconds);
+      expect(await state(popup)).toBe('playing');
+      await ff.close();
+    };
+    /** After a restart: the offer is there, and taking it plays on from the cache with no new request for what was received. */
+    const offerTaken = async (popup: Page, seconds: number) => {
+      await expect.poll(() => attr(popup, 'resume-offer', 'data-position'), { timeout: 60_000 }).not.toBe('');
+      expect(Number(await attr(popup, 'resume-offer', 'data-position'))).toBeGreaterThan(seconds - 4);
+      const paid = new Set(service.speechLog().filter((e) => e.status === 200).map((e) => e.text));
+      const before = service.speechLog().length;
+      await click(popup, '[data-testid="resume-offer"]');
+      await expect.poll(async () => Number(await attr(popup, 'player', 'data-position'))).toBeGreaterThan(seconds - 4);
+      expect(service.speechLog().slice(before).filter((e) => e.status === 200 && paid.has(e.text) && e.text.length > 200)).toEqual([]);
+    };
+    try {
+      // The PDF page.
+      let ff = await launchFirefoxWithExtension({ permanent: true, profileDir, uuid });
+      let ext = extensionHelpers(ff, service, pages);
+      await ext.configure({ threshold: '1000' });
+      let tab = await ext.openTab(`${pages.url}/book.pdf`);
+      let popup = await ext.openPopup(tab.tabId);
+      await listenThenQuit(popup, ff, 8);
+      ff = await launchFirefoxWithExtension({ permanent: true, profileDir, uuid });
+      ext = extensionHelpers(ff, service, pages);
+      tab = await ext.openTab(`${pages.url}/book.pdf`);
+      popup = await ext.openPopup(tab.tabId);
+      await offerTaken(popup, 8);
+      await click(popup, '[data-testid="stop"]');
+
+      // The queue's current page: added from the menu, played, Firefox quits mid-way; the entry is still the queue's first.
+      const page = await ext.openTab('queued.html');
+      const helper = await ext.extensionPage();
+      await evaluate(
+        helper,
+        async (tabId: number) => {
+          const { browser } = globalThis as unknown as Ext2;
+          const bg = (await browser.runtime.getBackgroundPage()) as unknown as Hooks;
+          const t = await browser.tabs.get(tabId);
+          bg.contextMenuClick({ editable: false, pageUrl: t.url, menuItemId: 'queue-add-page' }, t);
+        },
+        page.tabId,
+      );
+      await expect.poll(() => attr(popup, 'queue', 'data-count')).toBe('1');
+      await click(popup, '[data-testid="queue-play"]');
+      await expect.poll(() => attr(popup, 'player', 'data-state'), { timeout: 30_000 }).toBe('playing');
+      await listenThenQuit(popup, ff, 8);
+      ff = await launchFirefoxWithExtension({ permanent: true, profileDir, uuid });
+      ext = extensionHelpers(ff, service, pages);
+      // The popup starts reading its own tab (another page): stopped, then the queue is played from its entry.
+      const other = await ext.openTab('other.html');
+      popup = await ext.openPopup(other.tabId);
+      await expect.poll(() => state(popup), { timeout: 30_000 }).toMatch(/^(playing|finished)$/);
+      if ((await state(popup)) === 'playing') await click(popup, '[data-testid="stop"]');
+      await expect.poll(() => attr(popup, 'queue', 'data-count')).toBe('1');
+      await click(popup, '[data-testid="queue-play"]');
+      await offerTaken(popup, 8);
+      await ff.close();
+    } finally {
+      rmSync(profileDir, { recursive: true, force: true });
+    }
   });
 });

@@ -316,7 +316,7 @@ export function makeWorld(opts: WorldOptions = {}) {
       return () => `reading-${++id}`;
     })(),
     now: () => clock,
-    ...(opts.networkPauseAfterMs === undefined ? {} : { networkPauseAfterMs: opts.networkPauseAfterMs }),
+    ...(opts.networkPauseAfterMs === undefined ? {} : { networkPauseAfterMs: () => opts.networkPauseAfterMs! }),
   };
   const reader = new Reader(deps);
   listeners.push((e) => void reader.onPlayerEvent(e));

@@ -16,7 +16,12 @@ export interface Diagnostics {
    * `release(point)`): a promise while held, else null, so the code runs on in the same turn.
    */
   held(point: HoldPoint): Promise<void> | null;
+  /** A limit a test may shorten (`globalThis.tuned[name]` in the context's console), else `fallback`. */
+  tuned(name: TunedValue, fallback: number): number;
 }
+
+/** The limits a test may shorten: `network-pause-ms` — how long a reading waits for the service before it pauses. */
+export type TunedValue = 'network-pause-ms';
 
 /**
  * The points a test may hold (in the background): `extract:script` — an article read title first, after

@@ -7,7 +7,7 @@ import type { Diagnostics, HoldPoint } from './diagnostics';
 
 const MAX_TRACE = 200;
 
-const g = globalThis as unknown as { readingTrace?: [string, number][]; diagnostics?: unknown };
+const g = globalThis as unknown as { readingTrace?: [string, number][]; diagnostics?: unknown; tuned?: Record<string, number> };
 const holds = new Map<HoldPoint, { promise: Promise<void>; release: () => void; reached: number }>();
 
 g.diagnostics = {
@@ -37,6 +37,9 @@ export const diagnostics: Diagnostics = {
     Object.assign(globalThis, handles);
   },
   counters: (make) => make(),
+  tuned(name, fallback) {
+    return g.tuned?.[name] ?? fallback;
+  },
   held(point) {
     const hold = holds.get(point);
     if (!hold) return null;

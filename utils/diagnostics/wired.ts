@@ -6,4 +6,5 @@ export const diagnostics: Diagnostics = {
   expose: () => undefined,
   counters: () => undefined,
   held: () => null,
+  tuned: (_name, fallback) => fallback,
 };

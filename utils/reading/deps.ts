@@ -40,8 +40,8 @@ export interface ReaderDeps {
   onOnline?(wake: () => void): void;
   /** Something the browser counts as the extension at work (Chrome ends a worker idle for 30 s). */
   keepAwake?(): void;
-  /** After this long without the service a reading pauses (`NETWORK_PAUSE_AFTER_MS` when not given). */
-  networkPauseAfterMs?: number;
+  /** After how long without the service a reading pauses (`NETWORK_PAUSE_AFTER_MS` when not given). */
+  networkPauseAfterMs?(): number;
   player: PlayerSink;
   cache: AudioCache;
   store: ReaderStore;

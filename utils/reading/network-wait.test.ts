@@ -14,7 +14,7 @@ function world(pauseAfterMs = 60_000) {
       timers.push(t);
       return () => (timers = timers.filter((x) => x !== t));
     },
-    pauseAfterMs,
+    pauseAfterMs: () => pauseAfterMs,
     tell: (n) => news.push(n),
     keepAwake: () => void (awake += 1),
   });

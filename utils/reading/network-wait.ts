@@ -13,8 +13,6 @@
 export const NETWORK_TRIES_MS: readonly number[] = [1_000, 2_000, 4_000, 8_000];
 /** After this long without the service the reading pauses (▶ carries on from the same place). */
 export const NETWORK_PAUSE_AFTER_MS = 10 * 60_000;
-/** The same in the test build (`--mode test`): the end-to-end tests wait past it. */
-export const TEST_NETWORK_PAUSE_AFTER_MS = 25_000;
 
 export type NetworkNews = 'unreachable' | 'reachable' | 'expired';
 
@@ -22,8 +20,8 @@ export interface NetworkWaitDeps {
   now(): number;
   /** A timer: calls `fire` after `ms`; returns its cancel. */
   timer(ms: number, fire: () => void): () => void;
-  /** The pause limit (shorter in the test build). */
-  pauseAfterMs: number;
+  /** The pause limit (a test may shorten it). */
+  pauseAfterMs(): number;
   /** The wait began, ended (the service answered), or passed the pause limit. */
   tell(news: NetworkNews): void;
   /**
@@ -70,7 +68,7 @@ export class NetworkWait {
       this.#tries = 0;
       this.deps.tell('unreachable');
     }
-    if (!this.#held && this.#waited >= this.deps.pauseAfterMs) {
+    if (!this.#held && this.#waited >= this.deps.pauseAfterMs()) {
       this.#held = true;
       this.deps.tell('expired');
     }
@@ -78,7 +76,7 @@ export class NetworkWait {
     const ms = NETWORK_TRIES_MS[Math.min(this.#tries, NETWORK_TRIES_MS.length - 1)]!;
     this.#tries += 1;
     // A last try at the limit itself: the pause comes then, not up to a whole interval later.
-    const left = this.deps.pauseAfterMs - this.#waited;
+    const left = this.deps.pauseAfterMs() - this.#waited;
     await this.nap(this.#held ? null : Math.max(0, Math.min(ms, left)), signal);
   }
 

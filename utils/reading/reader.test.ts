@@ -635,7 +635,7 @@ describe('the sleep timer', () => {
     await w.reader.setSleepTimer(30);
     // Asleep for 29 minutes, then awake for a minute and a half.
     w.wallJump(29 * 60_000);
-    for (let i = 0; i < 6 && w.reader.view.state !== 'paused'; i++) {
+    for (let i = 0; i < 20 && w.reader.view.state !== 'paused'; i++) {
       w.tick(SLEEP_CHECK_MS);
       await new Promise((r) => setTimeout(r, 0));
       w.tick(60_000 / 60);

@@ -76,7 +76,7 @@ export class Reader {
         deps.sleep(ms, cancel.signal).then(fire, () => undefined);
         return () => cancel.abort();
       },
-      pauseAfterMs: deps.networkPauseAfterMs ?? NETWORK_PAUSE_AFTER_MS,
+      pauseAfterMs: () => deps.networkPauseAfterMs?.() ?? NETWORK_PAUSE_AFTER_MS,
       // What the listener sees of the wait is the table's.
       tell: (news) => void this.command(told[news]).catch(ignore('waiting for the network')),
       keepAwake: deps.keepAwake,

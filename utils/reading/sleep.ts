@@ -23,7 +23,7 @@ export interface SleepContext {
  * The timer looks at the wall clock at least this often: a timer's delay does not count the time the
  * machine slept (a lid closed for ten minutes would put the pause ten minutes late), the clock does.
  */
-export const SLEEP_CHECK_MS = 15_000;
+export const SLEEP_CHECK_MS = 5_000;
 
 export class SleepTimer {
   private timer: AbortController | null = null;

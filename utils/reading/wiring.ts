@@ -28,7 +28,7 @@ import { moreFromTab, pageScript } from '../page-text/tab-text';
 import { showsPage } from '../page-text/reading-page';
 import { deliverHighlight } from '../page-text/highlight-delivery';
 import { Reader } from './reader';
-import { TEST_NETWORK_PAUSE_AFTER_MS } from './network-wait';
+import { NETWORK_PAUSE_AFTER_MS } from './network-wait';
 import { readingViewStorage, runProgressStorage, type ReadingView } from './state';
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
@@ -200,8 +200,8 @@ export function createReader(player: PlayerSink, onView: (view: ReadingView, wri
     // An extension call counts as the extension at work: a worker waiting for the network with nothing
     // left to play gets no other event, and Chrome would end it after 30 s.
     keepAwake: () => void browser.runtime.getPlatformInfo().catch(ignore('keeping the background awake')),
-    // The test build pauses after 25 s without the service instead of 10 minutes (e2e: a 20-s outage, and one past the limit).
-    ...(import.meta.env.MODE === 'test' ? { networkPauseAfterMs: TEST_NETWORK_PAUSE_AFTER_MS } : {}),
+    // 10 minutes; a test may shorten it (e2e: an outage past the limit).
+    networkPauseAfterMs: () => diagnostics.tuned('network-pause-ms', NETWORK_PAUSE_AFTER_MS),
     player,
     cache: audioCache,
     store: {
