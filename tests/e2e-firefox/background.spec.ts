@@ -129,7 +129,7 @@ test.describe('the background page starts again while a part streams (issue 58)'
   }) => {
     test.setTimeout(90_000);
     await ext.configure({ threshold: '1000' });
-    pages.put('/long.html', makeArticleHtml(6_000));
+    pages.put('/long.html', makeArticleHtml(4_000));
     const { tabId } = await ext.openTab('long.html');
     const popup = await ext.openPopup(tabId);
     await expect.poll(() => state(popup)).toBe('playing');

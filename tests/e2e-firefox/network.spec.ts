@@ -20,7 +20,7 @@ test('the network gone for 20 s mid-part: the popup says it waits, the reading c
 }) => {
   test.setTimeout(120_000);
   await ext.configure({ threshold: '1000' });
-  pages.put('/long.html', makeArticleHtml(6_000));
+  pages.put('/long.html', makeArticleHtml(4_000));
   const { tabId } = await ext.openTab('long.html');
   const popup = await ext.openPopup(tabId);
   await expect.poll(() => state(popup)).toBe('playing');
@@ -50,7 +50,7 @@ test('the network gone past the pause limit: paused, not an error, nothing tried
     const bg = (await (globalThis as unknown as Ext).browser.runtime.getBackgroundPage()) as unknown as { tuned: Record<string, number> };
     bg.tuned = { 'network-pause-ms': 8_000 };
   });
-  pages.put('/long.html', makeArticleHtml(5_000));
+  pages.put('/long.html', makeArticleHtml(3_500));
   const { tabId } = await ext.openTab('long.html');
   const popup = await ext.openPopup(tabId);
   await expect.poll(() => state(popup)).toBe('playing');

@@ -21,7 +21,7 @@ test.describe('the network goes away mid-reading', () => {
   }) => {
     test.setTimeout(120_000);
     await ext.configure({ threshold: '1000' });
-    pages.put('/long.html', makeArticleHtml(6_000));
+    pages.put('/long.html', makeArticleHtml(4_000));
     const { tabId } = await ext.openTab('long.html');
     const popup = await ext.openPopup(tabId);
     const p = player(popup);
@@ -55,7 +55,7 @@ test.describe('the network goes away mid-reading', () => {
     await ext.configure({ threshold: '1000' });
     const sw = await ext.serviceWorker();
     await sw.evaluate(() => void ((globalThis as unknown as { tuned: Record<string, number> }).tuned = { 'network-pause-ms': 8_000 }));
-    pages.put('/long.html', makeArticleHtml(5_000));
+    pages.put('/long.html', makeArticleHtml(3_500));
     const { tabId } = await ext.openTab('long.html');
     const popup = await ext.openPopup(tabId);
     const p = player(popup);

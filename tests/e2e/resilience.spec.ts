@@ -293,7 +293,7 @@ test.describe('the service worker is stopped while a part streams (issue 58)', (
   test('the reading finishes; the part is asked for again from the cut sentence, never whole; the cost shown is what was billed', async ({ ext, service, pages }) => {
     test.setTimeout(90_000);
     await ext.configure({ threshold: '1000' });
-    pages.put('/long.html', makeArticleHtml(6_000));
+    pages.put('/long.html', makeArticleHtml(4_000));
     const { tabId } = await ext.openTab('long.html');
     const popup = await ext.openPopup(tabId);
     await expect(player(popup)).toHaveAttribute('data-state', 'playing');
@@ -320,7 +320,7 @@ test.describe('Chrome closes the offscreen document mid-part (issue 58)', () => 
   test('it is opened again and the reading goes on from the same second to the end, nothing bought twice', async ({ ext, service, pages }) => {
     test.setTimeout(90_000);
     await ext.configure({ threshold: '1000' });
-    pages.put('/long.html', makeArticleHtml(6_000));
+    pages.put('/long.html', makeArticleHtml(4_000));
     const { tabId } = await ext.openTab('long.html');
     const popup = await ext.openPopup(tabId);
     const p = player(popup);
