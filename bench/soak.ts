@@ -266,6 +266,8 @@ async function soak(d: SoakDriver, sentences: string[]): Promise<SoakResult> {
       faults[kind] = (faults[kind] ?? 0) + 1;
       timeline.push({ atS: r1((now - started) / 1000), fault: kind });
       let wait = FAULT_EVERY_MS * (0.75 + random() / 2);
+      // One fault at a time: one not met yet (no request came) goes, rather than piling up into one long burst.
+      d.service.clearFaults();
       switch (kind) {
         case 'outage': {
           const seconds = Math.round(5 + random() * 55);

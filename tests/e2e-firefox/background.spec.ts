@@ -4,9 +4,8 @@ import { newProfileDir } from '../fixtures/profile-dir.ts';
 import type { Page } from 'puppeteer-core';
 import { makeArticleHtml } from '../fixtures/make-article.ts';
 import { settled } from '../fixtures/settled.ts';
-import { formatRubPlain } from '../../utils/money/money.ts';
 import { paidTwice } from '../fixtures/paid-twice.ts';
-import { untilAnswerUnderWay } from '../fixtures/under-way.ts';
+import { expectShownAsBilled, readingMidStream, STREAMING_SERVICE } from './streaming.ts';
 import { attr, expect, extensionHelpers, state, test, type Ext, type Hooks } from './fixtures.ts';
 import { pdfBytes } from '../fixtures/pdfs.ts';
 import { click, evaluate, launchFirefoxWithExtension } from './firefox.ts';
@@ -119,8 +118,7 @@ test.describe('a long pause', () => {
 });
 
 test.describe('the background page starts again while a part streams (issue 58)', () => {
-  // Synthesis at 3× real time: a part's audio is still arriving while it plays, as with the real service.
-  test.use({ serviceOptions: { msPerChar: 4, minMs: 50, realtimeFactor: 3 } });
+  test.use({ serviceOptions: STREAMING_SERVICE });
 
   test('the reading carries on from where it was to the end; nothing is received twice (the page being replaced sends nothing more); the cost shown is what was billed', async ({
     ext,
@@ -128,12 +126,7 @@ test.describe('the background page starts again while a part streams (issue 58)'
     pages,
   }) => {
     test.setTimeout(90_000);
-    await ext.configure({ threshold: '1000' });
-    pages.put('/long.html', makeArticleHtml(4_000));
-    const { tabId } = await ext.openTab('long.html');
-    const popup = await ext.openPopup(tabId);
-    await expect.poll(() => state(popup)).toBe('playing');
-    await untilAnswerUnderWay(service);
+    const { popup } = await readingMidStream(ext, service, pages, 4_000);
     const heldPart = Number(await attr(popup, 'player', 'data-part'));
     await restartBackground(ext);
 
@@ -148,10 +141,7 @@ test.describe('the background page starts again while a part streams (issue 58)'
     const cut = log.filter((e) => e.aborted);
     expect(cut).toHaveLength(1);
     expect(log.slice(log.indexOf(cut[0]!) + 1).filter((e) => cut[0]!.text.endsWith(e.text))).toHaveLength(1);
-    const cost = log.reduce((n, e) => n + BigInt(e.costUnits), 0n);
-    expect(await attr(popup, 'cost', 'data-value')).toBe(formatRubPlain(cost));
-    expect(await attr(popup, 'chars', 'data-value')).toBe(String(log.reduce((n, e) => n + e.billedChars, 0)));
-    expect(await attr(popup, 'error', 'data-code')).toBe('');
+    await expectShownAsBilled(popup, service);
   });
 });
 

@@ -1,7 +1,5 @@
-import { formatRubPlain } from '../../utils/money/money.ts';
-import { makeArticleHtml } from '../fixtures/make-article.ts';
 import { paidTwice } from '../fixtures/paid-twice.ts';
-import { untilAnswerUnderWay } from '../fixtures/under-way.ts';
+import { expectShownAsBilled, readingMidStream, STREAMING_SERVICE } from './streaming.ts';
 import { attr, expect, state, test, type Ext } from './fixtures.ts';
 import { click, evaluate } from './firefox.ts';
 
@@ -10,8 +8,7 @@ import { click, evaluate } from './firefox.ts';
  * reading, not an error. The test past the pause limit (10 minutes) shortens it to 8 s.
  */
 test.describe.configure({ mode: 'parallel' });
-// Synthesis at 3× real time: a part's audio is still arriving while it plays, as with the real service.
-test.use({ serviceOptions: { msPerChar: 4, minMs: 50, realtimeFactor: 3 } });
+test.use({ serviceOptions: STREAMING_SERVICE });
 
 test('the network gone for 20 s mid-part: the popup says it waits, the reading carries on by itself to the end; only the rest of the cut part is paid twice', async ({
   ext,
@@ -19,12 +16,7 @@ test('the network gone for 20 s mid-part: the popup says it waits, the reading c
   pages,
 }) => {
   test.setTimeout(120_000);
-  await ext.configure({ threshold: '1000' });
-  pages.put('/long.html', makeArticleHtml(4_000));
-  const { tabId } = await ext.openTab('long.html');
-  const popup = await ext.openPopup(tabId);
-  await expect.poll(() => state(popup)).toBe('playing');
-  await untilAnswerUnderWay(service);
+  const { popup } = await readingMidStream(ext, service, pages, 4_000);
   service.outage({ seconds: 20 });
 
   await expect.poll(() => attr(popup, 'player', 'data-wait')).toBe('network');
@@ -32,29 +24,20 @@ test('the network gone for 20 s mid-part: the popup says it waits, the reading c
   expect(await state(popup)).toMatch(/^(playing|loading)$/);
   await expect.poll(() => attr(popup, 'player', 'data-wait'), { timeout: 40_000 }).toBe('');
   await expect.poll(() => state(popup), { timeout: 60_000 }).toBe('finished');
-  expect(await attr(popup, 'error', 'data-code')).toBe('');
 
-  const log = service.speechLog();
-  const twice = paidTwice(log);
+  const twice = paidTwice(service.speechLog());
   expect(twice).toMatchObject({ receivedTwice: [], askedWholeAgain: [] });
   expect(twice.cut).toBeGreaterThan(0);
-  const cost = log.reduce((n, e) => n + BigInt(e.costUnits), 0n);
-  expect(await attr(popup, 'cost', 'data-value')).toBe(formatRubPlain(cost));
-  expect(await attr(popup, 'chars', 'data-value')).toBe(String(log.reduce((n, e) => n + e.billedChars, 0)));
+  await expectShownAsBilled(popup, service);
 });
 
 test('the network gone past the pause limit: paused, not an error, nothing tried while paused; ▶ once it is back reads to the end', async ({ ext, service, pages }) => {
   test.setTimeout(120_000);
-  await ext.configure({ threshold: '1000' });
+  const { popup } = await readingMidStream(ext, service, pages, 3_500);
   await evaluate(await ext.extensionPage(), async () => {
     const bg = (await (globalThis as unknown as Ext).browser.runtime.getBackgroundPage()) as unknown as { tuned: Record<string, number> };
     bg.tuned = { 'network-pause-ms': 8_000 };
   });
-  pages.put('/long.html', makeArticleHtml(3_500));
-  const { tabId } = await ext.openTab('long.html');
-  const popup = await ext.openPopup(tabId);
-  await expect.poll(() => state(popup)).toBe('playing');
-  await untilAnswerUnderWay(service);
   service.outage({ seconds: 20 });
 
   await expect.poll(() => attr(popup, 'player', 'data-wait')).toBe('network');

@@ -1,8 +1,6 @@
-import { formatRubPlain } from '../../utils/money/money.ts';
-import { makeArticleHtml } from '../fixtures/make-article.ts';
 import { paidTwice } from '../fixtures/paid-twice.ts';
-import { untilAnswerUnderWay } from '../fixtures/under-way.ts';
 import { expect, player, test } from './fixtures.ts';
+import { expectShownAsBilled, readingMidStream, STREAMING_SERVICE } from './streaming.ts';
 
 /**
  * The network gone for a while (issue 58): a wait of the reading, not an error. The service's outage
@@ -11,8 +9,7 @@ import { expect, player, test } from './fixtures.ts';
  */
 test.describe('the network goes away mid-reading', () => {
   test.describe.configure({ mode: 'parallel' });
-  // Synthesis at 3× real time: a part's audio is still arriving while it plays, as with the real service.
-  test.use({ serviceOptions: { msPerChar: 4, minMs: 50, realtimeFactor: 3 } });
+  test.use({ serviceOptions: STREAMING_SERVICE });
 
   test('for 20 s: what was received plays on, the popup says it waits, and the reading carries on by itself to the end; only the rest of the cut part is paid twice', async ({
     ext,
@@ -20,14 +17,9 @@ test.describe('the network goes away mid-reading', () => {
     pages,
   }) => {
     test.setTimeout(120_000);
-    await ext.configure({ threshold: '1000' });
-    pages.put('/long.html', makeArticleHtml(4_000));
-    const { tabId } = await ext.openTab('long.html');
-    const popup = await ext.openPopup(tabId);
-    const p = player(popup);
-    await expect(p).toHaveAttribute('data-state', 'playing');
     // A part's audio on its way, 2 s of it arrived: the outage cuts it where it is.
-    await untilAnswerUnderWay(service);
+    const { popup } = await readingMidStream(ext, service, pages, 4_000);
+    const p = player(popup);
     service.outage({ seconds: 20 });
 
     await expect(p).toHaveAttribute('data-wait', 'network');
@@ -44,23 +36,15 @@ test.describe('the network goes away mid-reading', () => {
     // Nothing received twice; a part cut by the outage asked for again from its cut sentence, never whole.
     expect(twice).toMatchObject({ receivedTwice: [], askedWholeAgain: [] });
     expect(twice.cut).toBeGreaterThan(0);
-    // What the popup shows is what the service billed.
-    const cost = log.reduce((n, e) => n + BigInt(e.costUnits), 0n);
-    await expect(popup.getByTestId('cost')).toHaveAttribute('data-value', formatRubPlain(cost));
-    await expect(popup.getByTestId('chars')).toHaveAttribute('data-value', String(log.reduce((n, e) => n + e.billedChars, 0)));
+    await expectShownAsBilled(popup, service);
   });
 
   test('past the pause limit: paused, not an error, nothing tried while paused; ▶ after the network is back reads to the end', async ({ ext, service, pages }) => {
     test.setTimeout(120_000);
-    await ext.configure({ threshold: '1000' });
+    const { popup } = await readingMidStream(ext, service, pages, 3_500);
+    const p = player(popup);
     const sw = await ext.serviceWorker();
     await sw.evaluate(() => void ((globalThis as unknown as { tuned: Record<string, number> }).tuned = { 'network-pause-ms': 8_000 }));
-    pages.put('/long.html', makeArticleHtml(3_500));
-    const { tabId } = await ext.openTab('long.html');
-    const popup = await ext.openPopup(tabId);
-    const p = player(popup);
-    await expect(p).toHaveAttribute('data-state', 'playing');
-    await untilAnswerUnderWay(service);
     service.outage({ seconds: 20 });
 
     await expect(p).toHaveAttribute('data-wait', 'network');

@@ -30,6 +30,9 @@ export interface PagesServer {
    */
   putHuge(path: string, opts: { type: string; size: number; head: string; declareLength: boolean; pageBody?: Uint8Array }): void;
   sent(path: string): number;
+  /** `path`'s host gone from the network for `seconds`: every request for it is cut unanswered (`cut(path)` counts them). */
+  unreachable(path: string, seconds: number): void;
+  cut(path: string): number;
   close(): Promise<void>;
 }
 
@@ -40,8 +43,14 @@ export async function startPagesServer(dir = PAGES_DIR): Promise<PagesServer> {
   const huge = new Map<string, { type: string; size: number; head: string; declareLength: boolean; pageBody?: Uint8Array }>();
   const sentBytes = new Map<string, number>();
   const files = new Map<string, { body: Uint8Array; type: string; pageOnly?: boolean }>();
+  const gone = new Map<string, { until: number; cut: number }>();
   const server: Server = createServer(async (req, res) => {
     const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+    const away = gone.get(path);
+    if (away && Date.now() < away.until) {
+      away.cut += 1;
+      return void req.socket.destroy();
+    }
     const served = files.get(path);
     const fromPage = req.headers['sec-fetch-mode'] === 'navigate' || req.headers['sec-fetch-site'] === 'same-origin';
     const to = redirects.get(path);
@@ -115,6 +124,8 @@ export async function startPagesServer(dir = PAGES_DIR): Promise<PagesServer> {
     redirect: (path, to) => redirects.set(path, to),
     putHuge: (path, opts) => huge.set(path, opts),
     sent: (path) => sentBytes.get(path) ?? 0,
+    unreachable: (path, seconds) => void gone.set(path, { until: Date.now() + seconds * 1000, cut: 0 }),
+    cut: (path) => gone.get(path)?.cut ?? 0,
     close: () =>
       new Promise<void>((ok) => {
         server.closeAllConnections();

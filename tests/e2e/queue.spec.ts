@@ -110,3 +110,27 @@ test('the sleep timer "at the end of this article" stops the queue after the ent
   expect(service.speechLog().map((e) => e.text).join(' ')).not.toContain('Статья Б');
   expect(service.speechLog().map((e) => e.text).join(' ')).toContain('Статья А');
 });
+
+test("the queue's next page cannot be reached for a while: the reading waits for the network, then reads it (issue 58)", async ({ ext, sw, service, pages }) => {
+  await ext.configure();
+  pages.put('/away.html', makeArticleHtml(600, 'Страница за туннелем'));
+  pages.put('/here.html', makeArticleHtml(200, 'Здесь'));
+  const away = await ext.openTab('away.html');
+  await menu(sw, away.tabId, { menuItemId: 'queue-add-page' });
+  const here = await ext.openTab('here.html');
+  const popup = await ext.openPopup(here.tabId);
+  await expect(player(popup)).toHaveAttribute('data-state', 'finished', { timeout: 30_000 });
+  await expect(popup.getByTestId('queue')).toHaveAttribute('data-count', '1');
+  service.resetLog();
+  pages.unreachable('/away.html', 6);
+
+  await popup.getByTestId('queue-play').click();
+  await expect(player(popup)).toHaveAttribute('data-wait', 'network');
+  await expect(player(popup)).toHaveAttribute('data-state', 'extracting');
+  // Back by itself: the page is read.
+  await expect(player(popup)).toHaveAttribute('data-state', 'finished', { timeout: 40_000 });
+  await expect(player(popup)).toHaveAttribute('data-wait', '');
+  expect(pages.cut('/away.html')).toBeGreaterThan(0);
+  expect(service.speechLog().map((e) => e.text)[0]).toContain('Страница за туннелем');
+  await expect(popup.getByTestId('queue')).toHaveAttribute('data-count', '0');
+});

@@ -3,7 +3,7 @@ import type { Page } from '@playwright/test';
 import { makeArticleHtml } from '../fixtures/make-article.ts';
 import { settled } from '../fixtures/settled.ts';
 import { paidTwice } from '../fixtures/paid-twice.ts';
-import { untilAnswerUnderWay } from '../fixtures/under-way.ts';
+import { expectShownAsBilled, readingMidStream, STREAMING_SERVICE } from './streaming.ts';
 import { expect, player, test, TEST_KEY } from './fixtures.ts';
 
 type Log = Array<{ status: number; text: string; billedChars: number }>;
@@ -287,45 +287,30 @@ test.describe('the key never leaves the background', () => {
 });
 
 test.describe('the service worker is stopped while a part streams (issue 58)', () => {
-  // Synthesis at 3× real time: a part's audio is still arriving while it plays, as with the real service.
-  test.use({ serviceOptions: { msPerChar: 4, minMs: 50, realtimeFactor: 3 } });
+  test.use({ serviceOptions: STREAMING_SERVICE });
 
   test('the reading finishes; the part is asked for again from the cut sentence, never whole; the cost shown is what was billed', async ({ ext, service, pages }) => {
     test.setTimeout(90_000);
-    await ext.configure({ threshold: '1000' });
-    pages.put('/long.html', makeArticleHtml(4_000));
-    const { tabId } = await ext.openTab('long.html');
-    const popup = await ext.openPopup(tabId);
-    await expect(player(popup)).toHaveAttribute('data-state', 'playing');
-    await untilAnswerUnderWay(service);
+    const { tabId } = await readingMidStream(ext, service, pages, 4_000);
     // Stopped by force mid-download (Chrome may, and chrome://serviceworker-internals does): the answer is cut.
     await ext.stopServiceWorker();
 
     const again = await ext.openPopup(tabId);
     await expect(player(again)).toHaveAttribute('data-state', 'finished', { timeout: 60_000 });
-    const log = service.speechLog();
-    const twice = paidTwice(log);
+    const twice = paidTwice(service.speechLog());
     expect(twice).toMatchObject({ receivedTwice: [], askedWholeAgain: [] });
     expect(twice.cut).toBeGreaterThan(0);
-    const cost = log.reduce((n, e) => n + BigInt(e.costUnits), 0n);
-    await expect(again.getByTestId('cost')).toHaveAttribute('data-value', formatRubPlain(cost));
-    await expect(again.getByTestId('chars')).toHaveAttribute('data-value', String(log.reduce((n, e) => n + e.billedChars, 0)));
-    await expect(again.getByTestId('error')).toHaveAttribute('data-code', '');
+    await expectShownAsBilled(again, service);
   });
 });
 
 test.describe('Chrome closes the offscreen document mid-part (issue 58)', () => {
-  test.use({ serviceOptions: { msPerChar: 4, minMs: 50, realtimeFactor: 3 } });
+  test.use({ serviceOptions: STREAMING_SERVICE });
 
   test('it is opened again and the reading goes on from the same second to the end, nothing bought twice', async ({ ext, service, pages }) => {
     test.setTimeout(90_000);
-    await ext.configure({ threshold: '1000' });
-    pages.put('/long.html', makeArticleHtml(4_000));
-    const { tabId } = await ext.openTab('long.html');
-    const popup = await ext.openPopup(tabId);
+    const { popup } = await readingMidStream(ext, service, pages, 4_000);
     const p = player(popup);
-    await expect(p).toHaveAttribute('data-state', 'playing');
-    await untilAnswerUnderWay(service);
     await expect.poll(() => position(popup)).toBeGreaterThan(1);
     const sw = await ext.serviceWorker();
     const held = await position(popup);

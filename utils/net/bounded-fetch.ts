@@ -69,8 +69,18 @@ export async function hopAllowed(from: URL, to: URL, deps: Pick<FetchDeps, 'mayR
 }
 
 /**
+ * The host could not be reached (no answer, or the connection lost before the body's end): a `network`
+ * error, which a reading may wait out (`Reader.untilReachable`) rather than end in.
+ */
+export class Unreachable extends ReadingError {
+  constructor() {
+    super('network');
+  }
+}
+
+/**
  * The answer for `url`, its redirects checked as described above; `ReadingError('redirect-refused')`
- * when one leads where it may not, `'network'` when the connection fails.
+ * when one leads where it may not, `Unreachable` when the connection fails.
  */
 export async function fetchChecked(url: string, init: RequestInit, deps: FetchDeps): Promise<Response> {
   const start = new URL(url);
@@ -80,7 +90,7 @@ export async function fetchChecked(url: string, init: RequestInit, deps: FetchDe
       return await deps.fetch(at, { ...init, ...more });
     } catch (err) {
       if (init.signal?.aborted) throw new ReadingError('timeout');
-      throw err instanceof ReadingError ? err : new ReadingError('network');
+      throw err instanceof ReadingError ? err : new Unreachable();
     }
   };
   let at = start;
@@ -134,7 +144,7 @@ export async function readCapped(res: Response, maxBytes: number): Promise<Uint8
     try {
       next = await reader.read();
     } catch {
-      throw new ReadingError('network');
+      throw new Unreachable();
     }
     const { done, value } = next;
     if (done) break;

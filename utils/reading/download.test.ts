@@ -204,4 +204,35 @@ describe('Download', () => {
       expect(d.pieces.map((p) => p.resumed)).toEqual([false, true]);
     });
   });
+
+  describe('retries are for failed answers in a row', () => {
+    const cutStream = (): SpeechStream => ({
+      receipt: { requestId: 'r', charsBilled: 17, cost: 1n, balance: null },
+      chunks: (async function* () {
+        yield mp3(2);
+        throw new ServiceError(0, 'network', 'The connection was lost while audio was arriving.');
+      })(),
+    });
+
+    it('a burst of 5xx, a cut mid-stream, and another burst: the part comes whole in the end (the budget is per burst; a cut spends none)', async () => {
+      const answers = ['502', '502', '502', 'cut', '502', '502', '502', 'cut', 'ok'];
+      const open = vi.fn(async (): Promise<SpeechStream> => {
+        const a = answers.shift();
+        if (a === '502') throw new ServiceError(502, 'synthesis_failed', 'busy');
+        return a === 'cut' ? cutStream() : stream(2);
+      });
+      let from = 0;
+      const d = download({ slots: new RequestSlots(1), open, sleep: async () => undefined, billed: () => undefined }, PRIORITY.now, { cutAt: () => (from += 3) });
+      expect(await d.outcome).toEqual({ kind: 'ok', whole: false });
+      expect(open).toHaveBeenCalledTimes(9);
+    });
+
+    it('cut after cut with no sentence further: stopped after a few', async () => {
+      const open = vi.fn(async () => cutStream());
+      const d = download({ slots: new RequestSlots(1), open, sleep: async () => undefined, billed: () => undefined }, PRIORITY.now, { cutAt: (f) => f });
+      expect((await d.outcome).kind).toBe('stop');
+      expect(open).toHaveBeenCalledTimes(MAX_RETRIES + 1);
+    });
+  });
 });
+

@@ -195,7 +195,10 @@ export class Download {
     let from = this.req.from;
     let resumed = from > 0;
     let whole = from === 0;
+    /** Failed answers in a row (5xx, 429 of others …): a few are tried again, then the part stops. */
     let retries = 0;
+    /** Cuts in a row that brought the part no sentence further. */
+    let stuck = 0;
     for (let attempt = 0; ; attempt++) {
       // A retry, a wait for a slot or the rest of a cut stream for a part nobody needs any more: not sent.
       if (attempt > 0 && this.ticket.priority === PRIORITY.spare) return { kind: 'aborted' };
@@ -211,6 +214,8 @@ export class Download {
         diagnostics.mark('request');
         const stream = await this.deps.open(request, signal, { part, resumed, forSave: this.#wantedBySave });
         this.deps.reached();
+        // Answered with audio: the failures before were a burst that has passed.
+        retries = 0;
         this.receiving = whole;
         diagnostics.mark('response');
         // The bill is counted at the call (in memory); what it shows is written while the audio comes in,
@@ -232,10 +237,14 @@ export class Download {
         }
         if (!(err instanceof ServiceError)) return { kind: 'stop', error: err };
         if (err.status !== 0) this.deps.reached();
-        if (err.status === 0 && received > 0 && retries < MAX_RETRIES) {
-          // Dropped or stalled mid-body: what arrived plays; only the rest, from the cut sentence, is asked for again.
-          retries++;
-          from = cutAt(from, mp3Duration(concatBytes(this.pieces.slice(start).map((p) => p.bytes))));
+        if (err.status === 0 && received > 0) {
+          // Dropped or stalled mid-body: what arrived plays; only the rest, from the cut sentence, is asked for
+          // again. The network's doing, not the service's answer: no retry is spent, unless cut after cut brings
+          // the part no sentence further (a body that always breaks in the same place).
+          const next = cutAt(from, mp3Duration(concatBytes(this.pieces.slice(start).map((p) => p.bytes))));
+          stuck = next > from ? 0 : stuck + 1;
+          if (stuck > MAX_RETRIES) return { kind: 'stop', error: err };
+          from = next;
           resumed = true;
           whole = false;
           continue;

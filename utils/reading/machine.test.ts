@@ -46,7 +46,7 @@ const WAITS = (state: string): Cell => [state, ['wait-begins'], 'network'];
  * false there, and what the event came with is not shown.
  */
 const TABLE: Partial<Record<ReadingStateName, Partial<Record<keyof typeof EVENTS, Cell>>>> = {
-  extracting: { planned: ['loading', []], ask: ['confirm', []], stop: STOPPED, 'ended (all handed over)': ENDED, 'ended (all handed over, an error waiting)': FAILED, 'player-error': AUDIO_ERROR, fault: FAULT },
+  extracting: { planned: ['loading', []], ask: ['confirm', []], unreachable: WAITS('extracting'), stop: STOPPED, 'ended (all handed over)': ENDED, 'ended (all handed over, an error waiting)': FAILED, 'player-error': AUDIO_ERROR, fault: FAULT },
   confirm: { confirm: ['confirm', ['agree']], 'answered (to loading)': ['loading', []], 'answered (to paused)': ['paused', []], stop: STOPPED, 'ended (all handed over)': ENDED, 'ended (all handed over, an error waiting)': FAILED, 'player-error': AUDIO_ERROR, fault: FAULT },
   loading: {
     ask: ['confirm', []],

@@ -134,8 +134,8 @@ function decide(state: ReadingStateName, event: ReadingEvent, wait: Wait): Decis
     case 'fault':
       return ACTIVE.has(state) ? { state: 'error', effects: ['end', 'silence', 'show-fault'] } : stay(state);
     case 'unreachable':
-      // Only a reading that requests audio waits for the network (asking first, nothing is sent).
-      return (SOUNDING.has(state) || state === 'paused') && wait === '' ? { state, wait: 'network', effects: ['wait-begins'] } : stay(state);
+      // A reading that requests audio, or its text (a queued page's download); asking first, nothing is sent.
+      return (SOUNDING.has(state) || state === 'paused' || state === 'extracting') && wait === '' ? { state, wait: 'network', effects: ['wait-begins'] } : stay(state);
     case 'reachable':
       return wait === 'network' ? { state, wait: '', effects: ['wait-ends'] } : stay(state);
     case 'wait-expired':

@@ -57,9 +57,10 @@ export class NetworkWait {
 
   /**
    * A request found the service unreachable: resolves when it is time to try again; rejects with the
-   * signal's reason when the request is no longer wanted.
+   * signal's reason when the request is no longer wanted. `giveUp`: past the pause limit it is thrown
+   * instead of waiting (a reading's text that never came has nothing to pause on).
    */
-  async unreachable(signal: AbortSignal): Promise<void> {
+  async unreachable(signal: AbortSignal, giveUp?: Error): Promise<void> {
     signal.throwIfAborted();
     const now = this.deps.now();
     if (!this.#since) {
@@ -72,6 +73,7 @@ export class NetworkWait {
       this.#held = true;
       this.deps.tell('expired');
     }
+    if (this.#held && giveUp) throw giveUp;
     if (!this.#held) this.deps.keepAwake?.();
     const ms = NETWORK_TRIES_MS[Math.min(this.#tries, NETWORK_TRIES_MS.length - 1)]!;
     this.#tries += 1;

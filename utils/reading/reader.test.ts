@@ -5,6 +5,7 @@ import { MAX_RETRIES } from '../speech/errors';
 import { formatRubPlain } from '../money/money';
 import { DEFAULT_PLAYBACK, type Playback } from '../storage/settings';
 import { SLEEP_CHECK_MS } from './sleep';
+import { Unreachable } from '../net/bounded-fetch';
 
 const finished = (w: ReturnType<typeof makeWorld>) => w.until(() => !['extracting', 'loading', 'playing', 'confirm'].includes(w.reader.view.state), 'the reading to end');
 
@@ -870,6 +871,35 @@ describe('the service cannot be reached (issue 58)', () => {
     w.tick(60_000);
     await new Promise((r) => setTimeout(r, 20));
     expect(w.log.length).toBe(tries);
+  });
+});
+
+describe("a reading's text from a host that cannot be reached (a queued page, issue 58)", () => {
+  it('waits for the network while extracting, asks for the text again, and reads it', async () => {
+    const w = makeWorld({ autoplay: true });
+    const saves = vi.spyOn(w.deps.store, 'saveView').mock.calls;
+    let asked = 0;
+    await w.reader.start({
+      tabId: null,
+      source: 'article',
+      extract: async () => {
+        asked += 1;
+        if (asked <= 3) throw new Unreachable();
+        return { title: 'T', source: 'article', blocks: [{ kind: 'paragraph', text: sentences(5) }] };
+      },
+    });
+    await finished(w);
+    expect(w.reader.view).toMatchObject({ state: 'finished', wait: '' });
+    expect(asked).toBe(4);
+    expect(saves.some(([v]) => v.state === 'extracting' && v.wait === 'network')).toBe(true);
+  });
+
+  it('past the pause limit it ends in network: there is nothing to pause on', async () => {
+    const w = makeWorld({ autoplay: true, networkPauseAfterMs: 10_000 });
+    await w.reader.start({ tabId: null, source: 'article', extract: async () => Promise.reject(new Unreachable()) });
+    await finished(w);
+    expect(w.reader.view).toMatchObject({ state: 'error', error: { code: 'network' }, wait: '' });
+    expect(w.log).toHaveLength(0);
   });
 });
 

@@ -10,7 +10,9 @@ import { askFirstIfNeeded } from './asking';
 import type { ReaderDeps, ReadingRequest } from './deps';
 import type { ReaderInside } from './inside';
 import { planReading } from './plan';
-import type { prepare } from './prepare';
+import { prepare } from './prepare';
+import { Unreachable } from '../net/bounded-fetch';
+import { ServiceError } from '../speech/client';
 import { resumeOfferOf } from './resume-place';
 import type { ReadingRun } from './run';
 import type { ReadingView } from './state';
@@ -19,7 +21,7 @@ export async function carryOn(r: ReaderInside, run: ReadingRun, req: ReadingRequ
   try {
     // Written in the order asked: this reading's writes below (an error's view too) come after the first ones.
     await firstWrites;
-    const { text, settings, account, stalePrice } = await prepared;
+    const { text, settings, account, stalePrice } = await untilReachable(r, run, req, prepared);
     run.signal.throwIfAborted();
     diagnostics.mark('prepared');
     // The place kept on this page is looked up while the reading is planned.
@@ -84,4 +86,24 @@ export function writeFirst(deps: Pick<ReaderDeps, 'store' | 'badge'>, still: { c
   };
   if (!after) return Promise.resolve(write());
   return after.then(write, write);
+}
+
+/**
+ * The text as prepared, its host waited for while it cannot be reached (a queued page's download; the
+ * service's account check when no account is known yet): the reading waits for the network as it does for
+ * the service, and asks again; past the pause limit it ends in `network` (it has nothing to pause on).
+ */
+async function untilReachable(r: ReaderInside, run: ReadingRun, req: ReadingRequest, first: ReturnType<typeof prepare>): ReturnType<typeof prepare> {
+  for (let prepared = first; ; ) {
+    try {
+      const got = await prepared;
+      r.network.reached();
+      return got;
+    } catch (err) {
+      // The page's host, or the service's account check with no account known yet, not reached at all.
+      if (!(err instanceof Unreachable) && !(err instanceof ServiceError && err.status === 0)) throw err;
+      await r.network.unreachable(run.signal, err);
+      prepared = prepare(r.deps, () => req.extract());
+    }
+  }
 }
