@@ -55,3 +55,36 @@ test('two pages added from the menu are counted, then played one after the other
   expect(titleTwo).toBeGreaterThan(1);
   expect(new Set(sent).size).toBe(sent.length);
 });
+
+test("the queue's next page cannot be reached for a while: the reading waits for the network, then reads it (issue 58)", async ({ ext, service, pages }) => {
+  await ext.configure();
+  pages.put('/away.html', makeArticleHtml(600, 'Страница за туннелем'));
+  pages.put('/here.html', makeArticleHtml(200, 'Здесь'));
+  const helper = await ext.extensionPage();
+  const away = await ext.openTab('away.html');
+  await evaluate(
+    helper,
+    async (tabId: number) => {
+      const { browser } = globalThis as unknown as Ext;
+      const bg = (await browser.runtime.getBackgroundPage()) as unknown as Hooks;
+      const tab = await browser.tabs.get(tabId);
+      bg.contextMenuClick({ editable: false, pageUrl: tab.url, menuItemId: 'queue-add-page' }, tab);
+    },
+    away.tabId,
+  );
+  const here = await ext.openTab('here.html');
+  const popup = await ext.openPopup(here.tabId);
+  await expect.poll(() => state(popup), { timeout: 30_000 }).toBe('finished');
+  await expect.poll(() => attr(popup, 'queue', 'data-count')).toBe('1');
+  service.resetLog();
+  pages.unreachable('/away.html', 6);
+
+  await click(popup, '[data-testid="queue-play"]');
+  await expect.poll(() => attr(popup, 'player', 'data-wait')).toBe('network');
+  expect(await state(popup)).toBe('extracting');
+  await expect.poll(() => state(popup), { timeout: 40_000 }).toBe('finished');
+  expect(await attr(popup, 'player', 'data-wait')).toBe('');
+  expect(pages.cut('/away.html')).toBeGreaterThan(0);
+  expect(service.speechLog().map((e) => e.text)[0]).toContain('Страница за туннелем');
+  await expect.poll(() => attr(popup, 'queue', 'data-count')).toBe('0');
+});
