@@ -205,6 +205,22 @@ describe('Download', () => {
     });
   });
 
+  it("a later part's bill is written before its audio is handed on: a background stopped then comes back with it", async () => {
+    let written = () => undefined as void;
+    const billed = vi.fn(() => new Promise<void>((ok) => (written = ok)));
+    const later = { ...part, index: 3 };
+    const d = new Download(
+      { part: later, from: 0, body: (f) => ({ text: later.text.slice(f), stream: true }), cutAt: (f) => f, priority: PRIORITY.ahead, signal: never },
+      { slots: new RequestSlots(1), open: async () => stream(3), sleep: async () => undefined, billed, unreachable: () => Promise.reject(new Error('no')), reached: () => undefined },
+    );
+    await tick();
+    expect(billed).toHaveBeenCalledTimes(1);
+    expect(d.pieces).toHaveLength(0);
+    written();
+    expect(await d.outcome).toEqual({ kind: 'ok', whole: true });
+    expect(d.bytes().byteLength).toBe(mp3(3).byteLength);
+  });
+
   describe('retries are for failed answers in a row', () => {
     const cutStream = (): SpeechStream => ({
       receipt: { requestId: 'r', charsBilled: 17, cost: 1n, balance: null },

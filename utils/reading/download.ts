@@ -218,10 +218,12 @@ export class Download {
         retries = 0;
         this.receiving = whole;
         diagnostics.mark('response');
-        // The bill is counted at the call (in memory); what it shows is written while the audio comes in,
-        // not before its first bytes (2–4 ms of storage on the way to the first audio).
+        // The bill is counted at the call (in memory) and written before the audio it paid for is handed on, so
+        // a background stopped a moment later comes back with it — but for the reading's first part, whose
+        // write goes while its audio comes in (2–4 ms of storage on the way to the first audio).
         const billing = Promise.resolve(this.deps.billed(stream.receipt, countChars(request.text)));
         billing.catch(() => undefined);
+        if (part.index > 0 || resumed) await billing;
         for await (const bytes of stream.chunks) {
           this.pieces.push({ bytes, resumed: resumed && received === 0 });
           received += bytes.byteLength;
