@@ -53,10 +53,6 @@ export class PlayTimeline {
     if (!this.#starts.has(k)) this.#starts.set(k, at);
   }
 
-  startOf(k: number): number | undefined {
-    return this.#starts.get(k);
-  }
-
   /** Where the load's start lies on the timeline: its first part's start plus the second it began at. */
   seekTarget(seconds: number): number {
     return (this.#starts.get(this.#firstPart) ?? 0) + seconds;

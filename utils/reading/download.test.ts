@@ -4,7 +4,7 @@ import { ServiceError, type SpeechStream } from '../speech/client';
 import { MAX_RETRIES } from '../speech/errors';
 import { PRIORITY, RequestSlots } from '../speech/slots';
 import type { Part } from '../text/parts';
-import { Download, type FetchDeps } from './download';
+import { Download, type FetchDeps, MAX_CUTS } from './download';
 
 const part: Part = { index: 0, text: 'Одно предложение.', previousText: '', nextText: '', chars: 17, sentences: [{ start: 0, end: 17, block: 0 }] };
 const never = new AbortController().signal;
@@ -249,6 +249,35 @@ describe('Download', () => {
       expect((await d.outcome).kind).toBe('stop');
       expect(open).toHaveBeenCalledTimes(MAX_RETRIES + 1);
     });
+  });
+
+  it('answered (billed), then the body breaks before its first byte, again and again: failed answers, stopped after the retries, never an endless wait', async () => {
+    const open = vi.fn(async (): Promise<SpeechStream> => ({
+      receipt: { requestId: 'r', charsBilled: 17, cost: 1n, balance: null },
+      // eslint-disable-next-line require-yield
+      chunks: (async function* () {
+        throw new ServiceError(0, 'network', 'The connection was lost while audio was arriving.');
+      })(),
+    }));
+    const waits = vi.fn(async () => undefined);
+    const d = download({ slots: new RequestSlots(1), open, sleep: async () => undefined, billed: () => undefined, unreachable: waits });
+    expect((await d.outcome).kind).toBe('stop');
+    expect(open).toHaveBeenCalledTimes(MAX_RETRIES + 1);
+    expect(waits).not.toHaveBeenCalled();
+  });
+
+  it('a body that breaks after every sentence: its rest asked for again MAX_CUTS times at most', async () => {
+    const open = vi.fn(async (): Promise<SpeechStream> => ({
+      receipt: { requestId: 'r', charsBilled: 17, cost: 1n, balance: null },
+      chunks: (async function* () {
+        yield mp3(2);
+        throw new ServiceError(0, 'network', 'The connection was lost while audio was arriving.');
+      })(),
+    }));
+    let from = 0;
+    const d = download({ slots: new RequestSlots(1), open, sleep: async () => undefined, billed: () => undefined }, PRIORITY.now, { cutAt: () => (from += 1) });
+    expect((await d.outcome).kind).toBe('stop');
+    expect(open).toHaveBeenCalledTimes(MAX_CUTS + 1);
   });
 });
 

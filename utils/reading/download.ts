@@ -20,6 +20,9 @@ import { diagnostics } from '../diagnostics/wired';
  */
 const ABORT_GRACE_MS = 120;
 
+/** A part is asked for again after a cut mid-stream this many times at most (each time its rest is paid again). */
+export const MAX_CUTS = 8;
+
 /** What a request is for, as the spending gate asks it: the part, whether it is the rest of a dropped stream, whether Save as MP3 wants it. */
 export interface RequestAbout {
   part: Part;
@@ -195,14 +198,17 @@ export class Download {
     let from = this.req.from;
     let resumed = from > 0;
     let whole = from === 0;
-    /** Failed answers in a row (5xx, 429 of others …): a few are tried again, then the part stops. */
+    /** Failed answers in a row (5xx, 429 of others, a body that broke before its first byte): a few are tried again, then the part stops. */
     let retries = 0;
-    /** Cuts in a row that brought the part no sentence further. */
+    /** Cuts in a row that brought the part no sentence further, and cuts in all: each asks for the part's rest, paid again. */
     let stuck = 0;
+    let cuts = 0;
     for (let attempt = 0; ; attempt++) {
       // A retry, a wait for a slot or the rest of a cut stream for a part nobody needs any more: not sent.
       if (attempt > 0 && this.ticket.priority === PRIORITY.spare) return { kind: 'aborted' };
       let received = 0;
+      /** The service answered this request (it is billed): a failure now is the answer's, not the network's. */
+      let answered = false;
       const start = this.pieces.length;
       try {
         this.lease = await this.deps.slots.acquire(this.ticket, signal, () => this.cancel());
@@ -214,8 +220,7 @@ export class Download {
         diagnostics.mark('request');
         const stream = await this.deps.open(request, signal, { part, resumed, forSave: this.#wantedBySave });
         this.deps.reached();
-        // Answered with audio: the failures before were a burst that has passed.
-        retries = 0;
+        answered = true;
         this.receiving = whole;
         diagnostics.mark('response');
         // The bill is counted at the call (in memory) and written before the audio it paid for is handed on, so
@@ -225,6 +230,8 @@ export class Download {
         billing.catch(() => undefined);
         if (part.index > 0 || resumed) await billing;
         for await (const bytes of stream.chunks) {
+          // Audio came: the failures before were a burst that has passed.
+          retries = 0;
           this.pieces.push({ bytes, resumed: resumed && received === 0 });
           received += bytes.byteLength;
           this.notify();
@@ -243,15 +250,17 @@ export class Download {
           // Dropped or stalled mid-body: what arrived plays; only the rest, from the cut sentence, is asked for
           // again. The network's doing, not the service's answer: no retry is spent, unless cut after cut brings
           // the part no sentence further (a body that always breaks in the same place).
+          // A body that breaks after every sentence would have the part's rest paid again and again: a part is
+          // asked for again after a cut MAX_CUTS times at most.
           const next = cutAt(from, mp3Duration(concatBytes(this.pieces.slice(start).map((p) => p.bytes))));
           stuck = next > from ? 0 : stuck + 1;
-          if (stuck > MAX_RETRIES) return { kind: 'stop', error: err };
+          if (stuck > MAX_RETRIES || ++cuts > MAX_CUTS) return { kind: 'stop', error: err };
           from = next;
           resumed = true;
           whole = false;
           continue;
         }
-        if (err.status === 0 && received === 0) {
+        if (err.status === 0 && received === 0 && !answered) {
           // No answer at all: the reading waits for the network, however long (it pauses itself at the limit).
           // Fetched ahead with nothing received: nobody waits for it yet; whoever needs it asks again, and
           // waits. The rest of a cut part waits whoever it is for: what arrived of it is paid for.
@@ -264,7 +273,8 @@ export class Download {
           }
           continue;
         }
-        const action = err.status === 0 ? 'stop' : actionFor(err.status, err.code);
+        // Answered (billed), then its body broke before any audio: a failed answer, tried again within the retries.
+        const action = err.status === 0 ? (answered ? 'retry' : 'stop') : actionFor(err.status, err.code);
         // Too many in flight: when it is our own doing, wait for one of ours to end; it costs no retry.
         if (err.status === 429 && this.deps.slots.refused()) continue;
         // Fetched ahead and failing: nobody waits for it yet; whoever needs it asks again, with retries of its own.

@@ -47,7 +47,7 @@ const WAITS = (state: string): Cell => [state, ['wait-begins'], 'network'];
  */
 const TABLE: Partial<Record<ReadingStateName, Partial<Record<keyof typeof EVENTS, Cell>>>> = {
   extracting: { planned: ['loading', []], ask: ['confirm', []], unreachable: WAITS('extracting'), stop: STOPPED, 'ended (all handed over)': ENDED, 'ended (all handed over, an error waiting)': FAILED, 'player-error': AUDIO_ERROR, fault: FAULT },
-  confirm: { confirm: ['confirm', ['agree']], 'answered (to loading)': ['loading', []], 'answered (to paused)': ['paused', []], stop: STOPPED, 'ended (all handed over)': ENDED, 'ended (all handed over, an error waiting)': FAILED, 'player-error': AUDIO_ERROR, fault: FAULT },
+  confirm: { unreachable: WAITS('confirm'), confirm: ['confirm', ['agree']], 'answered (to loading)': ['loading', []], 'answered (to paused)': ['paused', []], stop: STOPPED, 'ended (all handed over)': ENDED, 'ended (all handed over, an error waiting)': FAILED, 'player-error': AUDIO_ERROR, fault: FAULT },
   loading: {
     ask: ['confirm', []],
     jump: ['loading', []],
@@ -108,14 +108,14 @@ const WAITING: Partial<Record<ReadingStateName, Partial<Record<keyof typeof EVEN
   confirm: {
     ...OVER_WAITING,
     confirm: ['confirm', ['agree'], N],
-    'answered (to loading)': ['loading', [], N],
-    'answered (to paused)': ['paused', [], N],
+    'answered (to loading)': ['loading', ['retry-now'], N],
+    'answered (to paused)': ['paused', ['retry-now'], N],
     reachable: ['confirm', ['wait-ends']],
   },
   loading: {
     ...OVER_WAITING,
     ask: ['confirm', [], N],
-    jump: ['loading', [], N],
+    jump: ['loading', ['retry-now'], N],
     pause: PAUSED_WAITING,
     toggle: PAUSED_WAITING,
     playing: ['playing', [], N],
@@ -126,7 +126,7 @@ const WAITING: Partial<Record<ReadingStateName, Partial<Record<keyof typeof EVEN
   playing: {
     ...OVER_WAITING,
     ask: ['confirm', [], N],
-    jump: ['loading', [], N],
+    jump: ['loading', ['retry-now'], N],
     stop: STOPPED_KEPT,
     pause: PAUSED_WAITING,
     toggle: PAUSED_WAITING,
@@ -137,7 +137,7 @@ const WAITING: Partial<Record<ReadingStateName, Partial<Record<keyof typeof EVEN
   paused: {
     ...OVER_WAITING,
     ask: ['confirm', [], N],
-    jump: ['loading', [], N],
+    jump: ['loading', ['retry-now'], N],
     stop: STOPPED_KEPT,
     // ▶ tries the service again at once.
     resume: ['playing', ['lift-sleep-hold', 'post-resume', 'retry-now'], N],

@@ -103,10 +103,12 @@ function decide(state: ReadingStateName, event: ReadingEvent, wait: Wait): Decis
       return state === 'extracting' ? { state: 'loading', effects: [] } : stay(state);
     case 'ask':
       return state === 'extracting' || SOUNDING.has(state) || state === 'paused' ? { state: 'confirm', effects: [] } : stay(state);
+    // Going on (after an answer, or to another part) while the service cannot be reached: its requests try
+    // again at once, and the pause limit counts anew (they may be held at it).
     case 'answered':
-      return state === 'confirm' ? { state: event.to, effects: [] } : stay(state);
+      return state === 'confirm' ? { state: event.to, effects: wait === 'network' ? ['retry-now'] : [] } : stay(state);
     case 'jump':
-      return SOUNDING.has(state) || state === 'paused' ? { state: 'loading', effects: [] } : stay(state);
+      return SOUNDING.has(state) || state === 'paused' ? { state: 'loading', effects: wait === 'network' ? ['retry-now'] : [] } : stay(state);
     case 'confirm':
       return state === 'confirm' ? { state, effects: ['agree'] } : stay(state);
     case 'stop':
@@ -134,8 +136,9 @@ function decide(state: ReadingStateName, event: ReadingEvent, wait: Wait): Decis
     case 'fault':
       return ACTIVE.has(state) ? { state: 'error', effects: ['end', 'silence', 'show-fault'] } : stay(state);
     case 'unreachable':
-      // A reading that requests audio, or its text (a queued page's download); asking first, nothing is sent.
-      return (SOUNDING.has(state) || state === 'paused' || state === 'extracting') && wait === '' ? { state, wait: 'network', effects: ['wait-begins'] } : stay(state);
+      // A reading that requests audio, or its text (a queued page's download); one asking again may have had
+      // a request under way.
+      return ACTIVE.has(state) && wait === '' ? { state, wait: 'network', effects: ['wait-begins'] } : stay(state);
     case 'reachable':
       return wait === 'network' ? { state, wait: '', effects: ['wait-ends'] } : stay(state);
     case 'wait-expired':

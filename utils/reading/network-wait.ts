@@ -11,6 +11,11 @@
 
 /** The waits between tries, then the last again: never more than 8 s between two. */
 export const NETWORK_TRIES_MS: readonly number[] = [1_000, 2_000, 4_000, 8_000];
+/**
+ * The longest a single move of the clock counts towards the pause limit: a try that timed out (30 s) and
+ * the wait after it, not the hours of a machine asleep.
+ */
+export const GAP_CAP_MS = 40_000;
 /** After this long without the service the reading pauses (▶ carries on from the same place). */
 export const NETWORK_PAUSE_AFTER_MS = 10 * 60_000;
 
@@ -35,10 +40,12 @@ export interface NetworkWaitDeps {
 export class NetworkWait {
   #since = 0;
   /**
-   * Time spent waiting between tries, counted by the waits themselves: the pause limit counts this, not
-   * the wall clock, so a machine asleep mid-wait (a lid closed) does not find the limit passed on waking.
+   * The time waited, for the pause limit: the clock's moves between the moments the wait is looked at (a
+   * request meeting the wall, a try's timer), each counted once whatever number of requests wait, and each
+   * at most GAP_CAP_MS — a machine asleep mid-wait (a lid closed) does not find the limit passed on waking.
    */
   #waited = 0;
+  #seenAt = 0;
   #tries = 0;
   #held = false;
   readonly #wakers = new Set<() => void>();
@@ -66,8 +73,11 @@ export class NetworkWait {
     if (!this.#since) {
       this.#since = now;
       this.#waited = 0;
+      this.#seenAt = now;
       this.#tries = 0;
       this.deps.tell('unreachable');
+    } else {
+      this.count();
     }
     if (!this.#held && this.#waited >= this.deps.pauseAfterMs()) {
       this.#held = true;
@@ -87,6 +97,7 @@ export class NetworkWait {
     if (!this.#since) return;
     this.#since = 0;
     this.#waited = 0;
+    this.#seenAt = 0;
     this.#tries = 0;
     this.#held = false;
     this.deps.tell('reachable');
@@ -103,6 +114,7 @@ export class NetworkWait {
   retryNow(): void {
     if (this.#since) this.#since = this.deps.now();
     this.#waited = 0;
+    this.#seenAt = this.#since;
     this.#held = false;
     this.#tries = 0;
     this.wakeAll();
@@ -112,15 +124,27 @@ export class NetworkWait {
   forget(): void {
     this.#since = 0;
     this.#waited = 0;
+    this.#seenAt = 0;
     this.#tries = 0;
     this.#held = false;
   }
 
-  /** A restarted background takes up a wait that had begun at `since` (from the saved view). */
+  /**
+   * A restarted background takes up a wait that had begun at `since` (from the saved view, for what is
+   * shown); the pause limit counts anew (the time before may have been a machine asleep).
+   */
   resume(since: number): void {
     if (since <= 0 || this.#since) return;
     this.#since = since;
-    this.#waited = Math.max(0, this.deps.now() - since);
+    this.#waited = 0;
+    this.#seenAt = this.deps.now();
+  }
+
+  /** Counts the clock's move since the wait was last looked at (at most GAP_CAP_MS). */
+  private count(): void {
+    const now = this.deps.now();
+    if (this.#seenAt) this.#waited += Math.min(Math.max(0, now - this.#seenAt), GAP_CAP_MS);
+    this.#seenAt = now;
   }
 
   private wakeAll(): void {
@@ -129,17 +153,13 @@ export class NetworkWait {
     wakers.forEach((wake) => wake());
   }
 
-  /**
-   * Resolves after `ms` (never, when null) or at a wake, counting the time waited (all of `ms` when its
-   * timer fired, else as far as the clock went); rejects when `signal` aborts.
-   */
+  /** Resolves after `ms` (never, when null) or at a wake, counting the time waited; rejects when `signal` aborts. */
   private nap(ms: number | null, signal: AbortSignal): Promise<void> {
-    const from = this.deps.now();
     return new Promise((resolve, reject) => {
       let cancel = () => undefined as void;
-      const done = (abort: boolean, fired = false) => {
+      const done = (abort: boolean) => {
         cancel();
-        if (ms !== null) this.#waited += fired ? ms : Math.min(ms, Math.max(0, this.deps.now() - from));
+        if (this.#since) this.count();
         this.#wakers.delete(wake);
         signal.removeEventListener('abort', onAbort);
         if (abort) reject(signal.reason);
@@ -149,7 +169,7 @@ export class NetworkWait {
       const onAbort = () => done(true);
       this.#wakers.add(wake);
       signal.addEventListener('abort', onAbort, { once: true });
-      if (ms !== null) cancel = this.deps.timer(ms, () => done(false, true));
+      if (ms !== null) cancel = this.deps.timer(ms, () => done(false));
     });
   }
 }

@@ -34,22 +34,24 @@ import { readingViewStorage, runProgressStorage, type ReadingView } from './stat
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal.aborted) return reject(signal.reason);
-    const t = setTimeout(resolve, ms);
-    signal.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(t);
-        reject(signal.reason);
-      },
-      { once: true },
-    );
+    const onAbort = () => {
+      clearTimeout(t);
+      reject(signal.reason);
+    };
+    // Its listener goes with it: the sleep timer waits on one signal for an hour, 5 s at a time.
+    const t = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
   });
 }
 
 /** The background page is being closed or replaced (Firefox; a worker has no such moment): nothing more is sent. */
 let pageClosing = false;
 if (typeof window !== 'undefined') {
-  // `beforeunload` comes before the page's fetches are cut (`pagehide` after: too late).
+  // `beforeunload` comes before the page's fetches are cut (the rest of a cut part would be asked for as it
+  // closed); `pagehide` where no `beforeunload` comes.
   for (const type of ['beforeunload', 'pagehide']) window.addEventListener(type, () => (pageClosing = true));
 }
 
