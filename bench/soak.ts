@@ -256,6 +256,11 @@ async function soak(d: SoakDriver, sentences: string[]): Promise<SoakResult> {
     // The first sample of a reading not yet sounding is not a silence.
     if (!wanted) silentSince = 0;
     if (now - lastHeapAt > 15_000) {
+      const last = d.service.speechLog().at(-1);
+      process.stderr.write(
+        `soak ${d.browser}: ${r1((now - started) / 1000)} s, ${view.state}${view.wait ? ` (waiting for the ${view.wait})` : ''}, part ${view.part + 1} of ${view.parts}; ` +
+          `player ${audio ? `${r1(audio.time)} s${audio.paused ? ' paused' : ''}` : 'none'}; last request #${last?.nth} ${last?.status} ${last?.endedAt ? 'ended' : 'open'} ${last?.bytesSent} B\n`,
+      );
       const heap = await d.heapMB();
       if (heap !== null) heaps.push(heap);
       lastHeapAt = now;
@@ -265,6 +270,7 @@ async function soak(d: SoakDriver, sentences: string[]): Promise<SoakResult> {
       const kind = kinds[Math.floor(random() * kinds.length)]!;
       faults[kind] = (faults[kind] ?? 0) + 1;
       timeline.push({ atS: r1((now - started) / 1000), fault: kind });
+      process.stderr.write(`soak ${d.browser}: ${r1((now - started) / 1000)} s, fault: ${kind}\n`);
       let wait = FAULT_EVERY_MS * (0.75 + random() / 2);
       // One fault at a time: one not met yet (no request came) goes, rather than piling up into one long burst.
       d.service.clearFaults();

@@ -39,9 +39,9 @@ const load = { type: 'load', readingId: 'r', load: 1, startPart: 0, seekInPart: 
 const append = () => ({ type: 'append', readingId: 'r', part: 0, bytes: new ArrayBuffer(4) }) as const;
 
 /** A sink over a world whose document is open, with its port open too unless `port` is false. */
-async function openSink(port = true) {
+async function openSink(port = true, lost: (readingId: string) => void = () => undefined) {
   const w = world();
-  const sink = offscreenPlayerSink(w.access);
+  const sink = offscreenPlayerSink(w.access, lost);
   await w.access.ensureDocument();
   if (port) w.portOpens();
   return { w, sink };
@@ -72,4 +72,17 @@ describe('offscreenPlayerSink', () => {
     expect(w.access.findClient).toHaveBeenCalledTimes(2);
     expect(w.posted.map((p) => p.doc)).toEqual([1, 1]);
   });
+
+  it.each([
+    ['with a reading loaded: the reader is told at once (nothing more may be sent that would find out)', [load], ['r']],
+    ['after that reading was stopped: nothing to tell', [load, { type: 'stop', readingId: 'r' } as const], []],
+    ['before any load: nothing to tell', [], []],
+  ])('the document closed %s', async (_name, commands, told) => {
+    const lost = vi.fn();
+    const { w, sink } = await openSink(true, lost);
+    for (const cmd of commands) await sink.post(cmd);
+    w.closes();
+    expect(lost.mock.calls.map(([id]) => id)).toEqual(told);
+  });
 });
+

@@ -75,11 +75,16 @@ const browserAccess: OffscreenAccess = {
  * The document's client is looked up once and kept while the document's port is open: a lookup is
  * 3–5 ms of the worker's time before each command (the first bytes' among them). A closed document's
  * port closes with it, and the next command looks again (and opens the document if it is gone).
+ * `lost`: the document closed with a reading loaded (Chrome closes it under memory pressure): the
+ * reader is told at once, as the player would tell it — when nothing more was to be sent to it (the
+ * part ahead all handed over), no command would find out, and the reading would stand still.
  */
-export function offscreenPlayerSink(access: OffscreenAccess = browserAccess): PlayerSink {
+export function offscreenPlayerSink(access: OffscreenAccess = browserAccess, lost: (readingId: string) => void = () => undefined): PlayerSink {
   const inOrder = pLimit(1);
   let port: PlayerPort | null = null;
   let kept: WindowClient | null = null;
+  /** The reading the document was last loaded with ('' after a stop). */
+  let loaded = '';
   access.onConnect((opened) => {
     if (opened.name !== PLAYER_PORT) return;
     port = opened;
@@ -88,6 +93,7 @@ export function offscreenPlayerSink(access: OffscreenAccess = browserAccess): Pl
       if (port !== opened) return;
       port = null;
       kept = null;
+      if (loaded) lost(loaded);
     });
   });
   return {
@@ -109,6 +115,8 @@ export function offscreenPlayerSink(access: OffscreenAccess = browserAccess): Pl
           if (portBefore && port === portBefore) kept = client;
         }
         client.postMessage(cmd, cmd.type === 'append' ? [cmd.bytes] : []);
+        if (cmd.type === 'load') loaded = cmd.readingId;
+        else if (cmd.type === 'stop' && cmd.readingId === loaded) loaded = '';
       });
     },
   };

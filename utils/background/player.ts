@@ -14,7 +14,7 @@ type PlayerEvents = Parameters<typeof backgroundPlayerSink>[0];
 
 /** The player for `createReader`; `onEvent` is the reader's (Firefox: events come from this page's own player). */
 export function playerSink(onEvent: PlayerEvents) {
-  return import.meta.env.FIREFOX ? inPagePlayer(onEvent) : offscreenPlayerSink();
+  return import.meta.env.FIREFOX ? inPagePlayer(onEvent) : offscreenPlayerSink(undefined, (readingId) => onEvent({ type: 'lost', readingId }));
 }
 
 function inPagePlayer(onEvent: PlayerEvents) {
