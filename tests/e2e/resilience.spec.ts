@@ -313,8 +313,11 @@ test.describe('Chrome closes the offscreen document mid-part (issue 58)', () => 
     const p = player(popup);
     await expect.poll(() => position(popup)).toBeGreaterThan(1);
     // Closed when nothing more is on its way to it (the part ahead all handed over): no command would find
-    // out; the document's port closing tells the reader (before, the reading stood still, "playing").
+    // out; the document's port closing tells the reader (before, the reading stood still, "playing"). And
+    // by a worker started again meanwhile, which carries on with the player's reading without loading it.
     await expect.poll(() => service.inFlight(TEST_KEY), { timeout: 30_000 }).toBe(0);
+    await ext.stopServiceWorker();
+    await expect.poll(() => position(popup)).toBeGreaterThan((await position(popup)) + 0.5);
     const sw = await ext.serviceWorker();
     const held = await position(popup);
     // Under memory pressure Chrome may close it, sounding or not.

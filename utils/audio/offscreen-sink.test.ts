@@ -77,6 +77,7 @@ describe('offscreenPlayerSink', () => {
     ['with a reading loaded: the reader is told at once (nothing more may be sent that would find out)', [load], ['r']],
     ['after that reading was stopped: nothing to tell', [load, { type: 'stop', readingId: 'r' } as const], []],
     ['before any load: nothing to tell', [], []],
+    ['a worker started again carrying on with the player\'s reading (no load, a resume)', [{ type: 'resume', readingId: 'r' } as const], ['r']],
   ])('the document closed %s', async (_name, commands, told) => {
     const lost = vi.fn();
     const { w, sink } = await openSink(true, lost);

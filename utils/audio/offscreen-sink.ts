@@ -83,7 +83,10 @@ export function offscreenPlayerSink(access: OffscreenAccess = browserAccess, los
   const inOrder = pLimit(1);
   let port: PlayerPort | null = null;
   let kept: WindowClient | null = null;
-  /** The reading the document was last loaded with ('' after a stop). */
+  /**
+   * The reading the document plays ('' after a stop): the last one a command was posted for — a worker
+   * started again carries on with the player's reading without loading it.
+   */
   let loaded = '';
   access.onConnect((opened) => {
     if (opened.name !== PLAYER_PORT) return;
@@ -115,8 +118,8 @@ export function offscreenPlayerSink(access: OffscreenAccess = browserAccess, los
           if (portBefore && port === portBefore) kept = client;
         }
         client.postMessage(cmd, cmd.type === 'append' ? [cmd.bytes] : []);
-        if (cmd.type === 'load') loaded = cmd.readingId;
-        else if (cmd.type === 'stop' && cmd.readingId === loaded) loaded = '';
+        if (cmd.type !== 'stop') loaded = cmd.readingId;
+        else if (cmd.readingId === loaded) loaded = '';
       });
     },
   };
