@@ -140,18 +140,18 @@ export async function soakFirefox(): Promise<void> {
   await popup.waitForSelector('[data-testid="speed"]');
   await popup.select('[data-testid="speed"]', RATE);
   const attr = (testId: string, name: string) => popup.evaluate((t, n) => document.querySelector(`[data-testid="${t}"]`)?.getAttribute(n) ?? '', testId, name);
-  /** Runs `expression` on the background page's `player` (null while the page is being replaced). */
-  const onPlayer = <T>(f: string) =>
+  /** The background page's player clock (null while the page is being replaced; an extension page may not `eval`). */
+  const playerClock = () =>
     helper
-      .evaluate(async (body: string) => {
+      .evaluate(async () => {
         try {
-          const bg = (await (globalThis as unknown as Ext).browser.runtime.getBackgroundPage()) as unknown as { player?: unknown } | null;
-          return bg?.player ? (new Function('player', `return (${body})`)(bg.player) as unknown) : null;
+          const bg = (await (globalThis as unknown as Ext).browser.runtime.getBackgroundPage()) as unknown as { player?: { audio: HTMLAudioElement } } | null;
+          return bg?.player ? { time: bg.player.audio.currentTime, paused: bg.player.audio.paused } : null;
         } catch {
           return null;
         }
-      }, f)
-      .catch(() => null) as Promise<T | null>;
+      })
+      .catch(() => null);
   const driver: SoakDriver = {
     browser: 'Firefox',
     service,
@@ -164,7 +164,7 @@ export async function soakFirefox(): Promise<void> {
       chars: await attr('chars', 'data-value'),
       error: await attr('error', 'data-code'),
     }),
-    audio: () => onPlayer<{ time: number; paused: boolean }>('{ time: player.audio.currentTime, paused: player.audio.paused }'),
+    audio: playerClock,
     heapMB: async () => null,
     stopBackground: async () => {
       await helper.evaluate(async () => {
