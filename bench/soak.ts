@@ -266,7 +266,11 @@ async function soak(d: SoakDriver, sentences: string[]): Promise<SoakResult> {
       lastHeapAt = now;
     }
     const outageOn = outages.some((o) => now < o.to);
-    if (now >= nextFault && !outageOn && view.state === 'playing') {
+    // A fault on top of one still being retried would make one long burst (SERVICE.md: a few tries of a
+    // 5xx, then the reading stops with its message): the next waits for the last request answered well.
+    const lastAnswer = d.service.speechLog().at(-1);
+    const settled = !lastAnswer || lastAnswer.status === 200;
+    if (now >= nextFault && !outageOn && settled && view.state === 'playing') {
       const kind = kinds[Math.floor(random() * kinds.length)]!;
       faults[kind] = (faults[kind] ?? 0) + 1;
       timeline.push({ atS: r1((now - started) / 1000), fault: kind });
