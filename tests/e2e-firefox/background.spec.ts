@@ -6,6 +6,9 @@ import { makeArticleHtml } from '../fixtures/make-article.ts';
 import { settled } from '../fixtures/settled.ts';
 import { paidTwice } from '../fixtures/paid-twice.ts';
 import { expectShownAsBilled, readingMidStream, STREAMING_SERVICE } from './streaming.ts';
+
+// Each test has its own browser, service and pages: they run on both workers, not one after another (the suite's longest file).
+test.describe.configure({ mode: 'parallel' });
 import { attr, expect, extensionHelpers, state, test, type Ext, type Hooks } from './fixtures.ts';
 import { pdfBytes } from '../fixtures/pdfs.ts';
 import { click, evaluate, launchFirefoxWithExtension } from './firefox.ts';

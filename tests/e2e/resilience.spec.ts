@@ -6,6 +6,9 @@ import { paidTwice } from '../fixtures/paid-twice.ts';
 import { expectShownAsBilled, readingMidStream, STREAMING_SERVICE } from './streaming.ts';
 import { expect, player, test, TEST_KEY } from './fixtures.ts';
 
+// Each test has its own browser, service and pages: they run on both workers, not one after another (the suite's longest file).
+test.describe.configure({ mode: 'parallel' });
+
 type Log = Array<{ status: number; text: string; billedChars: number }>;
 
 const position = async (popup: Page) => Number(await player(popup).getAttribute('data-position'));
