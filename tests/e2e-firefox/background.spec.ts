@@ -9,7 +9,7 @@ import { expectShownAsBilled, readingMidStream, STREAMING_SERVICE } from './stre
 
 // Each test has its own browser, service and pages: they run on both workers, not one after another (the suite's longest file).
 test.describe.configure({ mode: 'parallel' });
-import { attr, expect, extensionHelpers, state, test, type Ext, type Hooks } from './fixtures.ts';
+import { attr, contextMenu, expect, extensionHelpers, state, test, type Ext } from './fixtures.ts';
 import { pdfBytes } from '../fixtures/pdfs.ts';
 import { click, evaluate, launchFirefoxWithExtension } from './firefox.ts';
 
@@ -159,7 +159,6 @@ test.describe('Firefox restarts mid-reading (issue 58)', () => {
     pages.putFile('/book.pdf', await pdfBytes('book'), 'application/pdf');
     pages.put('/queued.html', makeArticleHtml(6_000, 'Статья из очереди'));
     pages.put('/other.html', makeArticleHtml(300, 'Другая страница'));
-    type Ext2 = { browser: typeof chrome };
     /** Listens until `seconds` of the reading in `popup` are played (a place worth keeping), then Firefox quits mid-reading. */
     const listenThenQuit = async (popup: Page, ff: { close(): Promise<void> }, seconds: number) => {
       await expect.poll(async () => Number(await attr(popup, 'player', 'data-position')), { timeout: 60_000 }).toBeGreaterThan(seconds);
@@ -193,17 +192,7 @@ test.describe('Firefox restarts mid-reading (issue 58)', () => {
 
       // The queue's current page: added from the menu, played, Firefox quits mid-way; the entry is still the queue's first.
       const page = await ext.openTab('queued.html');
-      const helper = await ext.extensionPage();
-      await evaluate(
-        helper,
-        async (tabId: number) => {
-          const { browser } = globalThis as unknown as Ext2;
-          const bg = (await browser.runtime.getBackgroundPage()) as unknown as Hooks;
-          const t = await browser.tabs.get(tabId);
-          bg.contextMenuClick({ editable: false, pageUrl: t.url, menuItemId: 'queue-add-page' }, t);
-        },
-        page.tabId,
-      );
+      await contextMenu(ext, page.tabId, { menuItemId: 'queue-add-page' });
       await expect.poll(() => attr(popup, 'queue', 'data-count')).toBe('1');
       await click(popup, '[data-testid="queue-play"]');
       await expect.poll(() => attr(popup, 'player', 'data-state'), { timeout: 30_000 }).toBe('playing');

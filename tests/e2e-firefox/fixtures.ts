@@ -243,4 +243,19 @@ export async function saveOptions(options: Page): Promise<void> {
   await options.waitForSelector('.ok');
 }
 
+/** Runs the background's context-menu handler (test build) on tab `tabId` as a click on `info.menuItemId` would (the queue's items). */
+export async function contextMenu(ext: Pick<FirefoxHelpers, 'extensionPage'>, tabId: number, info: Record<string, unknown>): Promise<void> {
+  await evaluate(
+    await ext.extensionPage(),
+    async (tabId: number, info: Record<string, unknown>) => {
+      const { browser } = globalThis as unknown as Ext;
+      const bg = (await browser.runtime.getBackgroundPage()) as unknown as Hooks;
+      const tab = await browser.tabs.get(tabId);
+      bg.contextMenuClick({ editable: false, pageUrl: tab.url, ...info }, tab);
+    },
+    tabId,
+    info,
+  );
+}
+
 export { expect };

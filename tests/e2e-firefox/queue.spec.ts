@@ -1,7 +1,7 @@
 /** The listening queue in Firefox: two pages added from the menu, counted, then played one after the other. */
 import { makeArticleHtml } from '../fixtures/make-article.ts';
 import { click, evaluate } from './firefox.ts';
-import { attr, type Ext, type Hooks, expect, state, test } from './fixtures.ts';
+import { attr, contextMenu, type Ext, type Hooks, expect, state, test } from './fixtures.ts';
 
 test.use({ serviceOptions: { msPerChar: 1, minMs: 50 } });
 
@@ -60,18 +60,8 @@ test("the queue's next page cannot be reached for a while: the reading waits for
   await ext.configure();
   pages.put('/away.html', makeArticleHtml(600, 'Страница за туннелем'));
   pages.put('/here.html', makeArticleHtml(200, 'Здесь'));
-  const helper = await ext.extensionPage();
   const away = await ext.openTab('away.html');
-  await evaluate(
-    helper,
-    async (tabId: number) => {
-      const { browser } = globalThis as unknown as Ext;
-      const bg = (await browser.runtime.getBackgroundPage()) as unknown as Hooks;
-      const tab = await browser.tabs.get(tabId);
-      bg.contextMenuClick({ editable: false, pageUrl: tab.url, menuItemId: 'queue-add-page' }, tab);
-    },
-    away.tabId,
-  );
+  await contextMenu(ext, away.tabId, { menuItemId: 'queue-add-page' });
   const here = await ext.openTab('here.html');
   const popup = await ext.openPopup(here.tabId);
   await expect.poll(() => state(popup), { timeout: 30_000 }).toBe('finished');

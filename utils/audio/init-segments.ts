@@ -1,7 +1,7 @@
 /**
  * Wrapped streams (MP3 in fMP4, Firefox): each part's first wrapped bytes carry an init segment. The last one
- * seen is appended ahead at a load, while the first bytes are awaited (Firefox takes ~12 ms over an append
- * that holds one), and the first part's own is then left out when it is the same.
+ * seen is appended ahead at a load, while the first bytes are awaited (an append that holds one is slower in
+ * Firefox: taken off the first bytes' way), and the first part's own is then left out when it is the same.
  */
 import { diagnostics } from '../diagnostics/wired';
 import { initSegmentOf, sameBytes } from './mp3-fmp4';

@@ -1,7 +1,7 @@
 /**
  * The estimate as steps (a dynamic programme, one run's word starts, one pace tried): the player runs it a slice
- * at a time, so a long part's 60–140 ms are not one block. One step is still one whole alignment: up to ~30–50 ms
- * for a 130-s part (a pace tried over all of it, or the whole part's one), which a word's timer may wait.
+ * at a time, so a long part's estimate is not one block on its thread. One step is still one whole alignment (a
+ * pace tried over all of a part, or the whole part's one), which a word's timer may wait (bench/HISTORY.md).
  */
 export type Steps<T> = Generator<void, T, void>;
 

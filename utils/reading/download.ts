@@ -225,7 +225,7 @@ export class Download {
         diagnostics.mark('response');
         // The bill is counted at the call (in memory) and written before the audio it paid for is handed on, so
         // a background stopped a moment later comes back with it — but for the reading's first part, whose
-        // write goes while its audio comes in (2–4 ms of storage on the way to the first audio).
+        // write goes while its audio comes in: its first audio does not wait for a storage write.
         const billing = Promise.resolve(this.deps.billed(stream.receipt, countChars(request.text)));
         billing.catch(() => undefined);
         if (part.index > 0 || resumed) await billing;

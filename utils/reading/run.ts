@@ -46,7 +46,8 @@ export interface RunProgress {
   /**
    * The speech pace measured on the parts received whole (characters and seconds): a restarted background
    * asks for the rest of a part cut mid-way from the sentence the player's audio reached, as this one would
-   * (with a usual pace instead, a cut 2 s into a fast voice's part fell in its first sentence: the part bought again whole).
+   * (with a usual pace instead, a fast voice's cut is placed too early, often in the part's first sentence,
+   * and the part is bought again whole).
    */
   pace?: SavedPace;
 }
