@@ -11,13 +11,13 @@ import { expect, player, test } from './fixtures.ts';
 
 /**
  * A sample across kinds and languages: encyclopedia, RFC, news, blogs, technical writing, CJK, Cyrillic-free European.
- * Kept to what CI's 20 minutes allow (wikipedia-2, 32 s, and google-sre-book-1, 15 s, left to `CORPUS_PAGES` and the
- * bench: the whole corpus is measured there).
+ * Kept to what CI's 20 minutes allow: 14 pages, 91 s of test time in the run of 2026-12-01 (the 23 pages before
+ * took 194 s). The rest (wikipedia, wikipedia-2 and -4, lwn-1, v8-blog, mercurial, toc-missing, seattletimes-1;
+ * lemonde-1 and 002 are read in Firefox) is left to `CORPUS_PAGES` and the bench, which measures the whole corpus.
  */
 const SAMPLE = [
-  'wikipedia', 'wikipedia-3', 'wikipedia-4', 'ietf-1', 'lwn-1', 'v8-blog', 'mozilla-1', 'mozilla-2',
-  'firefox-nightly-blog', 'medicalnewstoday', 'seattletimes-1', 'guardian-1', 'nytimes-5', 'ars-1', 'mercurial', 'toc-missing', 'qq',
-  'hukumusume', 'lemonde-1', 'heise', 'aktualne', 'folha', '002',
+  'wikipedia-3', 'ietf-1', 'mozilla-1', 'mozilla-2', 'firefox-nightly-blog', 'medicalnewstoday', 'guardian-1',
+  'nytimes-5', 'ars-1', 'qq', 'hukumusume', 'heise', 'aktualne', 'folha',
 ];
 const pages = corpusPages(SAMPLE);
 /**
