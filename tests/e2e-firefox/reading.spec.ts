@@ -219,6 +219,13 @@ test.describe('faults and controls', () => {
     expect(rest.text).toMatch(/^[А-ЯЁA-Z]/);
     // The player went on past the cut: it reached the end of the last part.
     expect(Number(await attr(popup, 'player', 'data-part'))).toBe(Number(await attr(popup, 'player', 'data-parts')) - 1);
+    // The part made of the cut stream and its rest was kept like the others: the page read again costs nothing.
+    await popup.close();
+    const again = await ext.openPopup(tabId);
+    await expect.poll(() => state(again)).toBe('playing');
+    await expect.poll(() => state(again), { timeout: 60_000 }).toBe('finished');
+    expect(service.speechLog()).toHaveLength(log.length);
+    expect(await attr(again, 'cost', 'data-value')).toBe('0.0000');
   });
 
   test('next and previous jump between parts (back comes from the cache); stop, then a new reading', async ({ ext, service, pages }) => {

@@ -164,6 +164,16 @@ test.describe('faults of the service', () => {
       expect(rest!.text.length).toBeLessThan(cut!.text.length);
       expect(rest!.text).toMatch(/^[А-ЯЁA-Z]/);
       await expect(popup.getByTestId('error')).toHaveAttribute('data-code', '');
+      if (kind === 'stall') return;
+      // The part made of the cut stream and its rest was kept like the others (before, it was bought again
+      // whole whenever it was needed again: a player opened again, going back, the page read again).
+      const count = log.length;
+      await popup.close();
+      const again = await ext.openPopup(tabId);
+      await expect(player(again)).toHaveAttribute('data-state', 'playing');
+      await expect(player(again)).toHaveAttribute('data-state', 'finished', { timeout: 60_000 });
+      expect(service.speechLog()).toHaveLength(count);
+      await expect(again.getByTestId('cost')).toHaveAttribute('data-value', '0.0000');
     });
   }
 

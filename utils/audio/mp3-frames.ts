@@ -59,3 +59,17 @@ export function mp3Duration(bytes: Uint8Array): number {
   for (const f of scanMp3Frames(bytes, id3Length(bytes)).frames) seconds += f.samples / f.sampleRate;
   return seconds;
 }
+
+/**
+ * One part's audio from the streams that brought it (a stream cut mid-frame, then the rest asked for
+ * from the cut sentence), ready to be joined: each stream keeps its whole frames only (a cut frame at
+ * its end is dropped, and a later stream's ID3 tag), so the joined audio has no broken frame at a seam.
+ * The start of the cut sentence is heard twice, as it was when the part streamed.
+ */
+export function seamlessStreams(streams: readonly Uint8Array[]): Uint8Array[] {
+  return streams.map((bytes, i) => {
+    const tag = id3Length(bytes);
+    const end = i === streams.length - 1 ? bytes.length : scanMp3Frames(bytes, tag).consumed;
+    return bytes.subarray(i === 0 ? 0 : tag, end);
+  });
+}

@@ -47,7 +47,7 @@ export type Keeper = Pick<DeliveryHost, 'fetch' | 'cache' | 'stopping' | 'paceMe
 
 /**
  * The part's download, joined when one is under way, else started (at `priority`, through a request
- * slot). A whole part goes into the cache; until it is there (or when the cache refused it) the
+ * slot). A part all of whose audio came goes into the cache; until it is there (or when the cache refused it) the
  * download stays with the reading, so whoever needs the part next joins it instead of paying again.
  * A part the service refused, or a stopping error, stays too: it is never asked for again.
  */
@@ -95,7 +95,8 @@ export function obtain(run: ReadingRun, keeper: Keeper, k: number, priority: Pri
     }
     try {
       // Best effort: a full or broken cache costs a second payment in a later reading, never in this one.
-      if (outcome.whole) await keeper.cache.set(key, download.bytes());
+      // A part come in a cut stream and its rest is kept too: a player opened again plays it unpaid.
+      await keeper.cache.set(key, outcome.whole ? download.bytes() : download.playable());
       forget();
     } catch (err) {
       logIgnored('keeping a part in the audio cache', err);

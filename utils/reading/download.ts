@@ -8,7 +8,7 @@
 import { actionFor, MAX_RETRIES, retryDelayMs } from '../speech/errors';
 import { type Priority, PRIORITY, type RequestSlots, type SlotLease } from '../speech/slots';
 import { ServiceError, type SpeechBody, type SpeechReceipt, type SpeechStream } from '../speech/client';
-import { mp3Duration } from '../audio/mp3-frames';
+import { mp3Duration, seamlessStreams } from '../audio/mp3-frames';
 import { concatBytes } from '../audio/cache';
 import { countChars, type Part } from '../text/parts';
 import { diagnostics } from '../diagnostics/wired';
@@ -79,7 +79,7 @@ export interface Piece {
 }
 
 export type Outcome =
-  /** All of the part's audio arrived; `whole` when in one request from the start (then it is cacheable). */
+  /** All of the part's audio arrived; `whole` when in one request from the start (its speech pace is measured on it). */
   | { kind: 'ok'; whole: boolean }
   | { kind: 'skip'; error: ServiceError }
   | { kind: 'split' }
@@ -154,6 +154,16 @@ export class Download {
   /** The whole part's bytes (meaningful once the outcome is `ok`). */
   bytes(): Uint8Array {
     return concatBytes(this.pieces.map((p) => p.bytes));
+  }
+
+  /** The part's audio to keep: as it came, or, from a cut stream and its rest, the streams joined at whole frames. */
+  playable(): Uint8Array {
+    const streams: Uint8Array[][] = [];
+    for (const p of this.pieces) {
+      if (p.resumed || !streams.length) streams.push([]);
+      streams.at(-1)!.push(p.bytes);
+    }
+    return concatBytes(seamlessStreams(streams.map(concatBytes)));
   }
 
   get priority(): Priority {

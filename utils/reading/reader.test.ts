@@ -158,6 +158,12 @@ describe('a reading', () => {
     expect(rest).toMatch(/^Предложение \d+/);
     const resumed = w.commands.filter((c) => c.type === 'append' && c.resumed);
     expect(resumed).toHaveLength(1);
+    // The part made of the cut stream and its rest is kept like any other: read again, nothing is asked for.
+    const again = makeWorld({ autoplay: true, blocks, cache: w.cache });
+    await again.start();
+    await finished(again);
+    expect(again.reader.view.state).toBe('finished');
+    expect(again.log).toHaveLength(0);
   });
 
   it('a 429 while our own requests are in flight: fewer at once from then on, no retry spent on it', async () => {
