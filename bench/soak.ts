@@ -357,11 +357,20 @@ function report(r: SoakResult): void {
     met: r.longestSilenceMs <= 1000,
   });
   if (r.heapMB.peak !== null) {
+    const { first, peak, last } = r.heapMB;
+    // Flat (issue 58): what stays after 30 minutes is what was there at the start, give or take a few MB.
     rows.push({
-      measure: `${r.browser}: soak, player JS heap (first → peak → last)`,
-      value: `${r.heapMB.first} → ${r.heapMB.peak} → ${r.heapMB.last} MB`,
-      target: 'flat, ≤ 50 MB',
-      met: r.heapMB.peak <= 50,
+      measure: `${r.browser}: soak, player JS heap after 30 min (first → last)`,
+      value: `${first} → ${last} MB`,
+      target: 'flat: last ≤ first + 5 MB',
+      met: last !== null && first !== null && last <= first + 5,
+    });
+    // The peak (issue 60): each word-timing decode of a long part is garbage until collected.
+    rows.push({
+      measure: `${r.browser}: soak, player JS heap peak`,
+      value: `${peak} MB`,
+      target: '≤ 50 MB',
+      met: peak <= 50,
     });
   }
 }
