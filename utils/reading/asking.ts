@@ -47,12 +47,13 @@ export async function askFirstIfNeeded(r: ReaderInside, run: ReadingRun, plannin
 }
 
 /**
- * The listener agreed to the reading as shown: its estimate (the document as it is counted, while a PDF
- * is still being counted) and, asked because of a spending cap, passing that cap by as much.
+ * The listener agreed to the reading as shown: its estimate — for a document still being counted (a PDF's
+ * "≥ X"), the characters counted so far: past them it asks again, as an article read title first does —
+ * and, asked because of a spending cap, passing that cap by as much.
  */
 export function agreed(r: Pick<ReaderInside, 'deps'>, run: ReadingRun, reason: ReadingView['confirmReason']): void {
   const chars = run.parts.reduce((n, p) => n + p.chars, 0);
-  run.purse.agree(run.growing ? Infinity : chars, reason === 'budget' ? costOf(chars, run.ledger.price) : undefined);
+  run.purse.agree(chars, reason === 'budget' ? costOf(chars, run.ledger.price) : undefined);
   void r.deps.store.saveProgress(run.progress()).catch(ignore('saving the reading'));
 }
 

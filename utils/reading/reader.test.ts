@@ -517,11 +517,32 @@ describe('a document read in batches (a PDF)', () => {
     const second = makeWorld({ autoplay: true, saved: { ...first.store }, cache: first.cache, batches: [batch('Третья', false)] });
     await second.reader.ready;
     second.at(0, -1);
+    // Agreed to the document as counted then (its first block): past it, the reading asks again, with what is counted now.
+    await second.until(() => second.reader.view.state === 'confirm', 'asked again');
+    expect(second.okTexts().join(' ')).not.toContain('Третья');
+    await second.reader.confirm();
     await finished(second);
     expect(second.askedAfter).toEqual([2]);
     expect(second.okTexts().join(' ')).toContain('Третья');
     expect(second.reader.view.counting).toBe(false);
     open();
+  });
+
+  it('agreed while still counted ("≥ X"): what was counted then is read, and the reading asks again before buying past it', async () => {
+    let open!: () => void;
+    const gate = new Promise<void>((r) => (open = r));
+    const w = makeWorld({ autoplay: true, threshold: '0.0001', blocks: [{ kind: 'paragraph', text: sentences(3, 12, 'Первая') }], batches: [batch('Вторая', false, gate)] });
+    void w.start();
+    await w.until(() => w.reader.view.state === 'confirm', 'the confirmation');
+    await w.reader.confirm();
+    open();
+    await w.until(() => w.reader.view.state === 'confirm', 'asked again');
+    expect(w.okTexts().join(' ')).toContain('Первая');
+    expect(w.okTexts().join(' ')).not.toContain('Вторая');
+    await w.reader.confirm();
+    await finished(w);
+    expect(w.reader.view.state).toBe('finished');
+    expect(w.okTexts().join(' ')).toContain('Вторая');
   });
 
   it('a page that stops answering ends the growth: what was planned is read, and the reading finishes', async () => {

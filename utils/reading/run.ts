@@ -129,7 +129,7 @@ export class ReadingRun {
     run.ledger = new Ledger(parseRub(plan.priceRub) ?? 0n, { cost: parseRub(view.costRub) ?? 0n, chars: view.chars });
     run.restoreProgress(progress);
     // Not kept (nothing was asked again mid-reading): the view says what was agreed to.
-    const agreed = view.confirmReason ? (plan.grows ? Infinity : view.estimateChars) : charsWithin(threshold, run.ledger.price);
+    const agreed = view.confirmReason ? view.estimateChars : charsWithin(threshold, run.ledger.price);
     const capApproval = view.confirmReason === 'budget' && view.state !== 'confirm' && !progress?.purse ? costOf(view.estimateChars, run.ledger.price) : null;
     run.purse.restore(progress?.id === view.id ? progress.purse : undefined, agreed, view.chars, view.state === 'confirm', capApproval);
     return run;
