@@ -69,6 +69,8 @@ export interface WorldOptions {
   manualTime?: boolean;
   /** Starts from what an earlier life of the background saved. */
   saved?: { view: ReadingView | null; plan: ReadingPlan | null; progress: RunProgress | null };
+  /** The player did not outlive that life (Firefox's, in the background page; a closed offscreen document): it knows no reading. */
+  newPlayer?: boolean;
   cache?: AudioCache;
   /** The account as the service has it now, when it differs from the one saved (e.g. a new price); `'fails'`: the refresh fails. */
   freshAccount?: Partial<AccountInfo> | 'fails';
@@ -200,7 +202,7 @@ export function makeWorld(opts: WorldOptions = {}) {
 
   // The player: keeps what it was given per part; in autoplay it "plays" each part the moment it is whole.
   const listeners: Array<(e: PlayerEvent) => void> = [];
-  let readingId = opts.saved?.view?.id ?? '';
+  let readingId = opts.newPlayer ? '' : (opts.saved?.view?.id ?? '');
   let loadId = 41; // what an earlier life of the background loaded: unknown to a restored reader
   let partial = new Map<number, number>();
   let complete = new Set<number>();
@@ -251,6 +253,9 @@ export function makeWorld(opts: WorldOptions = {}) {
         case 'end-of-stream':
           eos = true;
           advance();
+          break;
+        case 'resume':
+          if (cmd.readingId !== readingId) return emit({ type: 'lost', readingId: cmd.readingId });
           break;
         case 'stop':
           readingId = '';

@@ -88,7 +88,7 @@ export class MsePlayer {
 
   handle(cmd: PlayerCommand): void {
     if (cmd.type === 'load') {
-      this.load(cmd.readingId, cmd.seekInPart, cmd.positionBase, cmd.startPart);
+      this.load(cmd.readingId, cmd.seekInPart, cmd.positionBase, cmd.startPart, cmd.partOffset);
       this.controls?.show({ title: cmd.title ?? '', site: cmd.site ?? '' });
       this.loadId = cmd.load;
       this.setPlayback(cmd.rate, cmd.volume);
@@ -104,7 +104,7 @@ export class MsePlayer {
         if (!this.started) diagnostics.mark('player:bytes');
         this.stats?.bytes();
         this.timeline.received(part, bytes.byteLength);
-        this.words.add(part, bytes, cmd.text);
+        this.words.add(part, bytes, cmd.text, cmd.wordsBefore);
         if (this.format.wrap) {
           this.wrapped(part, (w) => {
             if (resumed) w.restart();
@@ -224,12 +224,12 @@ export class MsePlayer {
   /** The reader's number for the current load (echoed in events, so one from before a jump is known as such). */
   private loadId = 0;
 
-  private load(readingId: string, seekInPart: number, positionBase: number, startPart: number): void {
+  private load(readingId: string, seekInPart: number, positionBase: number, startPart: number, partOffset = 0): void {
     this.reset();
     this.stats?.load();
     this.words.load(readingId);
     this.readingId = readingId;
-    this.timeline.load(startPart, seekInPart, positionBase);
+    this.timeline.load(startPart, seekInPart, positionBase, partOffset);
     this.pendingSeek = seekInPart > 0 ? seekInPart : null;
     // The first part's wrapper is made and started now, while that part is asked for, not on its first bytes.
     if (this.format.wrap) this.wrapperOf(startPart).warm?.().catch(() => undefined);

@@ -32,6 +32,17 @@ describe('PlayTimeline: where the parts of a load lie on the player\'s timeline'
     expect(none.held(0, 0)).toMatchObject({ complete: -1, partialBytes: 0, partialSeconds: 0 });
   });
 
+  it("a part given from a sentence on (its rest, the player holding nothing of it): its time in the part counts from there", () => {
+    const t = new PlayTimeline();
+    t.load(2, 0, 30, 12.5);
+    t.begins(2, 0);
+    t.received(2, 8_000);
+    // 3 s of the rest played: 15.5 s into the part; the position goes on from the load's.
+    expect(t.held(3, 5)).toMatchObject({ part: 2, partTime: 15.5, position: 33, complete: 1, partialBytes: 8_000, partialSeconds: 17.5 });
+    // The word clock follows the audio it has: 3 s into it.
+    expect(t.inPart(3)).toMatchObject({ part: 2, ms: 3000 });
+  });
+
   it('where a seek lands, and the time to the next part for the word clock', () => {
     const t = timeline();
     expect(t.seekTarget(1.5)).toBe(1.5);

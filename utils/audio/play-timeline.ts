@@ -13,13 +13,19 @@ export class PlayTimeline {
   #firstPart = 0;
   #seekBase = 0;
   #positionBase = 0;
+  /** Where the first part's audio begins in the part (s): its rest, from a sentence, when nothing of it was held. */
+  #partOffset = 0;
 
-  /** A new load: from part `startPart`, `seekInPart` seconds into it, after `positionBase` seconds of the reading. */
-  load(startPart: number, seekInPart: number, positionBase: number): void {
+  /**
+   * A new load: from part `startPart`, `seekInPart` seconds into its audio, after `positionBase` seconds of the
+   * reading; the audio given for `startPart` begins `partOffset` seconds into the part (0: at its start).
+   */
+  load(startPart: number, seekInPart: number, positionBase: number, partOffset = 0): void {
     this.clear();
     this.#firstPart = startPart;
     this.#seekBase = seekInPart;
     this.#positionBase = positionBase;
+    this.#partOffset = partOffset;
   }
 
   clear(): void {
@@ -89,13 +95,14 @@ export class PlayTimeline {
     let complete = this.#firstPart - 1;
     while (this.#complete.has(complete + 1)) complete++;
     const partialStart = this.#starts.get(complete + 1);
+    const offset = (k: number) => (k === this.#firstPart ? this.#partOffset : 0);
     return {
       part,
-      partTime: Math.max(0, at - (this.#starts.get(part) ?? 0)),
+      partTime: Math.max(0, at - (this.#starts.get(part) ?? 0)) + offset(part),
       position: this.position(at),
       complete,
       partialBytes: this.#bytes.get(complete + 1) ?? 0,
-      partialSeconds: partialStart !== undefined ? Math.max(0, bufferedEnd - partialStart) : 0,
+      partialSeconds: partialStart !== undefined ? Math.max(0, bufferedEnd - partialStart) + offset(complete + 1) : 0,
     };
   }
 }

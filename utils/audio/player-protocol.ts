@@ -8,6 +8,8 @@ export type PlayerCommand =
       startPart: number;
       seekInPart: number;
       positionBase: number;
+      /** The audio appended for `startPart` begins this many seconds into the part (its rest, from a sentence). */
+      partOffset?: number;
       rate: number;
       volume: number;
       /** For the system's media controls. */
@@ -24,6 +26,8 @@ export type PlayerCommand =
       resumed?: true;
       /** What the part says, with its first bytes: its words are timed while it streams. */
       text?: string;
+      /** The audio and `text` begin this many words into the part (its rest, from a sentence). */
+      wordsBefore?: number;
     }
   /** All of this part's audio has been appended; `text`: what it says, for its word timings. */
   | { type: 'part-end'; readingId: string; part: number; text?: string }

@@ -173,14 +173,20 @@ export class PlayerWords {
   private reading = '';
   private readonly clock: WordClock;
   private readonly parts: PartWords;
+  /** Parts whose audio begins at a later sentence (their rest): the words before it, added to each word told. */
+  private readonly before = new Map<number, number>();
 
   constructor(where: () => PlayPoint | null, onWord: (part: number, word: number) => void, decode?: Decode, onUntimedPart?: (part: number) => void) {
-    this.clock = new WordClock(where, onWord, browserTimers, LEAD_MS, onUntimedPart);
+    this.clock = new WordClock(where, (part, word) => onWord(part, word + (this.before.get(part) ?? 0)), browserTimers, LEAD_MS, onUntimedPart);
     this.parts = new PartWords((part, starts) => this.clock.setWords(part, starts), decode);
   }
 
-  /** Bytes of a part as appended; `text`, what it says, when it comes with them (its words are timed as it streams). */
-  add(part: number, bytes: ArrayBuffer, text?: string): void {
+  /**
+   * Bytes of a part as appended; `text`, what it says, when it comes with them (its words are timed as it streams);
+   * `wordsBefore`: the audio and `text` begin that many words into the part.
+   */
+  add(part: number, bytes: ArrayBuffer, text?: string, wordsBefore?: number): void {
+    if (wordsBefore !== undefined) this.before.set(part, wordsBefore);
     if (text) this.parts.text(part, text);
     this.parts.add(part, bytes);
   }
@@ -217,5 +223,6 @@ export class PlayerWords {
   reset(): void {
     this.clock.stop();
     this.parts.reset();
+    this.before.clear();
   }
 }

@@ -11,6 +11,8 @@ import { PRIORITY, type Priority } from '../speech/slots';
 import { ignore, logIgnored } from '../log';
 import { Download, type FetchDeps, type Outcome } from './download';
 import { cutOffset, speechBody } from './plan';
+import { countChars } from '../text/parts';
+import { wordsOf } from '../audio/word-measure';
 import { aheadDecision, withinLookahead } from './lookahead';
 import type { ReadingRun } from './run';
 
@@ -37,6 +39,26 @@ export interface DeliveryHost {
 export interface PartialHold {
   bytes: number;
   seconds: number;
+}
+
+/** Below this far into a part, a player that holds nothing of it gets the part whole (its start is heard again soon). */
+export const REST_AFTER_S = 3;
+
+/**
+ * What a player that holds nothing of part `k` (a new one: Chrome closed the offscreen document, Firefox started
+ * the background page again) is given, loaded `seekInPart` seconds into it: the part's rest from the sentence
+ * there (`hold`, with no bytes held), its audio beginning `partOffset` seconds into the part — when the part is
+ * neither in the cache nor on its way and the place is well into it. Else null: the part whole, the player
+ * seeking in it (before, a part lost mid-stream was bought again whole and waited for up to that second).
+ */
+export async function restOf(run: ReadingRun, cache: Pick<AudioCache, 'has'>, k: number, seekInPart: number): Promise<{ hold: PartialHold; partOffset: number } | null> {
+  const part = run.parts[k];
+  if (!part || seekInPart < REST_AFTER_S || run.downloads.has(run.key(k))) return null;
+  if (await cache.has(run.key(k)).catch(() => true)) return null;
+  const cps = run.pace.charsPerSecond();
+  const from = cutOffset(part, 0, seekInPart, cps);
+  if (from <= 0) return null;
+  return { hold: { bytes: 0, seconds: seekInPart }, partOffset: Math.min(seekInPart, countChars(part.text.slice(0, from)) / cps) };
 }
 
 /** How long quick jumps in a row wait before a part is paid for: only the one the listener stops at is requested. */
@@ -132,6 +154,8 @@ export class Delivery {
   #appended: boolean;
   /** The part whose text went with the last bytes appended. */
   #textWith = -1;
+  /** Parts the player is given from a sentence on (`restOf`): where their audio begins in their text. */
+  readonly #startsAt = new Map<number, number>();
   get appended(): boolean { return this.#appended; }
   private wake: Array<() => void> = [];
 
@@ -199,6 +223,8 @@ export class Delivery {
         }
         await this.settle();
         const from = hold ? cutOffset(this.run.parts[k]!, 0, hold.seconds, this.run.pace.charsPerSecond()) : 0;
+        // A player holding nothing of it hears the part from there: its text and words are told from there too.
+        if (hold?.bytes === 0 && from > 0) this.#startsAt.set(k, from);
         download = obtain(this.run, this.host, k, PRIORITY.now, { from });
       } else {
         await this.settle();
@@ -270,15 +296,32 @@ export class Delivery {
     this.#appended = true;
     diagnostics.mark('append');
     // The part's text goes with its first bytes (and again after a cut): the player times its words as it streams.
-    const text = part !== this.#textWith || resumed ? this.run.parts[part]?.text : undefined;
+    const { text, wordsBefore } = this.textOf(part);
+    const first = part !== this.#textWith || resumed;
     this.#textWith = part;
-    await this.host.player.post({ type: 'append', readingId: this.run.id, part, bytes, ...(resumed ? { resumed } : {}), ...(text ? { text } : {}) });
+    await this.host.player.post({
+      type: 'append',
+      readingId: this.run.id,
+      part,
+      bytes,
+      ...(resumed ? { resumed } : {}),
+      ...(first && text ? { text } : {}),
+      ...(first && wordsBefore !== undefined ? { wordsBefore } : {}),
+    });
+  }
+
+  /** What the player's audio of `part` says: the part, or its rest from the sentence it was given from, and the words before that. */
+  private textOf(part: number): { text: string | undefined; wordsBefore?: number } {
+    const text = this.run.parts[part]?.text;
+    const from = this.#startsAt.get(part);
+    if (text === undefined || from === undefined) return { text };
+    return { text: text.slice(from), wordsBefore: wordsOf(text.slice(0, from)).length };
   }
 
   private async partEnd(part: number): Promise<void> {
     if (this.signal.aborted) return;
     // Its text goes with it: the player times the part's words from its audio (the sentence highlight and the word mark).
-    await this.host.player.post({ type: 'part-end', readingId: this.run.id, part, text: this.run.parts[part]?.text });
+    await this.host.player.post({ type: 'part-end', readingId: this.run.id, part, text: this.textOf(part).text });
   }
 
   private until(ready: () => boolean): Promise<void> {

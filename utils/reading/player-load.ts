@@ -14,10 +14,11 @@ import type { ReadingView } from './state';
 export function loadPlayer(
   deps: Pick<ReaderDeps, 'getPlayback' | 'player'>,
   run: ReadingRun,
-  view: Pick<ReadingView, 'position' | 'state'>,
-  at: { load: number; startPart: number; seekInPart: number },
+  view: Pick<ReadingView, 'position' | 'state' | 'partTime'>,
+  at: { load: number; startPart: number; seekInPart: number; partOffset?: number },
 ): { loaded: Promise<void>; player: PlayerSink } {
-  const positionBase = view.position;
+  // Given the part from an earlier sentence (`partOffset`) than the second it was at: the position goes back as far.
+  const positionBase = Math.max(0, view.position - (at.partOffset !== undefined ? view.partTime - at.partOffset : 0));
   const paused = view.state === 'paused';
   const loaded = (async () => {
     const { rate, volume } = await deps.getPlayback();

@@ -166,6 +166,36 @@ describe('a reading', () => {
     expect(again.log).toHaveLength(0);
   });
 
+  it('a new player (the part it played was lost with the old one, mid-stream): the part from the sentence being heard, not whole', async () => {
+    const blocks = [{ kind: 'paragraph' as const, text: sentences(60, 6) }];
+    // Part 1 streams and never ends: it is in no cache when the background and its player start again.
+    const first = makeWorld({ blocks, answer: (_b, n) => (n === 1 ? { kind: 'stall' } : { kind: 'ok' }) });
+    void first.start();
+    await first.until(() => first.log.length === 2, 'the second part streaming');
+    const part = first.store.plan!.parts[1]!;
+    const view = { ...first.store.view!, state: 'playing' as const, part: 1, partTime: 20, position: 30 };
+    const second = makeWorld({ autoplay: true, saved: { ...first.store, view }, cache: first.cache, newPlayer: true });
+    await second.reader.ready;
+    await second.until(() => second.log.length > 0, 'the part asked for again');
+    const rest = second.log[0]!.text;
+    expect(part.text.endsWith(rest)).toBe(true);
+    expect(rest.length).toBeLessThan(part.text.length);
+    expect(rest).toMatch(/^Предложение \d+/);
+    // The player is told the part's audio begins there: its time in the part and the position go on from there.
+    const load = second.commands.find((c) => c.type === 'load');
+    expect(load).toMatchObject({ startPart: 1, seekInPart: 0 });
+    const offset = (load as { partOffset: number }).partOffset;
+    expect(offset).toBeGreaterThan(0);
+    expect(offset).toBeLessThanOrEqual(20);
+    expect((load as { positionBase: number }).positionBase).toBeCloseTo(30 - (20 - offset), 6);
+    // Its words are told as the part's: the rest's text, and the words before it.
+    const append = second.commands.find((c) => c.type === 'append' && c.part === 1);
+    expect(append).toMatchObject({ text: rest });
+    expect((append as { wordsBefore: number }).wordsBefore).toBe(part.text.slice(0, part.text.length - rest.length).trim().split(/\s+/).length);
+    await finished(second);
+    expect(second.reader.view.state).toBe('finished');
+  });
+
   it('a 429 while our own requests are in flight: fewer at once from then on, no retry spent on it', async () => {
     const sleep = vi.fn();
     // An account that really takes one request at a time, though it says two.

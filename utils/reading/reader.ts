@@ -20,7 +20,7 @@ import { prepare } from './prepare';
 import { errorViewOf, ReadingRun } from './run';
 import { estimateSave, fetchForSave } from './save';
 import type { SaveEstimate, SaveOrder } from '../messaging/views';
-import { Delivery, type DeliveryHost, type PartialHold } from './delivery';
+import { Delivery, type DeliveryHost, type PartialHold, restOf } from './delivery';
 import { IDLE_VIEW, isActive, type ReadingView } from './state';
 import { diagnostics } from '../diagnostics/wired';
 import { drive } from './driver';
@@ -287,11 +287,16 @@ export class Reader {
   /** Loads the player (load number `load`, from `beginLoad`, taken before the view moved) and feeds it. */
   private async play(load: number, startPart: number, seekInPart: number, settleUntil = 0): Promise<void> {
     const run = this.run!;
-    const { loaded, player } = loadPlayer(this.deps, run, this.view, { load, startPart, seekInPart });
+    // Well into a part held nowhere (lost with a player mid-stream): its rest from the sentence there.
+    const rest = await restOf(run, this.deps.cache, startPart, seekInPart);
+    // Replaced meanwhile (another reading, or a later load: a jump while the cache was looked up).
+    if (this.run !== run || this.load !== load) return;
+    const at = rest ? { load, startPart, seekInPart: 0, partOffset: rest.partOffset } : { load, startPart, seekInPart };
+    const { loaded, player } = loadPlayer(this.deps, run, this.view, at);
     const delivery = new Delivery(run, { ...this.host(run), player }, settleUntil);
     this.delivery?.stop();
     this.delivery = delivery;
-    this.pump(delivery, startPart, null);
+    this.pump(delivery, startPart, rest?.hold ?? null);
     await loaded;
   }
 
