@@ -6,7 +6,7 @@
  */
 import { startFakeService } from '../tests/fake-service/server.ts';
 import { launchWithExtension, PRODUCTION_EXTENSION_DIR, serviceWorkerOf } from '../tests/e2e/chromium.ts';
-import { startPagesServer } from '../tests/e2e/pages-server.ts';
+import { pagesOnService } from '../tests/e2e/pages-server.ts';
 
 const DEMO_KEY = 'vk_live_demo_key';
 const check = process.argv.includes('--check');
@@ -28,7 +28,8 @@ async function main() {
       },
     ],
   });
-  const pages = await startPagesServer();
+  // The sample pages at the service's own address: a link queued from them is read (a local page only from there).
+  const pages = pagesOnService(service);
   // What ships (`npm run build`): its manifest holds loopback access (the local service, the sample).
   const browser = await launchWithExtension({ headless, network: true, extensionDir: PRODUCTION_EXTENSION_DIR });
   const shutdown = async (code: number) => {

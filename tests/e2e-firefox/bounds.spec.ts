@@ -77,3 +77,21 @@ test('a PDF past 200 MB ends in too-large before it is downloaded, and nothing i
   expect(service.speechLog()).toEqual([]);
   expect(pages.sent('/huge.pdf')).toBeLessThan(32 * 1024 * 1024);
 });
+
+test('a PDF whose download the site sends on to another local address is refused, and nothing of it is read or billed', async ({ ext, service, pages }) => {
+  test.setTimeout(60_000);
+  await ext.configure();
+  // The tab shows the site's PDF; the extension's download of the same address is redirected to "this computer".
+  const local = await startPagesServer();
+  try {
+    local.putFile('/secret.pdf', await pdfBytes('columns'), 'application/pdf');
+    pages.putFile('/paper.pdf', await pdfBytes('article'), 'application/pdf');
+    pages.redirect('/paper.pdf', `${local.url}/secret.pdf`, { exceptPage: true });
+    const { tabId } = await ext.openTab(`${pages.url}/paper.pdf`);
+    const popup = await ext.openPopup(tabId);
+    await expect.poll(() => attr(popup, 'error', 'data-code'), { timeout: 30_000 }).toBe('redirect-refused');
+    expect(service.speechLog()).toEqual([]);
+  } finally {
+    await local.close();
+  }
+});

@@ -2,7 +2,7 @@ import type { ControlAct, ControlHost, ControlSeen } from '../fixtures/page-cont
 import { test as base, expect } from '@playwright/test';
 import type { Page } from 'puppeteer-core';
 import { startFakeService, type FakeService, type FakeServiceOptions } from '../fake-service/server.ts';
-import { startPagesServer, type PagesServer } from '../e2e/pages-server.ts';
+import { pagesOnService, type PagesServer } from '../e2e/pages-server.ts';
 import { click, evaluate, type LaunchedFirefox, launchFirefoxWithExtension, openExtensionPage, openPage } from './firefox.ts';
 
 export const TEST_KEY = 'vk_live_test_key';
@@ -32,7 +32,7 @@ export interface FirefoxHelpers {
   openTab(pathOrUrl: string): Promise<{ page: Page; tabId: number }>;
   openPopup(tabId: number): Promise<Page>;
   /** Runs the background's context-menu handler, as Firefox would on a click (the native menu is out of reach). */
-  menuClick(tabId: number, selectionText: string): Promise<void>;
+  menuClick(tabId: number, selectionText: string, menuItemId?: string): Promise<void>;
   /**
    * The reading as the background last saved it (`id`, `state`, `source`; {} before any). Watched
    * here, not through a popup, when a popup opened after a short reading's end would start another.
@@ -68,8 +68,9 @@ export const test = base.extend<FirefoxFixtures>({
     await use(service);
     await service.close();
   },
-  pages: async ({}, use) => {
-    const pages = await startPagesServer();
+  // At the service's own address: a queued link on this machine is read only from there (`localReachable`).
+  pages: async ({ service }, use) => {
+    const pages = pagesOnService(service);
     await use(pages);
     await pages.close();
   },
@@ -129,20 +130,21 @@ export function extensionHelpers(firefox: LaunchedFirefox, service: FakeService,
         const saved = await (globalThis as unknown as Ext).browser.storage.session.get('reading-view');
         return (saved['reading-view'] ?? {}) as ReadingViewSeen;
       }),
-    async menuClick(tabId, selectionText) {
+    async menuClick(tabId, selectionText, menuItemId = 'read-selection') {
       const page = await helpers.extensionPage();
       const readingId = async () => (await helpers.readingView()).id ?? '';
       const before = await readingId();
       await evaluate(
         page,
-        async (tabId: number, selectionText: string) => {
+        async (tabId: number, selectionText: string, menuItemId: string) => {
           const { browser } = globalThis as unknown as Ext;
           const bg = (await browser.runtime.getBackgroundPage()) as unknown as Hooks;
           const tab = await browser.tabs.get(tabId);
-          bg.contextMenuClick({ menuItemId: 'read-selection', selectionText, editable: false, pageUrl: tab.url }, tab);
+          bg.contextMenuClick({ menuItemId, selectionText, editable: false, pageUrl: tab.url }, tab);
         },
         tabId,
         selectionText,
+        menuItemId,
       );
       // The click starts a new reading; a popup opened before it shows would start one of its own.
       await expect.poll(readingId).not.toBe(before);

@@ -2,7 +2,7 @@ import type { ControlAct, ControlHost, ControlSeen } from '../fixtures/page-cont
 import { test as base, expect, type BrowserContext, type Page, type Worker } from '@playwright/test';
 import { startFakeService, type FakeService, type FakeServiceOptions } from '../fake-service/server.ts';
 import { launchWithExtension, serviceWorkerOf } from './chromium.ts';
-import { startPagesServer, type PagesServer } from './pages-server.ts';
+import { pagesOnService, type PagesServer } from './pages-server.ts';
 
 export const TEST_KEY = 'vk_live_test_key';
 
@@ -66,8 +66,9 @@ export const test = base.extend<ExtensionFixtures>({
     await use(service);
     await service.close();
   },
-  pages: async ({}, use) => {
-    const pages = await startPagesServer();
+  // At the service's own address: a queued link on this machine is read only from there (`localReachable`).
+  pages: async ({ service }, use) => {
+    const pages = pagesOnService(service);
     await use(pages);
     await pages.close();
   },

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, resolve } from 'node:path';
 
@@ -21,8 +21,11 @@ export interface PagesServer {
    * to anything else, such as the extension's background.
    */
   putFile(path: string, body: Uint8Array, type: string, opts?: { pageOnly?: boolean }): void;
-  /** Answers `path` with a redirect to `to` (302). */
-  redirect(path: string, to: string): void;
+  /**
+   * Answers `path` with a redirect to `to` (302). `exceptPage`: the tab's own navigation is served what is
+   * put at `path` instead (a site that shows the user one file and sends the extension's download elsewhere).
+   */
+  redirect(path: string, to: string, opts?: { exceptPage?: boolean }): void;
   /**
    * Serves a body of `size` bytes at `path`, made as it is sent (starting with `head`), with or without a
    * Content-Length; the tab's own navigation gets `pageBody` instead when given (a file that is huge only
@@ -36,15 +39,49 @@ export interface PagesServer {
   close(): Promise<void>;
 }
 
+/** What `pagesHandler` serves with: its requests, and the calls that shape its pages (`PagesServer`'s, but its address and end). */
+export interface PagesHandler {
+  handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
+  api: Omit<PagesServer, 'url' | 'close'>;
+}
+
 /** Serves the fixture pages on loopback, where the extension has host access. */
 export async function startPagesServer(dir = PAGES_DIR): Promise<PagesServer> {
+  const { handle, api } = pagesHandler(dir);
+  const server: Server = createServer((req, res) => void handle(req, res));
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    ...api,
+    close: () =>
+      new Promise<void>((ok) => {
+        server.closeAllConnections();
+        server.close(() => ok());
+      }),
+  };
+}
+
+/**
+ * The fixture pages served by the local speech service itself, at its own address (`FakeService.mountPages`): the
+ * extension reads a queued link on this machine only from the service's own host and port (a developer's service
+ * and its pages), so the tests' pages are where a developer's would be.
+ */
+export function pagesOnService(service: { url: string; mountPages(handle: PagesHandler['handle'] | null): void }, dir = PAGES_DIR): PagesServer {
+  const { handle, api } = pagesHandler(dir);
+  service.mountPages(handle);
+  return { url: service.url, ...api, close: async () => service.mountPages(null) };
+}
+
+/** The fixture pages' answers, and the calls that shape them. */
+export function pagesHandler(dir = PAGES_DIR): PagesHandler {
   const extra = new Map<string, string>();
-  const redirects = new Map<string, string>();
+  const redirects = new Map<string, { to: string; exceptPage?: boolean }>();
   const huge = new Map<string, { type: string; size: number; head: string; declareLength: boolean; pageBody?: Uint8Array }>();
   const sentBytes = new Map<string, number>();
   const files = new Map<string, { body: Uint8Array; type: string; pageOnly?: boolean }>();
   const gone = new Map<string, { until: number; cut: number }>();
-  const server: Server = createServer(async (req, res) => {
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
     const away = gone.get(path);
     if (away && Date.now() < away.until) {
@@ -53,9 +90,9 @@ export async function startPagesServer(dir = PAGES_DIR): Promise<PagesServer> {
     }
     const served = files.get(path);
     const fromPage = req.headers['sec-fetch-mode'] === 'navigate' || req.headers['sec-fetch-site'] === 'same-origin';
-    const to = redirects.get(path);
-    if (to !== undefined) {
-      res.writeHead(302, { Location: to }).end();
+    const redirect = redirects.get(path);
+    if (redirect && !(redirect.exceptPage && req.headers['sec-fetch-mode'] === 'navigate')) {
+      res.writeHead(302, { Location: redirect.to }).end();
       return;
     }
     const big = huge.get(path);
@@ -114,22 +151,17 @@ export async function startPagesServer(dir = PAGES_DIR): Promise<PagesServer> {
     } catch {
       res.writeHead(404).end('not found');
     }
-  });
-  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
-  const { port } = server.address() as AddressInfo;
+  };
   return {
-    url: `http://127.0.0.1:${port}`,
+    handle,
+    api: {
     put: (path, html) => extra.set(path, html),
     putFile: (path, body, type, opts) => files.set(path, { body, type, ...opts }),
-    redirect: (path, to) => redirects.set(path, to),
+    redirect: (path, to, opts) => redirects.set(path, { to, ...opts }),
     putHuge: (path, opts) => huge.set(path, opts),
     sent: (path) => sentBytes.get(path) ?? 0,
     unreachable: (path, seconds) => void gone.set(path, { until: Date.now() + seconds * 1000, cut: 0 }),
     cut: (path) => gone.get(path)?.cut ?? 0,
-    close: () =>
-      new Promise<void>((ok) => {
-        server.closeAllConnections();
-        server.close(() => ok());
-      }),
+    },
   };
 }

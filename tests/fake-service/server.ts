@@ -77,6 +77,8 @@ export type FakeServiceOptions = FakeServiceOptionsOf<LogEntry>;
 export interface FakeService {
   /** http://127.0.0.1:PORT, no trailing slash. */
   readonly url: string;
+  /** Serves every request outside `/v1/` and `/__fake` with `handle` (the tests' pages, at the service's address); null stops. */
+  mountPages(handle: ((req: IncomingMessage, res: ServerResponse) => Promise<void>) | null): void;
   readonly port: number;
   /** The first account's key. */
   readonly key: string;
@@ -386,9 +388,18 @@ class FakeSpeechService implements FakeService {
 
   // --- one exchange ---
 
+  /** Pages served at the service's own address (tests/e2e/pages-server.ts `pagesOnService`); null: none. */
+  private pages: ((req: IncomingMessage, res: ServerResponse) => Promise<void>) | null = null;
+
+  /** Serves every request outside `/v1/` and `/__fake` with `handle` (not logged, not billed, no outage); null stops. */
+  mountPages(handle: ((req: IncomingMessage, res: ServerResponse) => Promise<void>) | null): void {
+    this.pages = handle;
+  }
+
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     if (url.pathname === '/__fake' || url.pathname.startsWith('/__fake/')) return this.control(req, res, url);
+    if (this.pages && !url.pathname.startsWith('/v1/')) return this.pages(req, res);
     // Gone from the network: the connection is cut, nothing answered, nothing logged (the service never saw it).
     if (this.unreachable(req, url.pathname)) return void req.socket.destroy();
     // On the way (there and back, taken together): the service has not seen the request yet.

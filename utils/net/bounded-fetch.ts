@@ -25,9 +25,23 @@ export interface FetchDeps {
 
 const LOCAL_NAMES = /^(localhost|.*\.localhost|.*\.local|.*\.internal)$/i;
 
-/** Whether `host` (a URL's hostname) is this machine or the local network: loopback, private, link-local. */
+/** An IPv4 address written inside IPv6 (mapped `::ffff:a.b.c.d`, SIIT `::ffff:0:…`, compatible `::a.b.c.d`), dotted or in hex as `URL` writes it. */
+function embeddedV4(h: string): string | null {
+  const dotted = /^::(?:ffff:(?:0{1,4}:)?)?(\d+\.\d+\.\d+\.\d+)$/.exec(h);
+  if (dotted) return dotted[1]!;
+  const hex = /^::(?:ffff:(?:0{1,4}:)?)?([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(h);
+  if (!hex) return null;
+  const [hi, lo] = [parseInt(hex[1]!, 16), parseInt(hex[2]!, 16)];
+  return `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
+}
+
+/**
+ * Whether `host` (a URL's hostname, as `new URL` gives it) is this machine or the local network: loopback,
+ * private, link-local; a name with its trailing dot too (`localhost.`), and IPv4 written inside IPv6.
+ * A name that only resolves to such an address (DNS rebinding) is not seen here: a limit the README names.
+ */
 export function isLocalHost(host: string): boolean {
-  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
+  const h = host.replace(/^\[|\]$/g, '').replace(/\.+$/, '').toLowerCase();
   if (LOCAL_NAMES.test(h)) return true;
   const v4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(h);
   if (v4) {
@@ -35,8 +49,8 @@ export function isLocalHost(host: string): boolean {
     return a === 127 || a === 10 || a === 0 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 169 && b === 254) || (a === 100 && b >= 64 && b <= 127);
   }
   if (h.includes(':')) {
-    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(h);
-    if (mapped) return isLocalHost(mapped[1]!);
+    const inner = embeddedV4(h);
+    if (inner) return isLocalHost(inner);
     return h === '::1' || h === '::' || /^f[cd][0-9a-f]{2}:/.test(h) || /^fe[89ab][0-9a-f]:/.test(h);
   }
   return false;
@@ -44,13 +58,13 @@ export function isLocalHost(host: string): boolean {
 
 /**
  * Whether a page on `url` may be fetched for reading where the extension may reach loopback (its manifest grants
- * it, for the local service and the tests): a page on this machine or the local network only when the speech
- * service itself is on that host (a developer's local service and its pages); a remote page always.
+ * it, for the local service and the tests): a page on this machine or the local network only from the speech
+ * service's own host and port (a developer's local service serving its pages); a remote page always.
  */
 export function localReachable(url: URL, serviceUrl: string): boolean {
   if (!isLocalHost(url.hostname)) return true;
   try {
-    return new URL(serviceUrl).hostname === url.hostname;
+    return new URL(serviceUrl).host === url.host;
   } catch {
     return false;
   }
@@ -95,7 +109,8 @@ export async function fetchChecked(url: string, init: RequestInit, deps: FetchDe
   };
   let at = start;
   for (let hop = 0; hop <= MAX_HOPS; hop++) {
-    const res = await attempt(at.href, { redirect: 'manual' });
+    // The first request carries the user's cookies for the address they chose; a hop it leads on to does not.
+    const res = await attempt(at.href, hop === 0 ? { redirect: 'manual' } : { redirect: 'manual', credentials: 'omit' });
     if (res.type === 'opaqueredirect') return followByBrowser(at, init, deps, attempt);
     const location = res.status >= 300 && res.status < 400 ? res.headers.get('Location') : null;
     if (location === null) return res;

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { isPdfBytes, looksLikePdf, openPdfPage, servesPdf } from './pdf-tab';
+import { isPdfBytes, looksLikePdf, openPdfPage, pdfFetchDeps, servesPdf } from './pdf-tab';
 import { ReadingError } from '../speech/errors';
 
 describe('looksLikePdf', () => {
@@ -40,14 +40,14 @@ describe('servesPdf', () => {
     [null, false],
   ])('a HEAD answered %s → %s', async (type, yes) => {
     const f = answering(type);
-    expect(await servesPdf('https://example.com/get?id=1', f as unknown as typeof fetch)).toBe(yes);
-    expect(f).toHaveBeenCalledWith('https://example.com/get?id=1', expect.objectContaining({ method: 'HEAD' }));
+    expect(await servesPdf('https://example.com/get?id=1', pdfFetchDeps('https://example.com/get?id=1', f as unknown as typeof fetch))).toBe(yes);
+    expect(f).toHaveBeenCalledWith('https://example.com/get?id=1', expect.objectContaining({ method: 'HEAD', redirect: 'manual' }));
   });
 
   it('a failed request, or a URL that is not on the web, is not a PDF (and nothing is asked for the latter)', async () => {
-    expect(await servesPdf('https://example.com/x', answering(null, false) as unknown as typeof fetch)).toBe(false);
+    expect(await servesPdf('https://example.com/x', pdfFetchDeps('https://example.com/x', answering(null, false) as unknown as typeof fetch))).toBe(false);
     const f = answering('application/pdf');
-    expect(await servesPdf('file:///x', f as unknown as typeof fetch)).toBe(false);
+    expect(await servesPdf('file:///x', pdfFetchDeps('file:///x', f as unknown as typeof fetch))).toBe(false);
     expect(f).not.toHaveBeenCalled();
   });
 });

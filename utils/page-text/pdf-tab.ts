@@ -8,7 +8,9 @@ import { isNoReceiver, sendToPage } from '../messaging/content';
 import { putPdf } from '../storage/pdf-files';
 import type { ExtractedText } from '../text/extract';
 import { ReadingError } from '../speech/errors';
-import { PDF_MAX_BYTES, readCapped } from '../net/bounded-fetch';
+import { fetchChecked, type FetchDeps, localReachable, PDF_MAX_BYTES, readCapped } from '../net/bounded-fetch';
+import { readSettings } from '../storage/settings';
+import { originPattern } from '../speech/base-url';
 
 export const PDF_PAGE = '/pdf.html';
 
@@ -44,11 +46,28 @@ export function looksLikePdf(url: string | undefined): boolean {
   }
 }
 
+/**
+ * Where the background may fetch a tab's PDF from: the tab's own site (the click's access to it; the user
+ * is looking at it), or another site the extension holds access to, on this machine or the local network only
+ * when the speech service is there too. Redirects are checked hop by hop (never from a site into this machine
+ * or the local network), with no cookies after the first (`fetchChecked`).
+ */
+export function pdfFetchDeps(tabUrl: string, fetchImpl: typeof fetch = (url, init) => fetch(url, init)): FetchDeps {
+  const origin = new URL(tabUrl).origin;
+  return {
+    fetch: fetchImpl,
+    mayReach: async (url) =>
+      url.origin === origin ||
+      (localReachable(url, (await readSettings()).baseUrl) && (await browser.permissions.contains({ origins: [originPattern(url.href)] }))),
+  };
+}
+
 /** Whether a web URL answers with a PDF (asked with HEAD: nothing is downloaded). */
-export async function servesPdf(url: string | undefined, fetchImpl: typeof fetch = fetch): Promise<boolean> {
+export async function servesPdf(url: string | undefined, deps?: FetchDeps): Promise<boolean> {
   if (!url || !/^https?:/i.test(url)) return false;
   try {
-    const res = await fetchImpl(url, { method: 'HEAD', credentials: 'include', signal: AbortSignal.timeout(5_000) });
+    const res = await fetchChecked(url, { method: 'HEAD', credentials: 'include', signal: AbortSignal.timeout(5_000) }, deps ?? pdfFetchDeps(url));
+    void res.body?.cancel().catch(() => undefined);
     return /application\/pdf/i.test(res.headers.get('content-type') ?? '');
   } catch {
     return false;
@@ -67,10 +86,11 @@ export function isPdfBytes(bytes: Uint8Array): boolean {
  */
 async function fetchHere(url: string): Promise<ArrayBuffer | null> {
   try {
-    const res = await fetch(url, { credentials: 'include', signal: AbortSignal.timeout(60_000) });
+    const res = await fetchChecked(url, { credentials: 'include', signal: AbortSignal.timeout(60_000) }, pdfFetchDeps(url));
     return res.ok ? (await readCapped(res, PDF_MAX_BYTES)).buffer as ArrayBuffer : null;
   } catch (err) {
-    if (err instanceof ReadingError && err.code === 'too-large') throw err;
+    // Too big, or a redirect where the background may not go: said so (the tab's page is not asked instead).
+    if (err instanceof ReadingError && (err.code === 'too-large' || err.code === 'redirect-refused' || err.code === 'permission-denied')) throw err;
     return null;
   }
 }
@@ -86,7 +106,8 @@ async function fetchInTab(tabId: number): Promise<ArrayBuffer | null> {
       target: { tabId },
       args: [PDF_MAX_BYTES],
       func: async (maxBytes: number) => {
-        const res = await fetch(location.href, { credentials: 'include' });
+        // The tab shows the document at its address: a redirect now would lead elsewhere.
+        const res = await fetch(location.href, { credentials: 'include', redirect: 'error' });
         if (!res.ok || !res.body) return null;
         // The same bound as the background's, counted as the file comes (this runs in the page: no imports).
         if (Number(res.headers.get('Content-Length')) > maxBytes) return 'too-large';
@@ -141,7 +162,7 @@ export async function openPdfPage(tabId: number, url: string): Promise<void> {
 }
 
 /** Codes the PDF page fails with (its errors arrive as messages). */
-const PAGE_CODES = new Set(['bad-pdf', 'file-access', 'network', 'no-text', 'too-large']);
+const PAGE_CODES = new Set(['bad-pdf', 'file-access', 'network', 'no-text', 'too-large', 'redirect-refused']);
 
 /** Asks the PDF page in tab `tabId` for its text, waiting for the page to be there (it was just opened). */
 export async function askPdfPage(tabId: number, timeoutMs = 20_000): Promise<ExtractedText> {

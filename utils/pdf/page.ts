@@ -1,13 +1,15 @@
 /**
  * The PDF page's start (runs in the extension's PDF page, `pdf.html?file=URL&id=ID`): answers the
  * background at once (its requests wait for the document), then opens the file the background
- * fetched for it, or the URL itself when that copy is gone (a reload, a loopback file).
+ * fetched for it, or its own copy when that one is gone (a reload) or was never made (a file on disk).
  */
 import { NOT_AT, onPageRequest } from '../messaging/content';
 import { takePdf } from '../storage/pdf-files';
 import { PdfReader } from './pdf-reader';
 import { PdfText } from './pdf-text';
 import { fileNameOf, type OpenedPdf, openPdf } from './viewer';
+import { LoadError, loadPdfFile } from './load-file';
+import { PDF_MAX_BYTES } from '../net/bounded-fetch';
 
 export interface PdfSession {
   opened: OpenedPdf;
@@ -16,7 +18,7 @@ export interface PdfSession {
   fileUrl: string;
 }
 
-/** Why the PDF could not be opened, as an error code (`bad-pdf`, `file-access`, `network`). */
+/** Why the PDF could not be opened, as an error code (`bad-pdf`, `file-access`, `network`, `too-large`, `redirect-refused`). */
 export class PdfOpenError extends Error {
   constructor(readonly code: string) {
     super(code);
@@ -29,14 +31,16 @@ export function startPdfPage(container: HTMLDivElement, viewerEl: HTMLDivElement
   const id = params.get('id') ?? '';
   const ready = (async (): Promise<PdfSession> => {
     if (!fileUrl) throw new PdfOpenError('no-text');
-    const data = id ? await takePdf(id, fileUrl).catch(() => null) : null;
+    let data = id ? await takePdf(id, fileUrl).catch(() => null) : null;
+    // No copy from the background: the page's own, within the same bounds (a file:// URL without access, or the network, fails).
+    data ??= await loadPdfFile(fileUrl, PDF_MAX_BYTES).catch((err: unknown) => {
+      throw new PdfOpenError(err instanceof LoadError ? err.code : 'network');
+    });
     let opened: OpenedPdf;
     try {
-      opened = await openPdf(container, viewerEl, data ? { data } : { url: fileUrl }, fileUrl);
-    } catch (err) {
-      const name = (err as { name?: string } | null)?.name ?? '';
-      // No copy from the background and the URL cannot be fetched from here: a file:// URL without access, or the network.
-      throw new PdfOpenError(/MissingPDF|UnexpectedResponse|Fetch|Network/i.test(name) || !data ? (fileUrl.startsWith('file:') ? 'file-access' : 'network') : 'bad-pdf');
+      opened = await openPdf(container, viewerEl, { data }, fileUrl);
+    } catch {
+      throw new PdfOpenError('bad-pdf');
     }
     const text = new PdfText(opened.doc);
     return { opened, text, reader: new PdfReader(text, opened.view, () => opened.title, fileNameOf(fileUrl), fileUrl), fileUrl };

@@ -27,7 +27,7 @@ export function fileNameOf(url: string): string {
   }
 }
 
-export async function openPdf(container: HTMLDivElement, viewerEl: HTMLDivElement, source: { data: ArrayBuffer } | { url: string }, fileUrl: string): Promise<OpenedPdf> {
+export async function openPdf(container: HTMLDivElement, viewerEl: HTMLDivElement, source: { data: ArrayBuffer }, fileUrl: string): Promise<OpenedPdf> {
   pdfjs.GlobalWorkerOptions.workerSrc = workerUrl;
   // pdf.js's viewer component finds the library on the global object when it loads.
   (globalThis as { pdfjsLib?: unknown }).pdfjsLib = pdfjs;
