@@ -36,7 +36,8 @@ test('a ▶ at the start of the paragraph under the pointer starts reading exact
     })
     .not.toBe('');
   expect(service.speechLog()).toEqual([]);
-  // The user's own click on it.
+  // The user's own click on it, once it has been still for half a second.
+  await expect.poll(async () => (await play())?.attrs['data-settled']).toBe('true');
   const at = (await play())!.box;
   await page.mouse.click(at.x + at.width / 2, at.y + at.height / 2);
   await expect.poll(() => service.speechLog().length, { timeout: 30_000 }).toBeGreaterThan(0);
@@ -45,4 +46,71 @@ test('a ▶ at the start of the paragraph under the pointer starts reading exact
 
   await evaluate(helper, () => (globalThis as unknown as Ext).browser.storage.local.set({ 'page-options': { floatingPlayer: true, clickToRead: false } }));
   await expect.poll(() => evaluate(helper, async () => (await (globalThis as unknown as Ext).browser.scripting.getRegisteredContentScripts()).length)).toBe(0);
+});
+
+test('"Read from here" starts at the paragraph the user right-clicked, not where a page\'s script says', async ({ ext, service }) => {
+  await ext.configure({ threshold: '1000' });
+  const { page, tabId } = await ext.openTab('sample-article.html');
+  // A first reading puts the page script in, which then notes where the user right-clicks.
+  await ext.menuClick(tabId, 'Первое чтение.');
+  await expect.poll(() => service.speechLog().length).toBe(1);
+  await page.click('#p6', { button: 'right' });
+  await page.keyboard.press('Escape');
+  // The page's own script sends a contextmenu of its own, further down: not the user's, not followed.
+  await evaluate(page, () => void document.querySelector('#p7')!.dispatchEvent(new MouseEvent('contextmenu', { bubbles: true })));
+  await ext.menuClick(tabId, '', 'read-from-here');
+  const fromHere = (await ext.readingView()).id;
+  await expect.poll(async () => { const v = await ext.readingView(); return v.id === fromHere && v.state; }, { timeout: 30_000 }).toBe('finished');
+  const texts = service.speechLog().slice(1).map((e) => e.text);
+  expect(texts[0]).toMatch(/^Платные сервисы берут деньги/);
+  expect(texts.join(' ')).toContain('Если связь оборвалась');
+});
+
+test('a ▶ the page draws over starts nothing; uncovered and still, it starts the reading', async ({ ext, service, pages }) => {
+  test.setTimeout(60_000);
+  await ext.configure();
+  const helper = await ext.extensionPage();
+  await evaluate(helper, () => (globalThis as unknown as Ext).browser.storage.local.set({ 'page-options': { floatingPlayer: true, clickToRead: true } }));
+  await expect
+    .poll(() => evaluate(helper, async () => (await (globalThis as unknown as Ext).browser.scripting.getRegisteredContentScripts()).map((s) => s.id)))
+    .toEqual(['click-to-read']);
+  pages.put('/click.html', html);
+  const { page, tabId } = await ext.openTab('click.html');
+  const third = await page.$('article p:nth-of-type(4)');
+  const play = () => ext.control(tabId, 'trysasha-click', 'click-to-read');
+  await expect
+    .poll(async () => {
+      await page.mouse.move(5, 5);
+      await third!.hover();
+      const seen = await play();
+      return seen && !seen.hidden ? seen.attrs['data-block'] : '';
+    })
+    .not.toBe('');
+  await expect.poll(async () => (await play())?.attrs['data-settled']).toBe('true');
+  const at = (await play())!.box;
+  // A box of the page's own over the ▶ (after it in <html>, on top), that lets the click through: the user sees the page's box.
+  await evaluate(
+    page,
+    (x: number, y: number, w: number, h: number) => {
+      const over = document.createElement('div');
+      over.id = 'over';
+      over.style.cssText = `position: fixed; left: ${x - 4}px; top: ${y - 4}px; width: ${w + 8}px; height: ${h + 8}px; background: #fff; pointer-events: none; z-index: 2147483647`;
+      document.documentElement.append(over);
+    },
+    at.x,
+    at.y,
+    at.width,
+    at.height,
+  );
+  await expect.poll(async () => (await play())?.attrs['data-settled']).toBe('false');
+  await page.mouse.click(at.x + at.width / 2, at.y + at.height / 2);
+  // A click taken hides the ▶ at once: it is still there, and nothing was asked for.
+  expect((await play())?.hidden).toBe(false);
+  expect(service.speechLog()).toEqual([]);
+
+  await evaluate(page, () => document.getElementById('over')!.remove());
+  await expect.poll(async () => (await play())?.attrs['data-settled']).toBe('true');
+  await page.mouse.click(at.x + at.width / 2, at.y + at.height / 2);
+  await expect.poll(() => service.speechLog().length, { timeout: 30_000 }).toBeGreaterThan(0);
+  expect(service.speechLog()[0]!.text.startsWith(paragraphs[3]![0]!.slice(0, 30))).toBe(true);
 });

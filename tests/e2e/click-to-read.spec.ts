@@ -49,7 +49,8 @@ test('a ▶ at the start of the paragraph under the pointer starts reading exact
   await expect.poll(async () => Math.abs((await play())!.box.y - second.y) < 20).toBe(true);
   await third.hover();
   await expect.poll(async () => Math.abs((await play())!.box.y - p.y) < 20).toBe(true);
-  // The user's own click on it, with the real mouse.
+  // The user's own click on it, with the real mouse, once it has been still for half a second.
+  await expect.poll(async () => (await play())?.attrs['data-settled']).toBe('true');
   const at = (await play())!.box;
   await page.mouse.click(at.x + at.width / 2, at.y + at.height / 2);
   await expect.poll(() => service.speechLog().length, { timeout: 30_000 }).toBeGreaterThan(0);
@@ -67,6 +68,37 @@ test('a ▶ at the start of the paragraph under the pointer starts reading exact
   await plain.page.locator('article p').nth(2).hover();
   await plain.page.locator('article p').nth(3).hover();
   expect(await plain.page.locator('trysasha-click').count()).toBe(0);
+});
+
+
+test('a ▶ the page draws over starts nothing; uncovered and still, it starts the reading', async ({ ext, sw, service, pages }) => {
+  test.setTimeout(60_000);
+  await ext.configure();
+  await turnOn(ext, sw);
+  pages.put('/click.html', html);
+  const { page, tabId } = await ext.openTab('click.html');
+  const play = () => ext.control(tabId, 'trysasha-click', 'click-to-read');
+  await page.locator('article p').nth(3).hover();
+  await expect.poll(async () => (await play())?.attrs['data-settled']).toBe('true');
+  const at = (await play())!.box;
+  // A box of the page's own over the ▶ (after it in <html>, on top), that lets the click through: the user sees the page's box.
+  await page.evaluate((b) => {
+    const over = document.createElement('div');
+    over.id = 'over';
+    over.style.cssText = `position: fixed; left: ${b.x - 4}px; top: ${b.y - 4}px; width: ${b.width + 8}px; height: ${b.height + 8}px; background: #fff; pointer-events: none; z-index: 2147483647`;
+    document.documentElement.append(over);
+  }, at);
+  await expect.poll(async () => (await play())?.attrs['data-settled']).toBe('false');
+  await page.mouse.click(at.x + at.width / 2, at.y + at.height / 2);
+  // A click taken hides the ▶ at once: it is still there, and nothing was asked for.
+  expect((await play())?.hidden).toBe(false);
+  expect(service.speechLog()).toEqual([]);
+
+  await page.evaluate(() => document.getElementById('over')!.remove());
+  await expect.poll(async () => (await play())?.attrs['data-settled']).toBe('true');
+  await page.mouse.click(at.x + at.width / 2, at.y + at.height / 2);
+  await expect.poll(() => service.speechLog().length, { timeout: 30_000 }).toBeGreaterThan(0);
+  expect(service.speechLog()[0]!.text.startsWith(paragraphs[3]![0]!.slice(0, 30))).toBe(true);
 });
 
 test('"Read aloud from here" starts at the paragraph right-clicked, on a page not read before', async ({ ext, sw, service, pages }) => {

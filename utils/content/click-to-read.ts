@@ -21,6 +21,8 @@ const PLAY_PATH = 'M8 5v14l11-7z';
 const SVG_NS = 'http://www.w3.org/2000/svg';
 /** The ▶'s own size is 22 px (its CSS): scaled past this, it is not the button the user sees. */
 const BUTTON_BOUNDS = { maxWidth: 30, maxHeight: 30 };
+/** How long the ▶ must have been shown, uncovered and still, before a press on it counts (ms): longer than a page's trick between two clicks, shorter than a hand moving to it. */
+const SETTLE_MS = 500;
 /** A page that works the ▶ (moves, marks or scales it) gets none again until it is loaded anew. */
 let spoiled = false;
 
@@ -83,6 +85,8 @@ export function installClickToRead(ctx: ContentScriptContext, setStart: (node: N
     css,
     bounds: BUTTON_BOUNDS,
     box: () => button,
+    // It starts a paid reading: only once it has been seen, uncovered and still, for half a second.
+    settleMs: SETTLE_MS,
     onTampered: () => {
       spoiled = true;
       hide();

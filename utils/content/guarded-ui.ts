@@ -52,6 +52,62 @@ export function intact(f: ControlFacts, bounds: ControlBounds): boolean {
   );
 }
 
+/**
+ * Whether a control has settled: seen with the same look (`lookOf`) for `ms`, and not drawn over. Each look
+ * is told with its time; a changed look starts the wait again.
+ */
+export class Settling {
+  private seen: { look: string; since: number } | null = null;
+
+  constructor(readonly ms: number) {}
+
+  see(look: string, now: number, covered: boolean): boolean {
+    if (!this.seen || this.seen.look !== look) this.seen = { look, since: now };
+    return now - this.seen.since >= this.ms && !covered;
+  }
+
+  /** Not shown: it settles anew when shown again. */
+  forget(): void {
+    this.seen = null;
+  }
+}
+
+/** A control's place and look as last seen: a change restarts its time to settle. */
+export function lookOf(f: Pick<ControlFacts, 'rect' | 'visible'>): string {
+  const { left, top, width, height } = f.rect;
+  return `${Math.round(left)},${Math.round(top)},${Math.round(width)},${Math.round(height)},${f.visible}`;
+}
+
+/**
+ * Whether something of the page's is drawn over `box` (whose host is the last child of `<html>`, above the
+ * page's own stacking): an element in the top layer (an open popover, a modal dialog, a full-screen element),
+ * or one the page put after the host. `pointer-events: none` does not matter: the user sees it, not the control.
+ */
+export function coveredByPage(box: Element, host: Element, doc: Document = document): boolean {
+  const r = box.getBoundingClientRect();
+  const overlaps = (el: Element) => {
+    if (el === host || el.contains(host)) return false;
+    const o = el.getBoundingClientRect();
+    return o.width > 0 && o.height > 0 && o.left < r.right && o.right > r.left && o.top < r.bottom && o.bottom > r.top;
+  };
+  let topLayer: Element[] = [];
+  try {
+    topLayer = [...doc.querySelectorAll(':popover-open, dialog:modal, :fullscreen')];
+  } catch {
+    // A browser without one of these selectors has no such top layer to fear.
+  }
+  if (topLayer.some(overlaps)) return true;
+  // What the page put after the host, and inside it (at most a few hundred elements: a page has no business there).
+  let looked = 0;
+  for (let el = host.nextElementSibling; el && looked < 500; el = el.nextElementSibling) {
+    for (const each of [el, ...el.querySelectorAll('*')]) {
+      if (++looked > 500) return true;
+      if (overlaps(each) && (typeof each.checkVisibility !== 'function' || each.checkVisibility({ opacityProperty: true, visibilityProperty: true }))) return true;
+    }
+  }
+  return false;
+}
+
 /** The host's attributes as the extension left them: any other is the page's doing. */
 const hostAttributes = (host: Element) => [...host.getAttributeNames()].sort().join(' ');
 
@@ -72,6 +128,10 @@ export function factsOf(box: Element, host: Element, expectedAttributes: string,
 
 /** Events that could make a control act, checked (in capture, before the control's own handlers) every time. */
 const GUARDED = ['pointerover', 'pointerdown', 'mousedown', 'click', 'auxclick', 'dblclick', 'keydown', 'contextmenu'] as const;
+/** Of those, the ones that act: a control that must settle first takes them only once settled. */
+const ACTING = new Set<string>(['pointerdown', 'mousedown', 'click', 'auxclick', 'dblclick', 'keydown']);
+/** How often a shown control that must settle is looked at (ms): a move between two looks is seen at the click. */
+const SETTLE_LOOK_MS = 150;
 
 export interface GuardedUi {
   ui: ShadowRootContentScriptUi<HTMLElement>;
@@ -92,6 +152,12 @@ export async function guardedUi(
     bounds: ControlBounds;
     mount(container: HTMLElement): void;
     box(): Element | null;
+    /**
+     * A control that starts something paid (click-to-read's ▶) acts only once it has been visible, uncovered
+     * and still this long (ms): a page cannot move it under the pointer, or draw over it, just before a click.
+     * Its box carries `data-settled` ("true" once it may act).
+     */
+    settleMs?: number;
     onTampered(reason: 'moved' | 'marked' | 'geometry'): void;
     onRemove?(container: HTMLElement | undefined): void;
   },
@@ -104,11 +170,55 @@ export async function guardedUi(
     watching = false;
     observer?.disconnect();
     observer = null;
+    shownWatch?.disconnect();
+    occlusionWatch?.disconnect();
+    clearTimeout(lookTimer);
   };
   const tampered = (reason: 'moved' | 'marked' | 'geometry') => {
     if (!watching) return;
     release();
     opts.onTampered(reason);
+  };
+  // Settling (`settleMs`): its look as last seen, and since when; Chromium's occlusion tracking where it has it.
+  const settling = opts.settleMs ? new Settling(opts.settleMs) : null;
+  let hostEl: Element | null = null;
+  let occluded = false;
+  let lookTimer = 0;
+  const settled = (now: number): boolean => {
+    const box = opts.box();
+    if (!settling || !box || !hostEl) return true;
+    const ok = settling.see(lookOf(factsOf(box, hostEl, expected, doc)), now, occluded || coveredByPage(box, hostEl, doc));
+    if (box instanceof HTMLElement) box.dataset.settled = String(ok);
+    return ok;
+  };
+  const lookAgain = () => {
+    const box = opts.box();
+    const shown = !!box && box.getBoundingClientRect().width > 0;
+    if (shown) settled(performance.now());
+    else settling?.forget();
+    // Looked at while shown (a hidden one costs nothing), and once more when it would have settled.
+    lookTimer = shown ? window.setTimeout(lookAgain, Math.min(SETTLE_LOOK_MS, opts.settleMs ?? SETTLE_LOOK_MS)) : 0;
+  };
+  let shownWatch: ResizeObserver | null = null;
+  let occlusionWatch: IntersectionObserver | null = null;
+  const watchSettling = (box: Element) => {
+    // Shown or hidden: the looks start or stop.
+    shownWatch = new ResizeObserver(() => {
+      clearTimeout(lookTimer);
+      lookAgain();
+    });
+    shownWatch.observe(box);
+    // Intersection Observer v2 (Chromium): whether anything at all is drawn over it, filters and transforms too.
+    if (typeof IntersectionObserverEntry !== 'undefined' && 'isVisible' in IntersectionObserverEntry.prototype) {
+      occlusionWatch = new IntersectionObserver(
+        (entries) => {
+          const last = entries.at(-1) as (IntersectionObserverEntry & { isVisible?: boolean }) | undefined;
+          if (last) occluded = last.isIntersecting && last.isVisible === false;
+        },
+        { threshold: [1], trackVisibility: true, delay: 100 } as IntersectionObserverInit,
+      );
+      occlusionWatch.observe(box);
+    }
   };
   const ui = await createShadowRootUi(ctx, {
     name: opts.name,
@@ -125,7 +235,13 @@ export async function guardedUi(
           type,
           (e) => {
             const box = opts.box();
-            if (e.isTrusted && watching && box && intact(factsOf(box, host, expected, doc), opts.bounds)) return;
+            if (e.isTrusted && watching && box && intact(factsOf(box, host, expected, doc), opts.bounds)) {
+              if (!ACTING.has(type) || settled(performance.now())) return;
+              // Not settled yet (just shown, just moved, or drawn over): this press does nothing; the next may.
+              e.stopImmediatePropagation();
+              e.preventDefault();
+              return;
+            }
             // Not the user's own input on the control as drawn: it does nothing.
             e.stopImmediatePropagation();
             e.preventDefault();
@@ -148,6 +264,9 @@ export async function guardedUi(
     const host = ui.shadowHost;
     expected = hostAttributes(host);
     watching = true;
+    hostEl = host;
+    const box = opts.box();
+    if (opts.settleMs && box) watchSettling(box);
     observer = new MutationObserver((records) => {
       if (!host.isConnected || host.parentNode !== doc.documentElement) tampered('moved');
       else if (records.some((r) => r.type === 'attributes' && r.target === host)) tampered('marked');

@@ -105,7 +105,10 @@ export function pageReader(doc: Document = document): PageReader {
       return { ...reader.last.text, site: doc.location?.hostname ?? '', url: doc.location?.href ?? '' };
     },
   };
-  doc.addEventListener('contextmenu', (e) => (reader.lastContextTarget = e.target instanceof Element ? e.target : null), true);
+  // Only the user's own right click: a page's script may send a contextmenu of its own to move "Read from here".
+  doc.addEventListener('contextmenu', (e) => {
+    if (e.isTrusted) reader.lastContextTarget = e.target instanceof Element ? e.target : null;
+  }, true);
   globalThis.__trysashaPageReader = reader;
   return reader;
 }
