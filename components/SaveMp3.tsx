@@ -7,15 +7,19 @@ import type { SaveEstimate } from '@/utils/messaging/views';
 import { saveFile } from '@/utils/pages/save-file';
 import { Money } from './Money';
 
-/** Builds the reading's MP3 from the cache (read only: the background keeps the cache's order). */
-async function buildFile(): Promise<{ blob: Blob; name: string } | null> {
+/**
+ * Builds the reading's MP3 from the cache (read only: the background keeps the cache's order). Every part but
+ * those the service refused (`skipped`) must be there: a file with a part missing is never made ('save-incomplete').
+ */
+async function buildFile(skipped: readonly number[]): Promise<{ blob: Blob; name: string } | 'save-incomplete' | null> {
   const plan = await loadPlan();
   if (!plan) return null;
   const backend = indexedDbBackend();
   const chunks: Uint8Array[] = [];
-  for (const part of plan.parts) {
+  for (const [k, part] of plan.parts.entries()) {
     const bytes = await backend.get(partKey({ text: part.text, voice: plan.voice, format: plan.format }));
     if (bytes instanceof Uint8Array) chunks.push(bytes);
+    else if (!skipped.includes(k)) return 'save-incomplete';
   }
   if (chunks.length === 0) return null;
   const title = (document.querySelector('[data-testid="player"] .title')?.textContent ?? '').trim() || 'reading';
@@ -38,8 +42,11 @@ export function SaveMp3({ locale, enabled }: { locale: string; enabled: boolean 
     setError('');
     setBusy(true);
     try {
-      const file = await buildFile();
-      if (file) saveFile(file.blob, file.name);
+      // Asked again: the parts refused while they were being bought are known only now.
+      const { skipped } = await sendMessage('saveEstimate');
+      const file = await buildFile(skipped);
+      if (file === 'save-incomplete') setError(file);
+      else if (file) saveFile(file.blob, file.name);
       else setError('save-nothing');
     } finally {
       setBusy(false);

@@ -54,6 +54,8 @@ export interface LaunchedFirefox {
   /** moz-extension://UUID/ — fixed in advance through a pref, so pages can be opened by URL. */
   base: string;
   profileDir: string;
+  /** Where a download goes, without asking (`<profile>/downloads`). */
+  downloadsDir: string;
   /** Quits Firefox and removes the profile (unless it was given by the caller). */
   close(): Promise<void>;
 }
@@ -154,6 +156,12 @@ export async function launchFirefoxWithExtension(opts: FirefoxLaunchOptions = {}
     extraPrefsFirefox: {
       'extensions.webextensions.uuids': JSON.stringify({ [GECKO_ID]: uuid }),
       ...PREFS,
+      // Save as MP3's file goes to the profile's own folder, without a dialog.
+      'browser.download.folderList': 2,
+      'browser.download.dir': join(profileDir, 'downloads'),
+      'browser.download.useDownloadDir': true,
+      'browser.download.always_ask_before_handling_new_types': false,
+      'browser.download.alwaysOpenPanel': false,
       ...(permanent
         ? { 'xpinstall.signatures.required': false, 'extensions.autoDisableScopes': 0, 'extensions.enabledScopes': 15 }
         : {}),
@@ -164,6 +172,7 @@ export async function launchFirefoxWithExtension(opts: FirefoxLaunchOptions = {}
     browser,
     base: `moz-extension://${uuid}/`,
     profileDir,
+    downloadsDir: join(profileDir, 'downloads'),
     async close() {
       await browser.close().catch(() => undefined);
       if (!opts.profileDir) rmSync(profileDir, { recursive: true, force: true });

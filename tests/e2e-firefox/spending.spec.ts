@@ -3,6 +3,9 @@
  * script that cannot answer "read it?", a Save as MP3 confirmation that buys only for its own reading and
  * never for a PDF still being counted, and a page that grew after its size was checked.
  */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { mp3Duration } from '../../utils/audio/mp3-frames.ts';
 import { growArticle } from '../fixtures/grow-article.ts';
 import { makeArticleHtml } from '../fixtures/make-article.ts';
 import { pdfBytes, TEST_PDFS } from '../fixtures/pdfs.ts';
@@ -139,4 +142,43 @@ test('Save as MP3 on a PDF still being counted is refused: its cost is not known
   expect(await attr(popup, 'estimate', 'data-counting')).toBe('true');
   await ext.diagnostics('release', 'text:more');
   await click(popup, '[data-testid="stop"]');
+});
+
+test('a save longer than the audio cache keeps every part for the file, which comes out whole; saving again buys nothing', async ({ ext, firefox, service, pages }) => {
+  test.setTimeout(90_000);
+  service.configure({ msPerChar: 4 });
+  await ext.configure({ threshold: '1000' });
+  pages.put('/long.html', makeArticleHtml(6_000, 'Длинная статья'));
+  const { tabId } = await ext.openTab('long.html');
+  const popup = await ext.openPopup(tabId);
+  const ok = () => (service.speechLog() as Array<{ status: number; text: string; billedChars: number }>).filter((e) => e.status === 200);
+  await expect.poll(() => ok().length).toBeGreaterThanOrEqual(2);
+  await click(popup, '[data-testid="stop"]');
+  await expect.poll(() => state(popup)).toBe('stopped');
+  // The cache holds a third of the reading's audio (6,000 characters at 4 ms and 48 kbit/s: about 144 KB), as
+  // 64 MiB is about an hour: before, the save evicted its first parts while buying the last.
+  await evaluate(await ext.extensionPage(), async () => {
+    const bg = (await (globalThis as unknown as Ext).browser.runtime.getBackgroundPage()) as unknown as { tuned: Record<string, number> };
+    bg.tuned = { 'audio-cache-bytes': 60_000 };
+  });
+  const parts = Number(await attr(popup, 'player', 'data-parts'));
+  const files = () => (existsSync(firefox.downloadsDir) ? readdirSync(firefox.downloadsDir).filter((f) => f.endsWith('.mp3')).sort() : []);
+
+  await click(popup, '[data-testid="save-mp3"]');
+  await expect.poll(() => attr(popup, 'save-box', 'data-missing')).not.toBe('');
+  await click(popup, '[data-testid="confirm-save"]');
+  await expect.poll(files, { timeout: 30_000 }).toHaveLength(1);
+  expect(await attr(popup, 'save-error', 'data-code')).toBe('');
+  const paid = ok();
+  expect(new Set(paid.map((e) => e.text)).size).toBe(parts);
+  expect(paid).toHaveLength(parts);
+  const chars = paid.reduce((n, e) => n + e.billedChars, 0);
+  const file = join(firefox.downloadsDir, files()[0]!);
+  await expect.poll(() => mp3Duration(new Uint8Array(readFileSync(file)))).toBeGreaterThan((chars * 4) / 1000 - 0.5);
+
+  // Again: every part is still there, nothing is bought, and the file is the same.
+  await click(popup, '[data-testid="save-mp3"]');
+  await expect.poll(files, { timeout: 30_000 }).toHaveLength(2);
+  await expect.poll(() => files().map((f) => readFileSync(join(firefox.downloadsDir, f)).length)).toEqual([readFileSync(file).length, readFileSync(file).length]);
+  expect(ok()).toHaveLength(paid.length);
 });

@@ -37,9 +37,10 @@ test('the options page lists every paid request with per-day totals, exports CSV
   expect(download.suggestedFilename()).toMatch(/^trysasha-usage-\d{4}-\d{2}-\d{2}\.csv$/);
   const csv = await readFile((await download.path())!, 'utf8');
   const lines = csv.trim().split('\r\n');
-  expect(lines[0]).toBe('time,title,characters,cost_rub,request_id');
+  // Every field quoted: Excel in a Russian locale splits on ";", which a title may hold.
+  expect(lines[0]).toBe('"time","title","characters","cost_rub","request_id"');
   expect(lines).toHaveLength(paid.length + 1);
-  for (const e of paid) expect(csv).toContain(`,${e.billedChars},${plain(BigInt(e.costUnits))},${e.id}`);
+  for (const e of paid) expect(csv).toContain(`,"${e.billedChars}","${plain(BigInt(e.costUnits))}","${e.id}"`);
 
   await options.getByTestId('clear-history').click();
   await expect(rows).toHaveCount(0);
@@ -108,4 +109,37 @@ test('save as MP3 right after a stop on the last part, still arriving: nothing t
   expect(service.speechLog().filter((e) => e.aborted)).toEqual([]);
   const chars = service.speechLog().reduce((n, e) => n + e.billedChars, 0);
   expect(mp3Duration(bytes)).toBeGreaterThan((chars * 1.5) / 1000 - 0.5);
+});
+
+test('a save longer than the audio cache keeps every part for the file, which comes out whole; saving again buys nothing', async ({ ext, sw, service, pages }) => {
+  test.setTimeout(90_000);
+  service.configure({ msPerChar: 4 });
+  await ext.configure({ threshold: '1000' });
+  pages.put('/long.html', makeArticleHtml(6_000));
+  const { tabId } = await ext.openTab('long.html');
+  const popup = await ext.openPopup(tabId);
+  const p = player(popup);
+  await expect.poll(() => service.speechLog().filter((e) => e.status === 200).length).toBeGreaterThanOrEqual(2);
+  await popup.getByTestId('stop').click();
+  await expect(p).toHaveAttribute('data-state', 'stopped');
+  // The cache holds a third of the reading's audio (6,000 characters at 4 ms and 48 kbit/s: about 144 KB), as
+  // 64 MiB is about an hour: before, the save evicted its first parts while buying the last.
+  await sw.evaluate(() => void ((globalThis as unknown as { tuned: Record<string, number> }).tuned = { 'audio-cache-bytes': 60_000 }));
+  const parts = Number(await p.getAttribute('data-parts'));
+
+  await popup.getByTestId('save-mp3').click();
+  await expect(popup.getByTestId('save-box')).not.toHaveAttribute('data-missing', '');
+  const [download] = await Promise.all([popup.waitForEvent('download'), popup.getByTestId('confirm-save').click()]);
+  const bytes = new Uint8Array(await readFile((await download.path())!));
+  await expect(popup.getByTestId('save-error')).toHaveAttribute('data-code', '');
+  const paid = service.speechLog().filter((e) => e.status === 200);
+  expect(new Set(paid.map((e) => e.text)).size).toBe(parts);
+  expect(paid).toHaveLength(parts);
+  const chars = paid.reduce((n, e) => n + e.billedChars, 0);
+  expect(mp3Duration(bytes)).toBeGreaterThan((chars * 4) / 1000 - 0.5);
+
+  // Again: every part is still there, nothing is bought, and the file is the same.
+  const [again] = await Promise.all([popup.waitForEvent('download'), popup.getByTestId('save-mp3').click()]);
+  expect((await readFile((await again.path())!)).length).toBe(bytes.length);
+  expect(service.speechLog().filter((e) => e.status === 200)).toHaveLength(paid.length);
 });

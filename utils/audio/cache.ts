@@ -26,10 +26,37 @@ export class AudioCache {
   private total = 0;
   private loading: Promise<Map<string, number>> | null = null;
 
+  /** Keys held by a Save as MP3 under way (a count each): never evicted while held. */
+  private readonly held = new Map<string, number>();
+
   constructor(
     private readonly backend: CacheBackend,
-    readonly capBytes = 64 * 1024 * 1024,
+    private readonly cap: number | (() => number) = 64 * 1024 * 1024,
   ) {}
+
+  get capBytes(): number {
+    return typeof this.cap === 'number' ? this.cap : this.cap();
+  }
+
+  /**
+   * Keeps `keys` from eviction until the returned release is called (a file being made of them: a save longer
+   * than the cap would otherwise lose its first parts while buying the last). The cache may pass its cap
+   * meanwhile; the next write after the release brings it back under.
+   */
+  hold(keys: Iterable<string>): () => void {
+    const mine = [...new Set(keys)];
+    for (const k of mine) this.held.set(k, (this.held.get(k) ?? 0) + 1);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      for (const k of mine) {
+        const n = (this.held.get(k) ?? 1) - 1;
+        if (n > 0) this.held.set(k, n);
+        else this.held.delete(k);
+      }
+    };
+  }
 
   private async load(): Promise<Map<string, number>> {
     if (this.index) return this.index;
@@ -75,7 +102,7 @@ export class AudioCache {
   }
 
   async set(key: string, bytes: Uint8Array): Promise<void> {
-    if (bytes.byteLength > this.capBytes) return;
+    if (bytes.byteLength > this.capBytes && !this.held.has(key)) return;
     const index = await this.load();
     await this.writes(async () => {
       const before = new Map(index);
@@ -88,6 +115,7 @@ export class AudioCache {
       const evicted: string[] = [];
       for (const [oldest, size] of index) {
         if (this.total + bytes.byteLength <= this.capBytes) break;
+        if (this.held.has(oldest)) continue;
         index.delete(oldest);
         this.total -= size;
         evicted.push(oldest);

@@ -3,15 +3,17 @@
  * its controls, and Save as MP3's estimate and fetch.
  */
 import { ignore } from '../log';
-import { onPageMessage } from '../messaging/protocol';
+import { onPageMessage, senderOf, tabToStart } from '../messaging/protocol';
 import { extractFromTab, readyTab } from '../page-text/tab-text';
 import { type BackgroundContext, onAbort } from './context';
 
 export function init(signal: AbortSignal, { reader, runCommand }: Pick<BackgroundContext, 'reader' | 'runCommand'>): void {
   onAbort(
     signal,
-    onPageMessage('startReading', ({ data }) => {
-      const req = { tabId: data.tabId, source: '' as const, extract: () => extractFromTab(data.tabId) };
+    onPageMessage('startReading', ({ data, sender }) => {
+      const tabId = tabToStart(senderOf(sender), data.tabId, sender.tab?.id);
+      if (tabId === null) throw new Error('refused');
+      const req = { tabId, source: '' as const, extract: () => extractFromTab(tabId) };
       if (data.force) {
         void reader.start(req);
         return { starts: true };
@@ -20,7 +22,7 @@ export function init(signal: AbortSignal, { reader, runCommand }: Pick<Backgroun
       return new Promise<{ starts: boolean }>((answer) => {
         const decided = (starts: boolean) => {
           answer({ starts });
-          if (!starts) void readyTab(data.tabId);
+          if (!starts) void readyTab(tabId);
         };
         reader.startUnlessActive(req, decided).catch((err: unknown) => {
           // Failed before deciding, nothing started (after it, the answer was given: only logged).

@@ -20,8 +20,11 @@ export interface Diagnostics {
   tuned(name: TunedValue, fallback: number): number;
 }
 
-/** The limits a test may shorten: `network-pause-ms` — how long a reading waits for the service before it pauses. */
-export type TunedValue = 'network-pause-ms';
+/**
+ * The limits a test may shorten: `network-pause-ms` — how long a reading waits for the service before it pauses;
+ * `audio-cache-bytes` — the audio cache's cap (a save longer than it, without an hour of audio).
+ */
+export type TunedValue = 'network-pause-ms' | 'audio-cache-bytes';
 
 /**
  * The points a test may hold (in the background): `extract:script` — an article read title first, after

@@ -182,12 +182,27 @@ export function pageSender(sender: { id?: string; url?: string; tab?: unknown; f
 }
 
 /**
+ * The tab a `startReading` from `from` may start: the popup's, the tab it names; the PDF page's, only its own
+ * tab (a page showing a file from the web never starts a reading elsewhere); null for anyone else.
+ */
+export function tabToStart(from: PageSender | null, asked: number, senderTab: number | undefined): number | null {
+  if (from === 'popup') return asked;
+  if (from === 'pdf') return senderTab !== undefined && senderTab === asked ? asked : null;
+  return null;
+}
+
+/** Which of the extension's pages sent a message (null: none of them). */
+export function senderOf(sender: { id?: string; url?: string; tab?: unknown; frameId?: number }): PageSender | null {
+  return pageSender(sender, chrome.runtime.id, chrome.runtime.getURL('/'));
+}
+
+/**
  * `onMessage` for the background: a message is taken only from a sender the table lets send it; the page's
  * controls, only from a tab `fromTab` accepts.
  */
 export function onPageMessage<T extends keyof ProtocolMap>(type: T, handler: Parameters<typeof onMessage<T>>[1], fromTab: (tabId: number) => boolean = () => true) {
   return onMessage(type, (message) => {
-    const from = pageSender(message.sender, chrome.runtime.id, chrome.runtime.getURL('/'));
+    const from = senderOf(message.sender);
     if (!from || !MAY_SEND[type].includes(from)) throw new Error('refused');
     if (from === 'page-controls' && (message.sender.tab?.id === undefined || !fromTab(message.sender.tab.id))) throw new Error('refused');
     return handler(message);

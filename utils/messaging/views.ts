@@ -45,6 +45,8 @@ export interface SaveEstimate {
   arriving: number;
   missingChars: number;
   missingRub: string;
+  /** Parts the service refused (passed over in the reading): left out of the file; any other part missing is an error. */
+  skipped: number[];
 }
 
 /** A Save as MP3 confirmation, as the popup sends it: the reading and the parts it was shown for, and the cost shown. */

@@ -40,6 +40,7 @@ export async function saveEstimate(run: ReadingRun, cache: AudioCache): Promise<
     arriving: arriving.length,
     missingChars,
     missingRub: formatRubPlain(costOf(missingChars, run.ledger.price)),
+    skipped: [...run.skipped].filter((k) => k < run.end).sort((a, b) => a - b),
   };
 }
 
@@ -74,7 +75,7 @@ export async function fetchMissing(run: ReadingRun, keeper: Keeper, upTo: number
 /** The estimate of the reader's current reading (none: refused as changed). */
 export function estimateSave(run: ReadingRun | null, cache: AudioCache): Promise<SaveEstimate> {
   if (run?.plan) return saveEstimate(run, cache);
-  return Promise.resolve({ readingId: '', upTo: 0, refusal: 'save-changed', parts: 0, missing: 0, arriving: 0, missingChars: 0, missingRub: formatRubPlain(0n) });
+  return Promise.resolve({ readingId: '', upTo: 0, refusal: 'save-changed', parts: 0, missing: 0, arriving: 0, missingChars: 0, missingRub: formatRubPlain(0n), skipped: [] });
 }
 
 /**
@@ -90,6 +91,11 @@ export async function fetchForSave(run: ReadingRun, keeper: Keeper, cache: Audio
   if (now.upTo !== order.upTo || maxRub === null || (parseRub(now.missingRub) ?? 0n) > maxRub) return { ok: false, code: 'save-changed' };
   const grant = { upTo: order.upTo, maxRub, spent: 0n };
   run.purse.grant(grant);
+  // Every part of the file stays in the cache until the reading is over (a save longer than the cache's cap
+  // would otherwise evict its first parts while buying the last, and the file would come out short).
+  const release = cache.hold(Array.from({ length: order.upTo }, (_, k) => run.key(k)));
+  if (run.lifeSignal.aborted) release();
+  else run.lifeSignal.addEventListener('abort', release, { once: true });
   try {
     return await fetchMissing(run, keeper, order.upTo);
   } finally {

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { makeWorld, sentences } from '../../tests/unit/reader-world';
 import { floatingCommandOf } from '../messaging/protocol';
-import { MAY_SEND, pageSender } from '../messaging/protocol';
+import { MAY_SEND, pageSender, tabToStart } from '../messaging/protocol';
 import { planParts } from './plan';
 
 const finished = (w: ReturnType<typeof makeWorld>) => w.until(() => !['extracting', 'loading', 'playing', 'confirm'].includes(w.reader.view.state), 'the reading to end');
@@ -181,6 +181,17 @@ describe('who may send what', () => {
     }
     expect([...MAY_SEND.saveSettings].sort()).toEqual(['options', 'welcome']);
     expect(MAY_SEND.trySample).toEqual(['welcome']);
+  });
+
+  it.each([
+    ['the popup, for the tab it names', 'popup', 7, undefined, 7],
+    ['the PDF page, for its own tab', 'pdf', 7, 7, 7],
+    ['the PDF page, for another tab', 'pdf', 3, 7, null],
+    ['the PDF page, not in a tab', 'pdf', 7, undefined, null],
+    ['the options page', 'options', 7, 7, null],
+    ['a web page', null, 7, 7, null],
+  ] as const)('a reading started by %s: %s', (_n, from, asked, senderTab, expected) => {
+    expect(tabToStart(from, asked, senderTab)).toBe(expected);
   });
 
   it.each([

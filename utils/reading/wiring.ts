@@ -56,7 +56,8 @@ if (typeof window !== 'undefined') {
 }
 
 /** Audio paid for, kept across worker restarts and browser sessions (cleared with the key). */
-export const audioCache = new AudioCache(indexedDbBackend());
+/** 64 MiB, about an hour of speech at 128 kbit/s; a test shortens it (`audio-cache-bytes`) to save past it. */
+export const audioCache = new AudioCache(indexedDbBackend(), () => diagnostics.tuned('audio-cache-bytes', 64 * 1024 * 1024));
 
 /** Every request to the service takes one of these: never more in flight than the account allows. */
 export const requestSlots = new RequestSlots(1);

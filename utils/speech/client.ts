@@ -27,13 +27,20 @@ function headersFor(auth: Auth): Record<string, string> {
 }
 
 async function send(url: string, init: RequestInit): Promise<Response> {
+  let res: Response;
   try {
-    return await fetch(url, init);
+    // Never followed: a 307 or 308 would send the text, and the key, to wherever it points.
+    res = await fetch(url, { ...init, redirect: 'manual' });
   } catch (err) {
     if (init.signal?.aborted) throw init.signal.reason ?? err;
     // The network error's text is not shown: it may echo the URL, never the key, but keep it plain.
     throw new ServiceError(0, 'network', 'The service could not be reached.');
   }
+  if (res.type === 'opaqueredirect' || (res.status >= 300 && res.status < 400)) {
+    void res.body?.cancel().catch(() => undefined);
+    throw new ServiceError(res.status || 307, 'service-redirect', 'The service address answered with a redirect.');
+  }
+  return res;
 }
 
 async function errorFrom(res: Response): Promise<ServiceError> {

@@ -223,6 +223,7 @@ export const KNOWN_ERROR_CODES = [
   'permission-denied',
   'bad-threshold',
   'bad-response',
+  'service-redirect',
   'budget-limit',
   'bad-budget',
   'bad-rules',
@@ -235,6 +236,7 @@ export const KNOWN_ERROR_CODES = [
   'too-large',
   'redirect-refused',
   'save-changed',
+  'save-incomplete',
   'still-counting',
   'stopped',
 ] as const;

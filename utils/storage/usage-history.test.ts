@@ -60,17 +60,56 @@ describe('monthlyTotals and spentAround', () => {
 });
 
 describe('usageCsv', () => {
+  const HEAD = '"time","title","characters","cost_rub","request_id"';
   it.each([
-    ['plain', entry('2026-11-20T10:00:00Z', 42, '0.0630'), '2026-11-20T10:00:00.000Z,Статья,42,0.0630,req_1'],
-    ['a comma and quotes in the title', entry('2026-11-20T10:00:00Z', 1, '0.0015', 'Он сказал: "да", и ушёл'), '2026-11-20T10:00:00.000Z,"Он сказал: ""да"", и ушёл",1,0.0015,req_1'],
-    ['a formula-looking title is defused', entry('2026-11-20T10:00:00Z', 1, '0.0015', '=HYPERLINK("x")'), `2026-11-20T10:00:00.000Z,"'=HYPERLINK(""x"")",1,0.0015,req_1`],
-    ['a formula after spaces is defused', entry('2026-11-20T10:00:00Z', 1, '0.0015', '  =1+2'), "2026-11-20T10:00:00.000Z,'  =1+2,1,0.0015,req_1"],
-    ['a formula after a no-break space is defused', entry('2026-11-20T10:00:00Z', 1, '0.0015', '\u00a0@SUM(A1)'), "2026-11-20T10:00:00.000Z,'\u00a0@SUM(A1),1,0.0015,req_1"],
-    ['a full-width equals sign is defused', entry('2026-11-20T10:00:00Z', 1, '0.0015', '＝1+2'), "2026-11-20T10:00:00.000Z,'＝1+2,1,0.0015,req_1"],
-    ['a minus inside a title is left alone', entry('2026-11-20T10:00:00Z', 1, '0.0015', 'Итоги 2025 - 2026'), '2026-11-20T10:00:00.000Z,Итоги 2025 - 2026,1,0.0015,req_1'],
-    ['a newline in the title', entry('2026-11-20T10:00:00Z', 1, '0.0015', 'a\nb'), '2026-11-20T10:00:00.000Z,"a\nb",1,0.0015,req_1'],
+    ['plain', entry('2026-11-20T10:00:00Z', 42, '0.0630'), '"2026-11-20T10:00:00.000Z","Статья","42","0.0630","req_1"'],
+    ['a comma and quotes in the title', entry('2026-11-20T10:00:00Z', 1, '0.0015', 'Он сказал: "да", и ушёл'), '"2026-11-20T10:00:00.000Z","Он сказал: ""да"", и ушёл","1","0.0015","req_1"'],
+    ['a formula-looking title is defused', entry('2026-11-20T10:00:00Z', 1, '0.0015', '=HYPERLINK("x")'), `"2026-11-20T10:00:00.000Z","'=HYPERLINK(""x"")","1","0.0015","req_1"`],
+    ['a formula after spaces is defused', entry('2026-11-20T10:00:00Z', 1, '0.0015', '  =1+2'), `"2026-11-20T10:00:00.000Z","'  =1+2","1","0.0015","req_1"`],
+    ['a formula after a no-break space is defused', entry('2026-11-20T10:00:00Z', 1, '0.0015', '\u00a0@SUM(A1)'), `"2026-11-20T10:00:00.000Z","'\u00a0@SUM(A1)","1","0.0015","req_1"`],
+    ['a full-width equals sign is defused', entry('2026-11-20T10:00:00Z', 1, '0.0015', '＝1+2'), `"2026-11-20T10:00:00.000Z","'＝1+2","1","0.0015","req_1"`],
+    ['a leading tab is defused', entry('2026-11-20T10:00:00Z', 1, '0.0015', '\t=1'), `"2026-11-20T10:00:00.000Z","'\t=1","1","0.0015","req_1"`],
+    ['a minus inside a title is left alone', entry('2026-11-20T10:00:00Z', 1, '0.0015', 'Итоги 2025 - 2026'), '"2026-11-20T10:00:00.000Z","Итоги 2025 - 2026","1","0.0015","req_1"'],
+    ['a newline in the title', entry('2026-11-20T10:00:00Z', 1, '0.0015', 'a\nb'), '"2026-11-20T10:00:00.000Z","a\nb","1","0.0015","req_1"'],
   ])('%s', (_name, e, row) => {
-    expect(usageCsv([e])).toBe(`time,title,characters,cost_rub,request_id\r\n${row}\r\n`);
+    expect(usageCsv([e])).toBe(`${HEAD}\r\n${row}\r\n`);
+  });
+
+  /** The cells a spreadsheet sees, splitting on `separator` (Excel in a Russian locale: ";") and honouring quotes. */
+  function cells(csv: string, separator: string): string[][] {
+    const rows: string[][] = [];
+    let row: string[] = [];
+    let cell = '';
+    let quoted = false;
+    for (let i = 0; i < csv.length; i++) {
+      const c = csv[i]!;
+      if (quoted && c === '"' && csv[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else if (c === '"') {
+        quoted = !quoted;
+      } else if (!quoted && c === separator) {
+        row.push(cell);
+        cell = '';
+      } else if (!quoted && c === '\r' && csv[i + 1] === '\n') {
+        row.push(cell);
+        rows.push(row);
+        row = [];
+        cell = '';
+        i++;
+      } else {
+        cell += c;
+      }
+    }
+    return rows;
+  }
+
+  it.each([',', ';'])('opened as a sheet split on "%s", no cell begins a formula, and a title is one cell', (separator) => {
+    const titles = ['Итоги; =1+2', 'a;@SUM(A1)', 'x, +7', '-1; -2', 'обычная'];
+    const csv = usageCsv(titles.map((t) => entry('2026-11-20T10:00:00Z', 1, '0.0015', t)));
+    const sheet = cells(csv, separator);
+    if (separator === ',') expect(sheet.slice(1).map((r) => r[1])).toEqual(['Итоги; =1+2', 'a;@SUM(A1)', 'x, +7', "'-1; -2", 'обычная']);
+    for (const row of sheet) for (const cell of row) expect(cell).not.toMatch(/^\s*[=+\-@]|^[\t\r]/);
   });
 });
 

@@ -109,13 +109,14 @@ export function monthlyTotals(list: readonly UsageEntry[], timeZone?: string): D
 }
 
 function csvField(value: string): string {
-  // Quoted when needed; a leading =, +, - or @ (after any spaces, which spreadsheets skip) or a leading
-  // tab or carriage return is defused, so a spreadsheet never runs the field as a formula.
+  // A leading =, +, - or @ (after any spaces, which spreadsheets skip) or a leading tab or carriage return
+  // is defused (OWASP's rule), so a spreadsheet never runs the field as a formula. Every field is quoted:
+  // Excel in a Russian locale splits on ";", which a title may hold, and a cell cut there could begin with "=".
   const safe = /^[\s\u00a0\u2000-\u200b\u3000\ufeff]*[=+\-@＝＋－＠]|^[\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+  return `"${safe.replace(/"/g, '""')}"`;
 }
 
-/** RFC 4180 CSV with a header; times in ISO 8601 UTC, money as plain decimals. */
+/** RFC 4180 CSV with a header, every field quoted; times in ISO 8601 UTC, money as plain decimals. */
 export function usageCsv(list: readonly UsageEntry[]): string {
   const rows = [['time', 'title', 'characters', 'cost_rub', 'request_id']];
   for (const e of list) rows.push([new Date(e.time).toISOString(), e.title, String(e.chars), e.costRub, e.requestId]);
