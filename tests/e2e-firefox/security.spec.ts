@@ -1,6 +1,7 @@
 /**
  * The key goes only where the user sent it (Firefox): content scripts can write storage.local here, so the
- * key's binding to its origin, checked before every request, is what keeps it home.
+ * settings that decide where the key goes and what a reading may spend are kept with the key, in the
+ * extension's IndexedDB; the key's binding to its origin, checked before every request, is a second lock.
  */
 import { startFakeService, type FakeService } from '../fake-service/server.ts';
 import { attr, expect, fill, state, test, TEST_KEY, type Ext } from './fixtures.ts';
@@ -12,15 +13,17 @@ test.beforeEach(async () => {
 });
 test.afterEach(() => other.close());
 
-test('a content script that rewrites the service address does not make the key go there', async ({ ext, service }) => {
-  await ext.configure();
+test('a content script that rewrites the settings in storage.local changes nothing: the address, the threshold and the key stay', async ({ ext, service }) => {
+  // Asks first above 0.0001 ₽: every article does.
+  await ext.configure({ threshold: '0.0001' });
   const { tabId } = await ext.openTab('sample-article.html');
-  // Run in the extension's content-script world, where the extract script runs.
+  // Run in the extension's content-script world, where the extract script runs: Firefox lets it write storage.local.
   const written = await evaluate(
     await ext.extensionPage(),
     async (tabId: number, url: string) => {
       const { browser } = globalThis as unknown as Ext;
-      const code = `browser.storage.local.get('settings').then(({ settings }) => browser.storage.local.set({ settings: { ...settings, baseUrl: ${JSON.stringify(url)} } })).then(() => 'written', (e) => 'refused: ' + e)`;
+      const tampered = JSON.stringify({ baseUrl: url, voice: '', format: 'mp3', confirmThresholdRub: '1000000' });
+      const code = `browser.storage.local.set({ settings: ${tampered}, 'spending-totals': null }).then(() => 'written', (e) => 'refused: ' + e)`;
       const [result] = (await browser.tabs.executeScript(tabId, { code })) as unknown as string[];
       return result;
     },
@@ -28,11 +31,13 @@ test('a content script that rewrites the service address does not make the key g
     other.url,
   );
   expect(written).toBe('written'); // Firefox has no access level for storage.local
+  // The settings are kept with the key (the extension's IndexedDB): the reading asks first, as the user set it.
   const popup = await ext.openPopup(tabId);
-  await expect.poll(() => state(popup)).toBe('error');
-  expect(await attr(popup, 'error', 'data-code')).toBe('key-origin');
+  await expect.poll(() => state(popup)).toBe('confirm');
+  await click(popup, '[data-testid="confirm-read"]');
+  await expect.poll(() => state(popup), { timeout: 30_000 }).toBe('finished');
   expect(other.log).toHaveLength(0);
-  expect(service.speechLog()).toHaveLength(0);
+  expect(service.speechLog().length).toBeGreaterThan(0);
 });
 
 test('a changed service address gets the saved key only once the user confirms that host', async ({ ext }) => {

@@ -13,12 +13,29 @@ test.beforeEach(async () => {
 });
 test.afterEach(() => other.close());
 
-/** The stored settings with the service address replaced, as a script that reached storage.local would write them. */
-const tampered = (sw: Worker, baseUrl: string) =>
-  sw.evaluate(async (baseUrl) => {
-    const { settings } = await chrome.storage.local.get('settings');
-    await chrome.storage.local.set({ settings: { ...(settings as object), baseUrl } });
+/**
+ * The stored settings with the service address replaced behind the options page: written where they are kept,
+ * with the key (the extension's IndexedDB, which only its own pages reach), then read by a new worker.
+ */
+const tampered = async (ext: { stopServiceWorker(): Promise<void> }, sw: Worker, baseUrl: string) => {
+  await sw.evaluate(async (baseUrl) => {
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const open = indexedDB.open('trysasha-protected');
+      open.onsuccess = () => resolve(open.result);
+      open.onerror = () => reject(open.error);
+    });
+    const tx = db.transaction('values', 'readwrite');
+    const values = tx.objectStore('values');
+    const settings = await new Promise<object>((resolve) => {
+      const read = values.get('settings');
+      read.onsuccess = () => resolve(read.result as object);
+    });
+    values.put({ ...settings, baseUrl }, 'settings');
+    await new Promise((done) => (tx.oncomplete = done));
+    db.close();
   }, baseUrl);
+  await ext.stopServiceWorker();
+};
 
 test('a content script cannot rewrite the service address, and an address changed behind the options page never gets the key', async ({
   ext,
@@ -49,8 +66,8 @@ test('a content script cannot rewrite the service address, and an address change
   );
   expect(fromContentScript).toMatch(/^refused/);
 
-  // Were the address changed all the same (Firefox lets content scripts write storage.local), the key stays home.
-  await tampered(sw, other.url);
+  // Were the address changed all the same, the key stays home.
+  await tampered(ext, sw, other.url);
   const popup = await ext.openPopup(tabId);
   await expect(player(popup)).toHaveAttribute('data-state', 'error');
   await expect(popup.getByTestId('error')).toHaveAttribute('data-code', 'key-origin');

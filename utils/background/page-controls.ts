@@ -75,9 +75,11 @@ export function init(signal: AbortSignal, { reader, runCommand, onView }: Pick<B
     ),
     // Click-to-read's ▶ (its script checked the click was the user's own, on the ▶ as drawn): from a
     // tab's top frame only, one start at a time, and never in place of a reading asking first or saving.
+    // Only while click-to-read is on: its script may linger in a page after it was turned off.
     onPageMessage('readFromHere', async ({ sender }) => {
       const tabId = sender.tab?.id;
-      if (tabId === undefined || sender.frameId !== 0 || !pageStarts.take(Date.now())) throw new Error('refused');
+      const on = (await pageOptionsStorage.getValue().catch(() => null))?.clickToRead === true;
+      if (!on || tabId === undefined || sender.frameId !== 0 || !pageStarts.take(Date.now())) throw new Error('refused');
       if (!(await reader.startFromPage({ tabId, source: 'article', extract: () => extractFromTab(tabId, { mode: 'from-here' }) }))) throw new Error('refused');
     }),
     onPageMessage(

@@ -2,6 +2,8 @@ import type { PronunciationRule } from '../text/pronunciation';
 import type { UrlReading } from '../text/urls';
 import { kept } from './kept';
 import { storage } from 'wxt/utils/storage';
+import { browser } from 'wxt/browser';
+import { type Legacy, protectedItem, protectedStore } from './protected-item';
 
 export const DEFAULT_BASE_URL = 'https://api.trysasha.ru';
 export const AUDIO_FORMATS = ['mp3', 'mp3_high', 'mp3_low'] as const;
@@ -64,10 +66,14 @@ export const DEFAULT_SETTINGS: Settings = {
   confirmThresholdRub: '10',
 };
 
-export const settingsStorage = storage.defineItem<Settings>('local:settings', {
-  fallback: DEFAULT_SETTINGS,
-  version: 1,
+/** `storage.local`, where versions before 2026-12-02 kept the settings and the spending totals (and `wxt/storage`'s meta beside them). */
+export const localLegacy = (): Legacy => ({
+  get: async (name) => (await browser.storage.local.get(name))[name],
+  remove: (name) => browser.storage.local.remove([name, `${name}$`]),
 });
+
+/** The service address, the threshold and the caps: with the key, out of content scripts' reach (`protected-item.ts`). */
+export const settingsStorage = protectedItem<Settings>('settings', DEFAULT_SETTINGS, () => ({ store: protectedStore(), legacy: localLegacy() }));
 
 /**
  * The background's settings, kept in memory from their first read until they change: a reading's start
