@@ -5,6 +5,7 @@
  */
 import type { Page } from 'puppeteer-core';
 import { type Attack, attack, clicksOn, hostileArticleHtml } from '../fixtures/hostile-page.ts';
+import { makeSentences } from '../fixtures/make-article.ts';
 import { evaluate } from './firefox.ts';
 import { attr, type Ext, expect, type FirefoxHelpers, state, test } from './fixtures.ts';
 
@@ -95,4 +96,26 @@ test('a navigation takes the mini-player away; it comes back only on the page be
   await expect.poll(() => evaluate(page, () => location.pathname).catch(() => '')).toBe('/read.html');
   await next();
   await expect.poll(async () => (await playerPart(ext, tabId)) === (await attr(popup, 'player', 'data-part'))).toBe(true);
+});
+
+test("the menu's own text read (the page gave no selection) stays with the page it was on: a navigation takes the mini-player away", async ({ ext, pages }) => {
+  test.setTimeout(90_000);
+  await ext.configure();
+  pages.put('/read.html', hostileArticleHtml(2_000, 'Читаемая статья'));
+  pages.put('/next.html', hostileArticleHtml(2_000, 'Другой сайт'));
+  const { page, tabId } = await ext.openTab('read.html');
+  // The menu's text, not the page's (a selection in a frame, a page that cannot be scripted): it has no address of its own.
+  await ext.menuClick(tabId, makeSentences(3_000).flat().join(' '));
+  const popup = await ext.openPopup(tabId);
+  await expect.poll(() => state(popup), { timeout: 30_000 }).toBe('playing');
+  await expect.poll(() => playerPart(ext, tabId)).not.toBe('none');
+
+  await page.goto(`${pages.url}/next.html`);
+  const before = await attr(popup, 'player', 'data-part');
+  await evaluate(popup, () => (document.querySelector('[data-testid="next"]') as HTMLElement).click());
+  await expect.poll(() => attr(popup, 'player', 'data-part')).not.toBe(before);
+  await expect.poll(() => state(popup)).toBe('playing');
+  // The view change went by: it brought neither the player nor the reading's title and cost to the new site.
+  expect(await playerPart(ext, tabId)).toBe('none');
+  expect(await evaluate(page, () => document.querySelectorAll('trysasha-player').length)).toBe(0);
 });

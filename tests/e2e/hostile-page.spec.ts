@@ -4,6 +4,7 @@
  * changed, and the user's own click lands on the page.
  */
 import { type Attack, attack, clicksOn, hostileArticleHtml } from '../fixtures/hostile-page.ts';
+import { makeSentences } from '../fixtures/make-article.ts';
 import { expect, player, test } from './fixtures.ts';
 
 // Parts of about twenty seconds: no part ends on its own while the test clicks.
@@ -103,4 +104,27 @@ test('a navigation takes the mini-player and the highlight away; they come back 
   await page.goBack();
   await next();
   await expect.poll(async () => (await shown()) === (await player(popup).getAttribute('data-part'))).toBe(true);
+});
+
+test("the menu's own text read (the page gave no selection) stays with the page it was on: a navigation takes the mini-player away", async ({ ext, pages }) => {
+  test.setTimeout(90_000);
+  await ext.configure();
+  pages.put('/read.html', hostileArticleHtml(2_000, 'Читаемая статья'));
+  pages.put('/next.html', hostileArticleHtml(2_000, 'Другой сайт'));
+  const { page, tabId } = await ext.openTab('read.html');
+  // The menu's text, not the page's (a selection in a frame, a page that cannot be scripted): it has no address of its own.
+  await ext.menuClick(tabId, makeSentences(3_000).flat().join(' '));
+  const popup = await ext.openPopup(tabId);
+  await expect(player(popup)).toHaveAttribute('data-state', 'playing', { timeout: 30_000 });
+  const shown = async () => (await ext.control(tabId, 'trysasha-player', 'floating-player'))?.attrs['data-part'] ?? 'none';
+  await expect.poll(shown).not.toBe('none');
+
+  await page.goto(`${pages.url}/next.html`);
+  const part = await player(popup).getAttribute('data-part');
+  await popup.getByTestId('next').click();
+  await expect(player(popup)).not.toHaveAttribute('data-part', part!);
+  await expect(player(popup)).toHaveAttribute('data-state', 'playing');
+  // The view change went by: it brought neither the player nor the reading's title and cost to the new site.
+  expect(await shown()).toBe('none');
+  expect(await page.locator('trysasha-player').count()).toBe(0);
 });

@@ -14,6 +14,6 @@ describe('the tab still shows the page being read', () => {
     ['an address no longer visible (no access there)', undefined, 'https://a.ru/x', false],
     ['the PDF page showing the PDF read', `${PDF}?file=${encodeURIComponent('https://a.ru/doc.pdf')}&id=1`, 'https://a.ru/doc.pdf', true],
     ['the PDF page showing another PDF', `${PDF}?file=${encodeURIComponent('https://a.ru/other.pdf')}&id=1`, 'https://a.ru/doc.pdf', false],
-    ['a reading with no page address (kept from before)', 'https://a.ru/x', '', true],
+    ['a reading whose page is not known (the menu\'s text, before 2026-12-02): on no page', 'https://a.ru/x', '', false],
   ])('%s', (_n, now, page, same) => expect(samePage(now, page, pdfPage)).toBe(same));
 });

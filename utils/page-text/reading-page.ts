@@ -11,9 +11,10 @@ const withoutHash = (url: string) => url.split('#')[0] ?? url;
  * Pure: whether the tab's address `now` is the reading's page `pageUrl` (a jump within the page, `#…`,
  * is the same page). An address the extension may no longer see (the tab went to a site it has no
  * access to) is another page. The extension's own PDF page stands for the PDF it shows (`file=`).
+ * A reading whose page is not known (`''`) is on no page: its title, cost and sentences go nowhere.
  */
 export function samePage(now: string | undefined, pageUrl: string, pdfPage: (url: string) => boolean = isPdfPage): boolean {
-  if (!pageUrl) return true;
+  if (!pageUrl) return false;
   if (!now) return false;
   if (pdfPage(now)) return new URL(now).searchParams.get('file') === pageUrl;
   return withoutHash(now) === withoutHash(pageUrl);

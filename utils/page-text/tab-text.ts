@@ -339,7 +339,9 @@ export async function extractFromTab(tabId: number, how: ExtractHow = {}): Promi
   const tab = fromEvent ?? (await browser.tabs.get(tabId).catch(() => null));
   const fromMenu = (): ExtractedText => {
     if (!menuSelection?.trim()) throw new ReadingError('no-text');
-    return { title: tab?.title ?? '', source: 'selection', blocks: blocksFromPlainText(menuSelection) };
+    // The menu's own text (a frame, the PDF viewer, a page that cannot be scripted) belongs to the page the
+    // tab shows now: recorded, so the mini-player and the sentence text never follow the tab to the next site.
+    return { title: tab?.title ?? '', source: 'selection', blocks: blocksFromPlainText(menuSelection), url: tab?.url ?? tab?.pendingUrl ?? '' };
   };
   const unscriptable = (): ExtractedText => {
     if (menuSelection !== undefined) return fromMenu();
