@@ -24,6 +24,11 @@ describe("a note's mark, with no class to tell it, is left out (never glued to i
     ['a bracketed number raised, no link', '<p>Source<sup>[2]</sup> says so.</p>', 'paragraph: Source says so.'],
     ["a note's back link, an arrow alone", '<p>Жернов — каменный круг.<a href="#fn1">↩</a></p>', 'paragraph: Жернов — каменный круг.'],
     ['a mark in a heading', '<h2>Глава<sup><a href="#fn1">2</a></sup></h2>', 'heading: Глава'],
+    // The page's notes drawn by its script, loaded on demand, or cut from a saved copy: the anchor is named as a note.
+    ['a footnote link raised, its note not on the page', '<p>Попасть в жернова<sup><a href="#fn7">1</a></sup> истории.</p>', 'paragraph: Попасть в жернова истории.'],
+    ['a raised citation link, its note not on the page', '<p>Founded in 1840<sup><a href="#cite_note-12">12</a></sup>.</p>', 'paragraph: Founded in 1840.'],
+    ["pandoc's mark, its note not on the page", '<p>Word<a href="#fn4" id="fnref4"><sup>4</sup></a> next.</p>', 'paragraph: Word next.'],
+    ["Word's mark, its note not on the page", '<p>Текст<sup><a href="#_ftn3">3</a></sup> дальше.</p>', 'paragraph: Текст дальше.'],
   ])('%s', (_name, html, line) => {
     const found = read(html);
     expect(found.lines[0]).toBe(line);
@@ -46,7 +51,7 @@ describe('superscripts and links that are text are read', () => {
     ['an English ordinal', '<p>The 19<sup>th</sup> century.</p>', 'paragraph: The 19th century.'],
     ['a number linked to a section of the page', '<p>See section <a href="#s2">2</a> below.</p>', 'paragraph: See section 2 below.'],
     ['a link to a note on another page', '<p>Word<sup><a href="/notes#fn1">1</a></sup> next.</p>', 'paragraph: Word1 next.'],
-    ['a link to an anchor not on the page', '<p>Глава<sup><a href="#fn9">1</a></sup> дальше.</p>', 'paragraph: Глава1 дальше.'],
+    ['a raised number linked to an anchor not on the page, not named as a note', '<p>Глава<sup><a href="#sec9">1</a></sup> дальше.</p>', 'paragraph: Глава1 дальше.'],
     ['a raised word', '<p>Back to<sup><a href="#fn1">top</a></sup>.</p>', 'paragraph: Back totop.'],
     ['a number too long to be a mark', '<p>В году<sup><a href="#fn1">2024</a></sup>.</p>', 'paragraph: В году2024.'],
     ['an arrow linked elsewhere', '<p>Наверх <a href="/top">↑</a></p>', 'paragraph: Наверх ↑'],

@@ -20,15 +20,18 @@ const BACK_LINK = /^[[(]?[↩↑^⤴↵][\])]?$/u;
 /** An anchor named as a note (pandoc's "fn1", Wikipedia's "cite_note-3", LibreOffice's "sdfootnote1sym", Word's "_ftn1", "ref-2", "endnote4"). */
 const NOTE_ID = /fn|foot|note|cite|ref|ftn/i;
 
+/** The anchor of this page a link points to (its id, and whether the page has it), or null when it points elsewhere. */
+export type AnchorOf = (href: string) => { id: string; exists: boolean } | null;
+
 /**
  * Whether `el` is never read: an edit or back link, a mark of a known class, or a note's mark by its shape
- * (`isNoteMark`). `onPage(href)`: the anchor `href` points to on this page (its id), or null.
+ * (`isNoteMark`). `anchor(href)`: the anchor `href` points to on this page.
  */
-export function isNoise(el: Element, onPage: (href: string) => string | null = () => null): boolean {
+export function isNoise(el: Element, anchor: AnchorOf = () => null): boolean {
   const cls = el.getAttribute('class') ?? '';
   if ((cls !== '' && NOISE_CLASS.test(cls)) || NOISE_ROLE.test(el.getAttribute('role') ?? '')) return true;
   if (el.tagName.toUpperCase() === 'SUP' && MARKER_CLASS.test(cls)) return true;
-  return isNoteMark(el, onPage);
+  return isNoteMark(el, anchor);
 }
 
 /**
@@ -39,21 +42,33 @@ export function isNoise(el: Element, onPage: (href: string) => string | null = (
  *   raised ("<a href="#n1"><sup>1</sup></a>"), or its anchor is named as a note (`NOTE_ID`): "see section
  *   <a href="#s2">2</a>" is text;
  * - or a note's link back to its mark (`BACK_LINK`: "<a href="#r1">↩</a>"), by the same anchor test.
+ * A raised number linked to an anchor of this page named as a note ("#fn1", "#cite_note-3") is a mark even when
+ * the page has no such anchor (its notes drawn by a script, loaded on demand, or cut from a saved copy).
  */
-export function isNoteMark(el: Element, onPage: (href: string) => string | null): boolean {
+export function isNoteMark(el: Element, anchor: AnchorOf): boolean {
   const tag = el.tagName.toUpperCase();
   if (tag !== 'SUP' && tag !== 'A') return false;
   const text = (el.textContent ?? '').trim();
-  if (tag === 'A' && BACK_LINK.test(text)) return onPage(el.getAttribute('href') ?? '') !== null;
+  const onPage = (href: string | null) => {
+    const a = href === null ? null : anchor(href);
+    return a?.exists ? a.id : null;
+  };
+  /** Raised and linked to a note of this page by its name, whether or not the note is there. */
+  const namedNote = (href: string | null) => {
+    const a = href === null ? null : anchor(href);
+    return a !== null && NOTE_ID.test(a.id);
+  };
+  if (tag === 'A' && BACK_LINK.test(text)) return onPage(el.getAttribute('href')) !== null;
   if (!MARK.test(text)) return false;
   if (tag === 'SUP') {
     if (PLAIN_MARK.test(text)) return true;
-    const link = el.querySelector('a[href]');
-    return link !== null && onPage(link.getAttribute('href')!) !== null;
+    const href = el.querySelector('a[href]')?.getAttribute('href') ?? null;
+    return onPage(href) !== null || namedNote(href);
   }
   const href = el.getAttribute('href');
-  const id = href === null ? null : onPage(href);
-  return id !== null && (PLAIN_MARK.test(text) || NOTE_ID.test(id) || el.querySelector('sup') !== null);
+  const raised = el.querySelector('sup') !== null;
+  const id = onPage(href);
+  return (id !== null && (PLAIN_MARK.test(text) || NOTE_ID.test(id) || raised)) || (raised && namedNote(href));
 }
 
 /**
@@ -61,6 +76,12 @@ export function isNoteMark(el: Element, onPage: (href: string) => string | null)
  * "#fn1" "https://site/page#fn1" when a page's base is another), if `exists` finds it; else null.
  */
 export function anchorOnPage(href: string, here: readonly string[], exists: (id: string) => boolean): string | null {
+  const id = anchorNamed(href, here);
+  return id !== null && exists(id) ? id : null;
+}
+
+/** The id `href` points to on the page at `here`, whether or not the page has it; null when it points elsewhere. */
+export function anchorNamed(href: string, here: readonly string[]): string | null {
   const hash = href.indexOf('#');
   if (hash < 0 || hash === href.length - 1) return null;
   const before = href.slice(0, hash);
@@ -71,14 +92,14 @@ export function anchorOnPage(href: string, here: readonly string[], exists: (id:
   } catch {
     // A malformed escape: the id as written.
   }
-  return exists(id) ? id : null;
+  return id;
 }
 
 /**
  * `anchorOnPage` for the pages `docs` gives (the live page and the article's copy; asked once, when a link needs it):
  * the anchor is on either, at any of their addresses.
  */
-export function anchorsOn(docs: () => ReadonlyArray<Document | null | undefined>): (href: string) => string | null {
+export function anchorsOn(docs: () => ReadonlyArray<Document | null | undefined>): AnchorOf {
   let pages: Document[] | undefined;
   let here: string[] = [];
   return (href) => {
@@ -86,7 +107,8 @@ export function anchorsOn(docs: () => ReadonlyArray<Document | null | undefined>
       pages = [...new Set(docs().filter((d): d is Document => !!d))];
       here = pages.flatMap((d) => [d.URL, d.baseURI, d.documentURI]).filter((u): u is string => typeof u === 'string' && u !== '');
     }
-    return anchorOnPage(href, here, (id) => pages!.some((d) => hasAnchor(d, id)));
+    const id = anchorNamed(href, here);
+    return id === null ? null : { id, exists: pages.some((d) => hasAnchor(d, id)) };
   };
 }
 
