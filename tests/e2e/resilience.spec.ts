@@ -320,6 +320,35 @@ test.describe('the service worker is stopped while a part streams (issue 58)', (
 test.describe('Chrome closes the offscreen document mid-part (issue 58)', () => {
   test.use({ serviceOptions: STREAMING_SERVICE });
 
+  test('closed while the part being heard still streams, well into it: that part is asked for again from the sentence being heard, not whole', async ({ ext, service, pages }) => {
+    test.setTimeout(90_000);
+    await ext.configure({ threshold: '1000' });
+    // The third request (a long part, after the title and a part heard whole: the pace is measured) stops after
+    // about 5 s of its audio and stays open: it is the part being heard when the document goes.
+    service.addFault({ match: { nth: 3 }, kind: 'stall', afterBytes: 30_000, stallMs: 60_000 });
+    pages.put('/long.html', makeArticleHtml(6_000));
+    const { tabId } = await ext.openTab('long.html');
+    const popup = await ext.openPopup(tabId);
+    const p = player(popup);
+    await expect(p).toHaveAttribute('data-part', '2', { timeout: 30_000 });
+    const partStart = await position(popup);
+    await expect.poll(() => position(popup)).toBeGreaterThan(partStart + 3.5);
+    const stalled = service.speechLog().find((e) => e.nth === 3)!;
+    expect(stalled.endedAt).toBeNull();
+    const held = await position(popup);
+    await (await ext.serviceWorker()).evaluate(() => chrome.offscreen.closeDocument());
+
+    // Playing again, on from about where it was (the sentence being heard), with that part's rest asked for once.
+    const again = () => service.speechLog().filter((e) => e !== stalled && e.status === 200 && stalled.text.endsWith(e.text));
+    await expect.poll(() => again().length, { timeout: 30_000 }).toBe(1);
+    expect(again()[0]!.text.length).toBeLessThan(stalled.text.length);
+    expect(again()[0]!.text).toMatch(/^[А-ЯЁA-Z]/);
+    await expect.poll(() => position(popup), { timeout: 30_000 }).toBeGreaterThan(held + 1);
+    await expect(p).toHaveAttribute('data-part', '2');
+    expect(paidTwice(service.speechLog()).receivedTwice).toEqual([]);
+    await expect(popup.getByTestId('error')).toHaveAttribute('data-code', '');
+  });
+
   test('it is opened again and the reading goes on from the same second to the end, nothing bought twice', async ({ ext, service, pages }) => {
     test.setTimeout(90_000);
     const { popup } = await readingMidStream(ext, service, pages, 4_000);
