@@ -142,3 +142,17 @@ for (const [how, press, done] of [
     await expect.poll(kept).toBe(0);
   });
 }
+
+test('a PDF whose site cannot be reached for a while: the reading waits for the network, then reads it (issue 58)', async ({ ext, service, pages }) => {
+  await ext.configure();
+  const { tabId } = await openPdfTab(ext, pages, 'article');
+  // The tab shows the file; then its site is gone for 6 s.
+  pages.unreachable(`/${TEST_PDFS.article.name}`, 6);
+  const popup = await ext.openPopup(tabId);
+  await expect.poll(() => attr(popup, 'player', 'data-wait')).toBe('network');
+  expect(await state(popup)).toBe('extracting');
+  // Back by itself: the file is read.
+  await expect.poll(() => state(popup), { timeout: 60_000 }).toBe('finished');
+  expect(pages.cut(`/${TEST_PDFS.article.name}`)).toBeGreaterThan(0);
+  expect(words(billed(service))).toEqual(words(TEST_PDFS.article.expected.join(' ')));
+});

@@ -251,3 +251,17 @@ for (const [how, press, done] of [
     await expect.poll(kept).toBe(0);
   });
 }
+
+test('a PDF whose site cannot be reached for a while: the reading waits for the network, then reads it (issue 58)', async ({ ext, service, pages }) => {
+  await ext.configure();
+  const { tabId } = await openPdfTab(ext, pages, 'article');
+  // The tab shows the file; then its site is gone for 6 s, for the background's download and the tab's own alike.
+  pages.unreachable(`/${TEST_PDFS.article.name}`, 6);
+  const popup = await ext.openPopup(tabId);
+  await expect(player(popup)).toHaveAttribute('data-wait', 'network');
+  await expect(player(popup)).toHaveAttribute('data-state', 'extracting');
+  // Back by itself: the file is read.
+  await expect(player(popup)).toHaveAttribute('data-state', 'finished', { timeout: 60_000 });
+  expect(pages.cut(`/${TEST_PDFS.article.name}`)).toBeGreaterThan(0);
+  expect(words(billed(service))).toEqual(words(TEST_PDFS.article.expected.join(' ')));
+});

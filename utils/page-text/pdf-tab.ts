@@ -8,7 +8,7 @@ import { isNoReceiver, sendToPage } from '../messaging/content';
 import { putPdf } from '../storage/pdf-files';
 import type { ExtractedText } from '../text/extract';
 import { ReadingError } from '../speech/errors';
-import { fetchChecked, type FetchDeps, localReachable, PDF_MAX_BYTES, readCapped } from '../net/bounded-fetch';
+import { fetchChecked, type FetchDeps, localReachable, PDF_MAX_BYTES, readCapped, Unreachable } from '../net/bounded-fetch';
 import { readSettings } from '../storage/settings';
 import { originPattern } from '../speech/base-url';
 
@@ -84,14 +84,15 @@ export function isPdfBytes(bytes: Uint8Array): boolean {
  * The file, fetched by the background (with the access the click gave, or the extension's own); null
  * when refused. A file past `PDF_MAX_BYTES` is refused by its Content-Length, or as soon as it passes it.
  */
-async function fetchHere(url: string): Promise<ArrayBuffer | null> {
+async function fetchHere(url: string): Promise<ArrayBuffer | 'unreachable' | null> {
   try {
     const res = await fetchChecked(url, { credentials: 'include', signal: AbortSignal.timeout(60_000) }, pdfFetchDeps(url));
     return res.ok ? (await readCapped(res, PDF_MAX_BYTES)).buffer as ArrayBuffer : null;
   } catch (err) {
     // Too big, or a redirect where the background may not go: said so (the tab's page is not asked instead).
     if (err instanceof ReadingError && (err.code === 'too-large' || err.code === 'redirect-refused' || err.code === 'permission-denied')) throw err;
-    return null;
+    // No answer at all: the network, or a site that refused the background (the tab's page is asked next).
+    return err instanceof Unreachable ? 'unreachable' : null;
   }
 }
 
@@ -153,7 +154,9 @@ export async function openPdfPage(tabId: number, url: string): Promise<void> {
   } else {
     // The background's answer may be a login page (a 200 of HTML): then the tab's own page is asked.
     const here = await fetchHere(url);
-    const bytes = here && isPdfBytes(new Uint8Array(here)) ? here : await fetchInTab(tabId);
+    const bytes = here instanceof ArrayBuffer && isPdfBytes(new Uint8Array(here)) ? here : await fetchInTab(tabId);
+    // Neither the background nor the tab's page reached the site: the reading waits for the network (issue 58).
+    if (!bytes && here === 'unreachable') throw new Unreachable();
     if (!bytes) throw new ReadingError(here ? 'bad-pdf' : 'network');
     if (!isPdfBytes(new Uint8Array(bytes))) throw new ReadingError('bad-pdf');
     params.set('id', await putPdf(url, bytes));
