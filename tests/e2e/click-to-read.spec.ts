@@ -62,6 +62,18 @@ test('a ▶ at the start of the paragraph under the pointer starts reading exact
 
   // Switched off: no ▶ on the next page.
   await options.getByTestId('click-to-read-option').uncheck();
+  // The ▶ still in this page (its script stays until the page is loaded again) starts nothing now.
+  await sw.evaluate(() => void ((globalThis as unknown as { readingTrace: unknown[] }).readingTrace = []));
+  const readingBefore = (await ext.readingView()).id;
+  await page.locator('article p').nth(5).hover();
+  await expect.poll(async () => (await play())?.attrs['data-settled']).toBe('true');
+  const still = (await play())!.box;
+  await page.mouse.click(still.x + still.width / 2, still.y + still.height / 2);
+  await expect
+    .poll(() => sw.evaluate(() => ((globalThis as unknown as { readingTrace: [string, number][] }).readingTrace ?? []).some(([l]) => l === 'page-start:refused')))
+    .toBe(true);
+  // The reading started by the first click goes on; no other began.
+  expect((await ext.readingView()).id).toBe(readingBefore);
   await expect.poll(() => sw.evaluate(async () => (await chrome.scripting.getRegisteredContentScripts()).length)).toBe(0);
   pages.put('/plain.html', html);
   const plain = await ext.openTab('plain.html');

@@ -4,6 +4,7 @@
  */
 import { browser } from 'wxt/browser';
 import { ignore } from '../log';
+import { diagnostics } from '../diagnostics/wired';
 import { isNoReceiver, sendToPage } from '../messaging/content';
 import { floatingCommandOf, onPageMessage } from '../messaging/protocol';
 import { FloatingLink } from '../reading/floating';
@@ -79,7 +80,10 @@ export function init(signal: AbortSignal, { reader, runCommand, onView }: Pick<B
     onPageMessage('readFromHere', async ({ sender }) => {
       const tabId = sender.tab?.id;
       const on = (await pageOptionsStorage.getValue().catch(() => null))?.clickToRead === true;
-      if (!on || tabId === undefined || sender.frameId !== 0 || !pageStarts.take(Date.now())) throw new Error('refused');
+      if (!on || tabId === undefined || sender.frameId !== 0 || !pageStarts.take(Date.now())) {
+        diagnostics.mark('page-start:refused');
+        throw new Error('refused');
+      }
       if (!(await reader.startFromPage({ tabId, source: 'article', extract: () => extractFromTab(tabId, { mode: 'from-here' }) }))) throw new Error('refused');
     }),
     onPageMessage(
