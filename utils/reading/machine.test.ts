@@ -4,6 +4,7 @@ import type { ReadingStateName, Wait } from './state';
 
 const STATES: ReadingStateName[] = ['idle', 'extracting', 'confirm', 'loading', 'playing', 'paused', 'finished', 'stopped', 'error'];
 const EVENTS: Record<string, ReadingEvent> = {
+  start: { type: 'start' },
   planned: { type: 'planned' },
   ask: { type: 'ask' },
   confirm: { type: 'confirm' },
@@ -45,10 +46,17 @@ const WAITS = (state: string): Cell => [state, ['wait-begins'], 'network'];
  * nothing (an ended reading ignores everything; a command that does not apply is ignored): `applies` is
  * false there, and what the event came with is not shown.
  */
+const STARTS: Cell = ['extracting', []];
 const TABLE: Partial<Record<ReadingStateName, Partial<Record<keyof typeof EVENTS, Cell>>>> = {
-  extracting: { planned: ['loading', []], ask: ['confirm', []], unreachable: WAITS('extracting'), stop: STOPPED, 'ended (all handed over)': ENDED, 'ended (all handed over, an error waiting)': FAILED, 'player-error': AUDIO_ERROR, fault: FAULT },
-  confirm: { unreachable: WAITS('confirm'), confirm: ['confirm', ['agree']], 'answered (to loading)': ['loading', []], 'answered (to paused)': ['paused', []], stop: STOPPED, 'ended (all handed over)': ENDED, 'ended (all handed over, an error waiting)': FAILED, 'player-error': AUDIO_ERROR, fault: FAULT },
+  // A new reading begins from any state (the driver ended the last one).
+  idle: { start: STARTS },
+  finished: { start: STARTS },
+  stopped: { start: STARTS },
+  error: { start: STARTS },
+  extracting: { start: STARTS, planned: ['loading', []], ask: ['confirm', []], unreachable: WAITS('extracting'), stop: STOPPED, 'ended (all handed over)': ENDED, 'ended (all handed over, an error waiting)': FAILED, 'player-error': AUDIO_ERROR, fault: FAULT },
+  confirm: { start: STARTS, unreachable: WAITS('confirm'), confirm: ['confirm', ['agree']], 'answered (to loading)': ['loading', []], 'answered (to paused)': ['paused', []], stop: STOPPED, 'ended (all handed over)': ENDED, 'ended (all handed over, an error waiting)': FAILED, 'player-error': AUDIO_ERROR, fault: FAULT },
   loading: {
+    start: STARTS,
     ask: ['confirm', []],
     jump: ['loading', []],
     stop: STOPPED,
@@ -63,6 +71,7 @@ const TABLE: Partial<Record<ReadingStateName, Partial<Record<keyof typeof EVENTS
     unreachable: WAITS('loading'),
   },
   playing: {
+    start: STARTS,
     ask: ['confirm', []],
     jump: ['loading', []],
     stop: STOPPED_KEPT,
@@ -76,6 +85,7 @@ const TABLE: Partial<Record<ReadingStateName, Partial<Record<keyof typeof EVENTS
     unreachable: WAITS('playing'),
   },
   paused: {
+    start: STARTS,
     ask: ['confirm', []],
     jump: ['loading', []],
     stop: STOPPED_KEPT,
@@ -97,6 +107,8 @@ const TABLE: Partial<Record<ReadingStateName, Partial<Record<keyof typeof EVENTS
 const N = 'network' as const;
 const PAUSED_WAITING: Cell = ['paused', ['keep-place', 'post-pause'], N];
 const OVER_WAITING: Partial<Record<keyof typeof EVENTS, Cell>> = {
+  // The new reading waits for nothing yet.
+  start: STARTS,
   stop: STOPPED,
   'ended (all handed over)': ENDED,
   'ended (all handed over, an error waiting)': FAILED,
@@ -154,8 +166,8 @@ describe('the reading as a state machine: every state × event', () => {
     expect(step(state, EVENTS[event]!)).toEqual({ state: to, wait, effects, applies: cell !== undefined });
   });
 
-  it('covers every pair: 9 states × 21 events', () => {
-    expect(rows).toHaveLength(189);
+  it('covers every pair: 9 states × 22 events', () => {
+    expect(rows).toHaveLength(198);
   });
 });
 

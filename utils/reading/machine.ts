@@ -10,6 +10,8 @@
 import type { ReadingStateName, Wait } from './state';
 
 export type ReadingEvent =
+  /** A new reading begins (the driver has ended the last one): its text is being extracted; nothing is waited for yet. */
+  | { type: 'start' }
   /** The text was planned and nothing needs asking: the player is loaded on the first part. */
   | { type: 'planned' }
   /** The reading asks the listener first (its estimate, a spending cap, a preview), or again because its text grew. */
@@ -99,6 +101,8 @@ export function step(state: ReadingStateName, event: ReadingEvent, wait: Wait = 
 
 function decide(state: ReadingStateName, event: ReadingEvent, wait: Wait): Decision {
   switch (event.type) {
+    case 'start':
+      return { state: 'extracting', wait: '', effects: [] };
     case 'planned':
       return state === 'extracting' ? { state: 'loading', effects: [] } : stay(state);
     case 'ask':

@@ -26,7 +26,7 @@ import { diagnostics } from '../diagnostics/wired';
 import { drive } from './driver';
 import { askAgain, setBlockOn } from './asking';
 import type { ReaderInside } from './inside';
-import type { ReadingEvent } from './machine';
+import { type ReadingEvent, step } from './machine';
 import { onPlayerEvent } from './player-events';
 import { restoreReading } from './restore';
 import { carryOn, writeFirst } from './starting';
@@ -173,7 +173,7 @@ export class Reader {
       // "To the end of the article" goes with the reading it was set in, or the one replacing it.
       const sleepAtEnd = this.active && this.view.sleepAtEnd === true;
       // The view in memory is this reading's at once; it is written with the last plan's clearing.
-      const first: ReadingView = { ...IDLE_VIEW, id: run.id, state: 'extracting', tabId: req.tabId, source: req.source, costRub: formatRubPlain(0n), sleepAt, sleepAtEnd, updatedAt: this.deps.now() };
+      const first: ReadingView = { ...IDLE_VIEW, id: run.id, state: step(this.view.state, { type: 'start' }).state, tabId: req.tabId, source: req.source, costRub: formatRubPlain(0n), sleepAt, sleepAtEnd, updatedAt: this.deps.now() };
       this.view = first;
       firstWrites = writeFirst(this.deps, { current: () => this.run === run, shown: () => this.view === first }, first, writesAfter);
     } finally {
