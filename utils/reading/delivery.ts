@@ -106,9 +106,9 @@ export function obtain(run: ReadingRun, keeper: Keeper, k: number, priority: Pri
     return outcome;
   });
   if (from > 0) return download;
-  run.keepDownload(key, download);
+  run.downloads.keep(key, download);
   download.keptBy(stopped.then(async (outcome) => {
-    const forget = () => run.forgetDownload(key, download);
+    const forget = () => run.downloads.forget(key, download);
     if (outcome.kind === 'aborted') return void forget();
     if (outcome.kind !== 'ok') return;
     if (outcome.whole) {
@@ -141,7 +141,7 @@ export function markNeeded(run: ReadingRun, target: number, settling: boolean): 
     // Save as MP3 still waits for it.
     else if (download.wantedBySave) download.setPriority(PRIORITY.save);
     // Audio the cache refused is held in memory only while it may still be played.
-    else if (download.uncached) run.forgetDownload(key);
+    else if (download.uncached) run.downloads.forget(key);
     else download.letGo();
   }
 }
@@ -237,7 +237,7 @@ export class Delivery {
       switch (outcome.kind) {
         case 'ok':
           await this.partEnd(k);
-          if (download.uncached) this.run.forgetDownload(key, download);
+          if (download.uncached) this.run.downloads.forget(key, download);
           return 'ok';
         case 'aborted':
           hold = null;
@@ -252,7 +252,7 @@ export class Delivery {
           this.poke();
           return 'skipped';
         case 'split':
-          this.run.forgetDownload(key);
+          this.run.downloads.forget(key);
           // Its words count against the envelope again only as its halves are bought.
           this.run.purse.split(key, this.run.parts[k]!.chars);
           this.run.halve(k);

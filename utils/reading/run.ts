@@ -5,7 +5,7 @@
  */
 import type { LookaheadFacts } from './lookahead';
 import type { Part } from '../text/parts';
-import type { Download } from './download';
+import { RunDownloads } from './run-downloads';
 import type { AccountInfo, Settings } from '../storage/settings';
 import type { ExtractedText } from '../text/extract';
 import { Purse, type SavedPurse } from '../money/purse';
@@ -71,8 +71,8 @@ export class ReadingRun {
   #stopAt = Infinity;
   /** A stopping error met while fetching: shown once what was received has played. */
   #pendingError: ErrorView | null = null;
-  /** Requests of this reading by part key: a second wish for the same audio joins the first. */
-  readonly #downloads = new Map<string, Download>();
+  /** Requests of this reading by part key: a second wish for the same audio joins the first (its writer: the delivery). */
+  readonly downloads = new RunDownloads();
   /** The player is being loaded again after it lost the reading. */
   #reloading = false;
   /** The player has said its audio plays (at least once). */
@@ -269,12 +269,8 @@ export class ReadingRun {
     this.purse.close();
     this.controller.abort(new DOMException('The reading ended.', 'AbortError'));
     this.grew();
-    for (const download of this.#downloads.values()) {
-      // Save as MP3 still waits for it.
-      if (download.wantedBySave) continue;
-      // A part under way finishes into the cache (it is paid for); the next reading's start ends it (`dispose`).
-      download.letGo();
-    }
+    // A part under way finishes into the cache (it is paid for); the next reading's start ends it (`dispose`).
+    this.downloads.letGoAll();
   }
 
   /** Replaced by the next reading: nothing of it may run on. */
@@ -290,7 +286,6 @@ export class ReadingRun {
   get skipped(): ReadonlySet<number> { return this.#skipped; }
   get stopAt(): number { return this.#stopAt; }
   get pendingError(): ErrorView | null { return this.#pendingError; }
-  get downloads(): ReadonlyMap<string, Download> { return this.#downloads; }
   get reloading(): boolean { return this.#reloading; }
   get sounding(): boolean { return this.#sounding; }
   get keptAt(): number { return this.#keptAt; }
@@ -327,15 +322,6 @@ export class ReadingRun {
   failLater(error: ErrorView): void { this.#pendingError = error; }
 
   /** A part's download, kept so that whoever needs the part next joins it. */
-  keepDownload(key: string, download: Download): void {
-    this.#downloads.set(key, download);
-  }
-
-  /** Forgets the download of `key` (only `download`, when given: a newer one stays). */
-  forgetDownload(key: string, download?: Download): void {
-    if (!download || this.#downloads.get(key) === download) this.#downloads.delete(key);
-  }
-
   /** The player's reports: it plays (`playing`), it reports its place, or it is being loaded again. */
   playerPlays(): void {
     this.#reloading = false;
