@@ -1,3 +1,4 @@
+import '../../tests/unit/indexeddb.setup';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { DEFAULT_SETTINGS } from './settings';
