@@ -5,7 +5,7 @@ import { click, evaluate } from './firefox.ts';
 
 /**
  * The network gone for a while (issue 58), as `tests/e2e/network.spec.ts` in Chromium: a wait of the
- * reading, not an error. The test past the pause limit (10 minutes) shortens it to 8 s.
+ * reading, not an error. The test past the pause limit (10 minutes) shortens it to 4 s, its outage to 10 s.
  */
 test.describe.configure({ mode: 'parallel' });
 test.use({ serviceOptions: STREAMING_SERVICE });
@@ -36,9 +36,9 @@ test('the network gone past the pause limit: paused, not an error, nothing tried
   const { popup } = await readingMidStream(ext, service, pages, 3_500);
   await evaluate(await ext.extensionPage(), async () => {
     const bg = (await (globalThis as unknown as Ext).browser.runtime.getBackgroundPage()) as unknown as { tuned: Record<string, number> };
-    bg.tuned = { 'network-pause-ms': 8_000 };
+    bg.tuned = { 'network-pause-ms': 4_000 };
   });
-  service.outage({ seconds: 20 });
+  service.outage({ seconds: 10 });
 
   await expect.poll(() => attr(popup, 'player', 'data-wait')).toBe('network');
   await expect.poll(() => state(popup), { timeout: 40_000 }).toBe('paused');

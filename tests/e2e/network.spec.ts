@@ -5,7 +5,7 @@ import { expectShownAsBilled, readingMidStream, STREAMING_SERVICE } from './stre
 /**
  * The network gone for a while (issue 58): a wait of the reading, not an error. The service's outage
  * mode cuts every connection unanswered, and the answer on its way too. A reading pauses after 10 minutes
- * without the service; the test past that limit shortens it to 8 s (`tuned` in the test build's diagnostics).
+ * without the service; the test past that limit shortens it to 4 s, its outage 10 s (`tuned` in the test build's diagnostics).
  */
 test.describe('the network goes away mid-reading', () => {
   test.describe.configure({ mode: 'parallel' });
@@ -44,8 +44,8 @@ test.describe('the network goes away mid-reading', () => {
     const { popup } = await readingMidStream(ext, service, pages, 3_500);
     const p = player(popup);
     const sw = await ext.serviceWorker();
-    await sw.evaluate(() => void ((globalThis as unknown as { tuned: Record<string, number> }).tuned = { 'network-pause-ms': 8_000 }));
-    service.outage({ seconds: 20 });
+    await sw.evaluate(() => void ((globalThis as unknown as { tuned: Record<string, number> }).tuned = { 'network-pause-ms': 4_000 }));
+    service.outage({ seconds: 10 });
 
     await expect(p).toHaveAttribute('data-wait', 'network');
     await expect(p).toHaveAttribute('data-state', 'paused', { timeout: 40_000 });
