@@ -10,7 +10,7 @@ describe('askFirstReason for an article read title first (its rest not counted y
   const price = parseRub(PRICE)!;
   const growingRun = (caps: Caps | null = null) => {
     const run = new ReadingRun('r1');
-    run.growOn();
+    run.growth.begin();
     run.purse.keepTo(caps);
     return run;
   };
@@ -28,7 +28,7 @@ describe('askFirstReason for an article read title first (its rest not counted y
     await new Promise((r) => setImmediate(r));
     expect(settled).toBe(expected);
     // The whole counted (30 characters): the waiting ones go on.
-    run.stopGrowing();
+    run.growth.stop();
     await reason;
     expect(settled).toBe(previewFirst ? 'preview' : '');
   });

@@ -50,9 +50,9 @@ export function askFirstDecision(f: AskFirstFacts): ReadingView['confirmReason']
 /** Runs the rule on the reading as it is counted: waits for its count while the rule says so. */
 export async function askFirstReason(run: ReadingRun, terms: AskFirstTerms): Promise<ReadingView['confirmReason']> {
   for (;;) {
-    const decision = askFirstDecision({ ...terms, estimateChars: terms.estimateChars(), growing: run.growing, caps: run.purse.caps, spentAtStart: run.purse.spentAtStart });
+    const decision = askFirstDecision({ ...terms, estimateChars: terms.estimateChars(), growing: run.growth.growing, caps: run.purse.caps, spentAtStart: run.purse.spentAtStart });
     if (decision !== 'wait') return decision;
-    await run.nextGrowth();
+    await run.growth.next();
     run.signal.throwIfAborted();
   }
 }

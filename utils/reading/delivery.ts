@@ -197,7 +197,7 @@ export class Delivery {
    */
   async pump(from: number, hold: PartialHold | null): Promise<void> {
     // A text still growing (a PDF read in batches) is waited for at its end.
-    for (let k = from; k < this.run.end || (await this.run.hasPart(k)); k++) {
+    for (let k = from; k < this.run.end || (await this.run.growth.hasPart(k)); k++) {
       await this.until(() => withinLookahead(this.run.lookaheadFacts(k, this.host.playing())));
       const outcome = await this.part(k, k === from ? hold : null);
       this.signal.throwIfAborted();
@@ -272,7 +272,7 @@ export class Delivery {
     if (this.signal.aborted) return;
     const decision = aheadDecision(run.lookaheadFacts(k, this.host.playing()));
     // Not planned yet (a text read in batches): asked for once its batch is (not a reason to fetch the batch now).
-    if (decision === 'wait') return void run.grown().then(() => this.ahead(k));
+    if (decision === 'wait') return void run.growth.grown().then(() => this.ahead(k));
     if (decision === 'none') return;
     const key = run.key(k);
     if (run.downloads.has(key)) return;

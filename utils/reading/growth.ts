@@ -35,19 +35,19 @@ export async function growReading(
   price: RubUnits,
 ): Promise<void> {
   try {
-    while (run.growing && run.plan?.grows && !run.signal.aborted) {
+    while (run.growth.growing && run.plan?.grows && !run.signal.aborted) {
       const batch = await reader.deps.moreText(tabId, run.plan.grows.blocks);
       const plan = run.plan;
       if (run.signal.aborted || !reader.current() || !plan?.grows) return;
       const planned = planBatch(plan, plan.grows.blocks, batch.blocks, settings, plan.grows.continues === true);
-      run.counted(planned.parts, batch.blocks.length, batch.more, batch.incomplete === true);
+      run.growth.counted(planned.parts, batch.blocks.length, batch.more, batch.incomplete === true);
       // Written in order (the plan, then the view that counts it), not waited for before the reading is told:
       // the next part is asked for, and `playing` shown, as soon as the new parts are counted in memory.
       const planSaved = reader.deps.store.savePlan(plan);
       planSaved.catch(() => undefined);
       if (run.signal.aborted || !reader.current()) return;
-      const viewSaved = reader.update(grownView(reader.view(), { ...batch, ...planned }, plan.parts.map((p) => p.chars), price, run.incomplete));
-      run.grew();
+      const viewSaved = reader.update(grownView(reader.view(), { ...batch, ...planned }, plan.parts.map((p) => p.chars), price, run.growth.incomplete));
+      run.growth.grew();
       await Promise.all([planSaved, viewSaved]);
     }
   } catch (err) {
@@ -57,7 +57,7 @@ export async function growReading(
       if (reader.current()) await reader.update({ notice: { code: 'incomplete', count: 0 } }).catch(ignore('saving the reading'));
     }
   } finally {
-    run.stopGrowing();
+    run.growth.stop();
     if (reader.current() && reader.view().counting) await reader.update({ counting: false }).catch(ignore('saving the reading'));
   }
 }

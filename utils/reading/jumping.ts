@@ -8,7 +8,7 @@ import { JUMP_SETTLE_MS, markNeeded } from './delivery';
 export async function moveTo(r: ReaderInside, k: number, partTime = 0): Promise<void> {
   const run = r.run();
   // An article read title first, its rest not counted yet: counted first, so "next" goes past the title.
-  if (run && k >= run.parts.length) await run.titleCounted(true);
+  if (run && k >= run.parts.length) await run.growth.titleCounted(true);
   if (!run || r.run() !== run || !['playing', 'paused', 'loading'].includes(r.view().state) || run.parts.length === 0) return;
   const target = Math.min(Math.max(Math.trunc(k), 0), run.parts.length - 1, run.stopAt - 1);
   if (target < 0) return;

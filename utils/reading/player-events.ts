@@ -21,7 +21,7 @@ export async function onPlayerEvent(r: ReaderInside, event: PlayerEvent): Promis
       // comes tens of milliseconds after the title was asked for, while the service synthesizes it).
       if (run.plan?.grows?.continues) {
         const load = r.load();
-        await run.titleCounted(true);
+        await run.growth.titleCounted(true);
         // A jump or a reload meanwhile: its own player's `playing` says so.
         if (r.load() !== load) break;
       }

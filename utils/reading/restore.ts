@@ -34,7 +34,7 @@ export async function restoreReading(r: ReaderInside): Promise<void> {
   if (view.sleepAt) r.sleep.arm();
   // A document read in batches carries on being planned from where it was.
   if (plan.grows && view.tabId !== null) {
-    run.growOn();
+    run.growth.begin();
     void r.grow(run, view.tabId, await r.deps.getSettings(), run.ledger.price);
   }
   if (view.state === 'confirm') {

@@ -6,6 +6,7 @@
 import type { LookaheadFacts } from './lookahead';
 import type { Part } from '../text/parts';
 import { RunDownloads } from './run-downloads';
+import { RunGrowth } from './run-growth';
 import type { AccountInfo, Settings } from '../storage/settings';
 import type { ExtractedText } from '../text/extract';
 import { Purse, type SavedPurse } from '../money/purse';
@@ -85,13 +86,8 @@ export class ReadingRun {
   url = '';
   /** The last position kept for this page (seconds), so it is written only when it moved on. */
   #keptAt = -Infinity;
-  /** More of the text is still being extracted (a PDF read in batches): its parts are added as they come. */
-  #growing = false;
-  /** Pages of the document could not be read (skipped). */
-  #incomplete = false;
-  private growthWaiters: Array<() => void> = [];
-  /** The growth, held back until something waits for it (`growWhenWanted`). */
-  private heldGrowth: (() => void) | null = null;
+  /** More of the text still being counted (a PDF read in batches, an article read title first): its writer, `growth.ts`. */
+  readonly growth = new RunGrowth({ plan: () => this.#plan, parts: () => this.parts, end: () => this.end, stopAt: () => this.#stopAt, signal: this.controller.signal });
   private confirmGate: (() => void) | null = null;
   /** The speech pace, measured on the parts received whole (its writer: the downloads). */
   readonly pace = new Pace(() => this.parts);
@@ -116,7 +112,7 @@ export class ReadingRun {
     this.ledger = new Ledger(planned.price);
     this.#plan = planned.plan;
     if (batched) {
-      this.#growing = true;
+      this.growth.begin();
       // An article read title first is cut as if read whole.
       this.#plan.grows = text.bound === undefined ? { blocks: text.blocks.length } : { blocks: text.blocks.length, continues: true };
     }
@@ -162,7 +158,7 @@ export class ReadingRun {
 
   /** What the look-ahead rule (`lookahead.ts`) decides from, for part k while part `playing` plays. */
   lookaheadFacts(k: number, playing: number): LookaheadFacts {
-    return { k, playing, end: this.end, growing: this.#growing, skipped: this.#skipped, holdFrom: this.#holdFrom, asking: this.purse.phase === 'asking' };
+    return { k, playing, end: this.end, growing: this.growth.growing, skipped: this.#skipped, holdFrom: this.#holdFrom, asking: this.purse.phase === 'asking' };
   }
 
   progress(): RunProgress {
@@ -184,73 +180,6 @@ export class ReadingRun {
     this.pace.restore(p.pace);
   }
 
-  /** New parts were added (or the growth ended): whoever waits for them looks again. */
-  grew(): void {
-    const waiting = this.growthWaiters;
-    this.growthWaiters = [];
-    waiting.forEach((w) => w());
-  }
-
-  /** A batch of a document read in batches was planned: its parts added, its blocks counted, its end or its gaps noted. */
-  counted(parts: ReadingPlan['parts'], blocks: number, more: boolean, incomplete: boolean): void {
-    const plan = this.#plan!;
-    plan.parts.push(...parts);
-    plan.grows = more && plan.grows ? { ...plan.grows, blocks: plan.grows.blocks + blocks } : undefined;
-    if (!more) this.#growing = false;
-    if (incomplete) this.#incomplete = true;
-  }
-
-  /** The count has ended (whole, or cut short): the plan no longer grows, and whoever waits for it looks again. */
-  stopGrowing(): void {
-    if (this.#plan?.grows) this.#plan.grows = undefined;
-    this.#growing = false;
-    this.grew();
-  }
-
-  /**
-   * The rest of an article read title first is fetched from its page only once something waits for it
-   * (`nextGrowth`): the title playing, the title's audio all handed over, a confirmation to decide. The
-   * page extracts it only then: fetched at once, its planning and writes shared the first audio's few
-   * milliseconds, and the page's Readability a core (Firefox, a 1.16 MB page: the player's MediaSource
-   * opened ~50 ms later, and the first bytes took ~70 ms to play instead of ~20).
-   */
-  growWhenWanted(grow: () => void): void {
-    this.heldGrowth = grow;
-  }
-
-  /** Resolves at the next growth (at once when the text is complete or the reading ended); starts a held growth. */
-  nextGrowth(): Promise<void> {
-    this.growNow();
-    return this.grown();
-  }
-
-  /** Starts a growth held back (`growWhenWanted`), if any. */
-  private growNow(): void {
-    const held = this.heldGrowth;
-    this.heldGrowth = null;
-    held?.();
-  }
-
-  /**
-   * Resolves once an article read title first has its rest counted (at once for any other reading, or one
-   * ended); `start`: fetches a rest held back rather than only waiting for it.
-   */
-  async titleCounted(start: boolean): Promise<void> {
-    while (this.#growing && this.#plan?.grows?.continues && !this.signal.aborted) await (start ? this.nextGrowth() : this.grown());
-  }
-
-  /** Resolves at the next growth, without starting one held back. */
-  grown(): Promise<void> {
-    if (!this.#growing || this.signal.aborted) return Promise.resolve();
-    return new Promise((resolve) => this.growthWaiters.push(resolve));
-  }
-
-  /** Whether part k exists, waiting for it while the text is still growing. */
-  async hasPart(k: number): Promise<boolean> {
-    while (k >= this.parts.length && k < this.#stopAt && this.#growing && !this.signal.aborted) await this.nextGrowth();
-    return k < this.end;
-  }
-
   /** Resolves when the listener confirms the estimate; rejects when the reading ends first. */
   confirmation(): Promise<void> {
     return new Promise<void>((resolve, reject) => {
@@ -268,7 +197,7 @@ export class ReadingRun {
   close(): void {
     this.purse.close();
     this.controller.abort(new DOMException('The reading ended.', 'AbortError'));
-    this.grew();
+    this.growth.grew();
     // A part under way finishes into the cache (it is paid for); the next reading's start ends it (`dispose`).
     this.downloads.letGoAll();
   }
@@ -289,8 +218,6 @@ export class ReadingRun {
   get reloading(): boolean { return this.#reloading; }
   get sounding(): boolean { return this.#sounding; }
   get keptAt(): number { return this.#keptAt; }
-  get growing(): boolean { return this.#growing; }
-  get incomplete(): boolean { return this.#incomplete; }
   get holdFrom(): number { return this.#holdFrom; }
 
   /** What it was planned from, kept while it asks first (null: no longer). */
@@ -340,8 +267,6 @@ export class ReadingRun {
   /** The place kept on the page (seconds). */
   keptPlace(position: number): void { this.#keptAt = position; }
 
-  /** A reading restored in the middle of its count carries on counting. */
-  growOn(): void { this.#growing = true; }
 
   /** The sleep timer holds back part k and every one after it; answers whether the hold moved on. */
   holdBackFrom(k: number): boolean {

@@ -19,7 +19,7 @@ import type { SaveEstimate, SaveOrder } from '../messaging/views';
 async function partsToGet(run: ReadingRun, cache: AudioCache): Promise<{ missing: number[]; arriving: number[] }> {
   const missing: number[] = [];
   const arriving: number[] = [];
-  for (let k = 0; k < run.end && !run.growing; k++) {
+  for (let k = 0; k < run.end && !run.growth.growing; k++) {
     if (run.skipped.has(k) || (await cache.has(run.key(k)).catch(ignore('looking up the audio cache')))) continue;
     if (run.downloads.get(run.key(k))?.receiving) arriving.push(k);
     else missing.push(k);
@@ -30,7 +30,7 @@ async function partsToGet(run: ReadingRun, cache: AudioCache): Promise<{ missing
 export async function saveEstimate(run: ReadingRun, cache: AudioCache): Promise<SaveEstimate> {
   const { missing, arriving } = await partsToGet(run, cache);
   const missingChars = missing.reduce((n, k) => n + run.parts[k]!.chars, 0);
-  const refusal = run.growing ? 'still-counting' : run.purse.phase === 'asking' || run.purse.phase === 'planning' ? 'save-changed' : '';
+  const refusal = run.growth.growing ? 'still-counting' : run.purse.phase === 'asking' || run.purse.phase === 'planning' ? 'save-changed' : '';
   return {
     readingId: run.id,
     upTo: run.end,

@@ -43,8 +43,8 @@ export async function carryOn(r: ReaderInside, run: ReadingRun, req: ReadingRequ
     written.catch(() => undefined);
     if (batched) {
       const grow = () => void r.grow(run, req.tabId!, settings, planned.price);
-      // An article read title first: its rest once something waits for it (ReadingRun.growWhenWanted).
-      if (text.bound !== undefined) run.growWhenWanted(grow);
+      // An article read title first: its rest once something waits for it (RunGrowth.whenWanted).
+      if (text.bound !== undefined) run.growth.whenWanted(grow);
       else grow();
     }
     await askFirstIfNeeded(r, run, { text, settings, account }, planned.price, batched, written);
@@ -57,7 +57,7 @@ export async function carryOn(r: ReaderInside, run: ReadingRun, req: ReadingRequ
     // the lookup (4–5 ms of the worker's time before it, on the toolbar path).
     void resumeLookup.then(async (point) => {
       // An article read title first: its place is looked for among all its parts, once they are counted.
-      await run.titleCounted(false);
+      await run.growth.titleCounted(false);
       const resumeOffer = resumeOfferOf(run, point);
       if (resumeOffer && r.run() === run && r.active() && r.view().position < resumeOffer.position) return r.update({ resumeOffer });
     }).catch(ignore('offering the place kept on the page'));

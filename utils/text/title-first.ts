@@ -13,7 +13,7 @@ const TITLE_FIRST_MIN_TEXT = 500;
 /** A longer title is not read first: the reading's first part is then not the title alone. */
 const TITLE_FIRST_MAX_TITLE = 150;
 /**
- * Nor a shorter one: the rest is fetched from the page once the title plays (ReadingRun.growWhenWanted),
+ * Nor a shorter one: the rest is fetched from the page once the title plays (RunGrowth.whenWanted),
  * and its next part must come before the title's audio ends (20 characters: about 1.4 s of speech).
  */
 const TITLE_FIRST_MIN_TITLE = 20;
