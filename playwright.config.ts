@@ -6,7 +6,9 @@ import { defineConfig } from '@playwright/test';
 export default defineConfig({
   testDir: 'tests/e2e',
   workers: 2,
-  fullyParallel: false,
+  // Every test on whichever worker is free, not a file to a worker: each test has its own browser, service and
+  // pages already, and a long file no longer runs alone at the end (issue 58's CI budget).
+  fullyParallel: true,
   timeout: 60_000,
   expect: { timeout: 15_000 },
   retries: 0,

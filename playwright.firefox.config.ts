@@ -11,7 +11,8 @@ export default defineConfig({
   // lost under that load is now checked and typed again (`fill` in fixtures.ts); two runs of the whole
   // suite on two workers were green.
   workers: 2,
-  fullyParallel: false,
+  // Every test on whichever worker is free (each has its own Firefox, service and pages): no file runs alone at the end.
+  fullyParallel: true,
   timeout: 90_000,
   expect: { timeout: 15_000 },
   retries: 0,
