@@ -6,26 +6,29 @@
  */
 import { makeSentences } from '../fixtures/make-article.ts';
 import { evaluate } from './firefox.ts';
-import { type Ext, expect, test } from './fixtures.ts';
+import { type Ext, expect, type FirefoxHelpers, test } from './fixtures.ts';
 
 const paragraphs = makeSentences(4_000);
 const html = `<!doctype html><html lang="ru"><head><meta charset="utf-8"><title>Статья по клику</title>
 <style>body { max-width: 40em; margin: 0 auto; padding: 0 3em; font: 16px/1.5 serif; }</style></head>
 <body><article><h1>Статья по клику</h1>${paragraphs.map((p) => `<p>${p.join(' ')}</p>`).join('\n')}</article></body></html>`;
 
-test('a ▶ at the start of the paragraph under the pointer starts reading exactly there', async ({ ext, service, pages }) => {
-  test.setTimeout(60_000);
-  await ext.configure();
+/** Click-to-read on, as the options page writes it after a grant; the extension page the test evaluates in. */
+async function turnOn(ext: FirefoxHelpers) {
   const helper = await ext.extensionPage();
   await evaluate(helper, () => (globalThis as unknown as Ext).browser.storage.local.set({ 'page-options': { floatingPlayer: true, clickToRead: true } }));
   await expect
     .poll(() => evaluate(helper, async () => (await (globalThis as unknown as Ext).browser.scripting.getRegisteredContentScripts()).map((s) => s.id)))
     .toEqual(['click-to-read']);
+  return helper;
+}
 
+/** The click page opened, and the ▶ shown at its fourth paragraph (the script is injected once the page is idle: hovered until it shows). */
+async function playShown(ext: FirefoxHelpers, pages: { put(p: string, h: string): void }) {
   pages.put('/click.html', html);
   const { page, tabId } = await ext.openTab('click.html');
   const third = await page.$('article p:nth-of-type(4)');
-  // The script is injected once the page is idle: hover until the ▶ shows (in a closed shadow root: seen from the extension's world).
+  // In a closed shadow root: seen from the extension's world.
   const play = () => ext.control(tabId, 'trysasha-click', 'click-to-read');
   await expect
     .poll(async () => {
@@ -35,6 +38,14 @@ test('a ▶ at the start of the paragraph under the pointer starts reading exact
       return seen && !seen.hidden ? seen.attrs['data-block'] : '';
     })
     .not.toBe('');
+  return { page, play };
+}
+
+test('a ▶ at the start of the paragraph under the pointer starts reading exactly there', async ({ ext, service, pages }) => {
+  test.setTimeout(60_000);
+  await ext.configure();
+  const helper = await turnOn(ext);
+  const { page, play } = await playShown(ext, pages);
   expect(service.speechLog()).toEqual([]);
   // The user's own click on it, once it has been still for half a second.
   await expect.poll(async () => (await play())?.attrs['data-settled']).toBe('true');
@@ -69,23 +80,8 @@ test('"Read from here" starts at the paragraph the user right-clicked, not where
 test('a ▶ the page draws over starts nothing; uncovered and still, it starts the reading', async ({ ext, service, pages }) => {
   test.setTimeout(60_000);
   await ext.configure();
-  const helper = await ext.extensionPage();
-  await evaluate(helper, () => (globalThis as unknown as Ext).browser.storage.local.set({ 'page-options': { floatingPlayer: true, clickToRead: true } }));
-  await expect
-    .poll(() => evaluate(helper, async () => (await (globalThis as unknown as Ext).browser.scripting.getRegisteredContentScripts()).map((s) => s.id)))
-    .toEqual(['click-to-read']);
-  pages.put('/click.html', html);
-  const { page, tabId } = await ext.openTab('click.html');
-  const third = await page.$('article p:nth-of-type(4)');
-  const play = () => ext.control(tabId, 'trysasha-click', 'click-to-read');
-  await expect
-    .poll(async () => {
-      await page.mouse.move(5, 5);
-      await third!.hover();
-      const seen = await play();
-      return seen && !seen.hidden ? seen.attrs['data-block'] : '';
-    })
-    .not.toBe('');
+  await turnOn(ext);
+  const { page, play } = await playShown(ext, pages);
   await expect.poll(async () => (await play())?.attrs['data-settled']).toBe('true');
   const at = (await play())!.box;
   // A box of the page's own over the ▶ (after it in <html>, on top), that lets the click through: the user sees the page's box.
