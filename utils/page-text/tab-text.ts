@@ -28,7 +28,7 @@ const injectedStorage = boundedItem(storage.defineItem<Record<string, string>>('
 
 /**
  * What `surelyWithoutScript` needs, and the account's last price (whether an article may be read title
- * first), held in memory (storage reads on the way to the first request cost ~10 ms): loaded once per
+ * first), held in memory (storage reads on the way to the first request cost time): loaded once per
  * worker life, as early as `loadTabTextState` is called, and kept current.
  */
 const scripts = { injected: {} as Record<string, string>, clickToRead: false, loaded: false, price: undefined as string | undefined };
@@ -250,7 +250,7 @@ export async function readyTab(tabId: number, clicked?: Browser.tabs.Tab): Promi
 
 /**
  * A start with no tab from its event (the popup's play button) on a page known to have the script:
- * the page is asked at once, while the tab is looked up (4–6 ms). Only a page still at the address the
+ * the page is asked at once, while the tab is looked up. Only a page still at the address the
  * script was put in answers (`at`: any other, the extension's PDF page too, refuses and does nothing),
  * and the answer is taken only if the tab is there too (`answerAt`); else the start goes the usual way.
  * Null when the page is not known to have the script, or the settings are not in memory.
@@ -324,7 +324,7 @@ export interface ExtractHow {
  * What the page is asked with (the settings, the tab's address, whether the page has the script) is
  * usually in memory: then the page is asked, or the script injected, in the call itself, before the
  * rest of the reading's start (ending the last one, writing the first view) takes the worker's turns.
- * Waiting for them cost 4–10 ms there, and `tabs.get` 4–8 ms more (`npm run bench`'s first steps).
+ * Waiting for them, and for `tabs.get`, showed in `npm run bench`'s first steps.
  */
 export async function extractFromTab(tabId: number, how: ExtractHow = {}): Promise<ExtractedText> {
   const { menuSelection, mode = 'normal', clicked } = how;

@@ -155,7 +155,7 @@ export class Reader {
     const extraction = req.extract();
     extraction.catch(() => undefined);
     // And so are the key check and the account (its price): not after the last reading is ended and this
-    // one's first view written (~10 ms, on the way wherever the service's round trip outlasts the extraction).
+    // one's first view written (on the way wherever the service's round trip outlasts the extraction).
     // The start's writes wait until the page has answered (`writeFirst`): asked for before the account is.
     const writesAfter = this.deps.startWritesAfter?.(extraction) ?? null;
     const prepared = prepare(this.deps, () => extraction);
@@ -190,7 +190,7 @@ export class Reader {
   async startUnlessActive(req: ReadingRequest, decided?: (starts: boolean) => void): Promise<void> {
     // Once restored, decided in the call itself: the reading's start (and its first ask of the page) comes
     // before what the caller does next. Firefox's toolbar opens its popup right after this call, which
-    // held the background's thread ~20 ms before the page was asked.
+    // held the background's thread before the page was asked.
     if (!this.restored) await this.ready;
     const starts = !this.active && this.starting === 0;
     decided?.(starts);

@@ -54,7 +54,7 @@ export async function carryOn(r: ReaderInside, run: ReadingRun, req: ReadingRequ
     // written while the first part is asked for.
     const shown = r.drive({ type: 'planned' });
     // The place kept on this page is offered once it is known: the first request does not wait for
-    // the lookup (4–5 ms of the worker's time before it, on the toolbar path).
+    // the lookup (the worker's time before it, on the toolbar path).
     void resumeLookup.then(async (point) => {
       // An article read title first: its place is looked for among all its parts, once they are counted.
       await run.growth.titleCounted(false);

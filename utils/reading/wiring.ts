@@ -182,7 +182,7 @@ export function createReader(player: PlayerSink, onView: (view: ReadingView, wri
       diagnostics.mark('account:auth');
       const account = await checkAccount(auth);
       // Kept for the next start (and for a start whose refresh fails) while this one goes on, once the
-      // start's page has answered (see startWritesAfter; Firefox: 66 against 75 ms to its answer, 8 runs each).
+      // start's page has answered (see startWritesAfter; measured in bench/HISTORY.md).
       void pageAnswered.then(() => accountStorage.setValue(account)).catch(ignore('keeping the account'));
       return account;
     },
@@ -257,7 +257,7 @@ export function createReader(player: PlayerSink, onView: (view: ReadingView, wri
     now: () => Date.now(),
     // A start's first writes wait for the page's answer (or FIRST_WRITES_WAIT_MS). Firefox: each one is a
     // message to the browser's own process, which handles the script's injection too: made at the click,
-    // they held the page's answer back by ~20 ms (bench, 8 runs: answered at 79 ms instead of 100).
+    // they held the page's answer back (bench/HISTORY.md).
     // Chrome: a popup open (its play button) draws each view on the player's renderer thread, while the
     // page extracts on the two cores with it: the page answered at 25 ms instead of 42, and the first
     // audio came 6 ms sooner (bench, 5 runs each, the same hour); the other ways of starting did not change.
