@@ -100,5 +100,5 @@ export async function setBlockOn(r: ReaderInside, block: number, on: boolean): P
   run.replan(planned.plan);
   await r.deps.store.savePlan(run.plan);
   const preview = previewOf(planning.text.blocks, planned.plan.parts, planned.price, run.off);
-  await r.update({ ...planned.view, preview });
+  await r.show({ type: 'replanned', planned: planned.view, preview });
 }

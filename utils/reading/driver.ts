@@ -7,14 +7,14 @@ import { ignore } from '../log';
 import type { ReaderInside } from './inside';
 import { type Effect, type ReadingEvent, step } from './machine';
 import { keepPlace } from './resume-place';
-import type { ReadingView } from './state';
+import type { StepShown } from './view';
 
 /**
  * The one driver of the reading's table (`machine.ts`): the event's step, its effects run in order, the
  * new state written with `shown` (what the listener is told with it: an error's view, where a jump lands,
  * why it asks). An event the table ignores in this state does nothing, and `shown` is not written.
  */
-export async function drive(r: ReaderInside, event: ReadingEvent, shown: Partial<ReadingView> = {}): Promise<void> {
+export async function drive(r: ReaderInside, event: ReadingEvent, shown: StepShown = {}): Promise<void> {
   const run = r.run();
   const was = r.view().wait ?? '';
   const { state, wait, effects, applies } = step(r.view().state, event, was);
@@ -29,13 +29,10 @@ export async function drive(r: ReaderInside, event: ReadingEvent, shown: Partial
   if (has('reload') && run) run.playerReloads();
   const load = has('reload') ? r.beginLoad() : null;
   if (state !== r.view().state || wait !== was || has('show-fault') || has('show-audio-error') || Object.keys(shown).length > 0) {
-    const patch: Partial<ReadingView> = { state, wait, ...shown };
     // How long it has waited is shown from when the wait began (the first request that met the wall).
-    if (has('wait-begins')) patch.waitSince = r.network.since || r.deps.now();
-    if (wait === '') patch.waitSince = 0;
-    if (has('show-pending-error') && run) patch.error = run.pendingError;
-    if (state === 'finished') Object.assign(patch, { part: Math.max((run?.parts.length ?? 1) - 1, 0), resumeOffer: null });
-    await r.update(patch);
+    const waitSince = has('wait-begins') ? r.network.since || r.deps.now() : undefined;
+    const error = has('show-pending-error') && run ? { error: run.pendingError } : {};
+    await r.show({ type: 'step', state, wait, waitSince, shown: { ...shown, ...error }, lastPart: Math.max((run?.parts.length ?? 1) - 1, 0) });
   }
   if (has('post-pause')) await r.deps.player.post({ type: 'pause', readingId: r.view().id });
   // A player that lost the reading (Chrome closed a silent offscreen document) answers `lost`.

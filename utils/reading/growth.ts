@@ -8,10 +8,10 @@ import { ignore, logIgnored } from '../log';
 import type { RubUnits } from '../money/money';
 import type { Settings } from '../storage/settings';
 import type { ReaderDeps } from './deps';
-import { grownView } from './growth-step';
 import { planBatch } from './plan';
 import type { ReadingRun } from './run';
 import type { ReadingView } from './state';
+import type { ViewChange } from './view';
 
 /** What the growth needs of the reader. */
 export interface GrowthHost {
@@ -19,7 +19,7 @@ export interface GrowthHost {
   /** Whether the run is still the reader's current one. */
   current(): boolean;
   view(): ReadingView;
-  update(patch: Partial<ReadingView>): Promise<void>;
+  show(change: ViewChange): Promise<void>;
 }
 
 /**
@@ -46,7 +46,7 @@ export async function growReading(
       const planSaved = reader.deps.store.savePlan(plan);
       planSaved.catch(() => undefined);
       if (run.signal.aborted || !reader.current()) return;
-      const viewSaved = reader.update(grownView(reader.view(), { ...batch, ...planned }, plan.parts.map((p) => p.chars), price, run.growth.incomplete));
+      const viewSaved = reader.show({ type: 'grown', batch: { ...batch, ...planned }, partChars: plan.parts.map((p) => p.chars), price, incomplete: run.growth.incomplete });
       run.growth.grew();
       await Promise.all([planSaved, viewSaved]);
     }
@@ -54,10 +54,10 @@ export async function growReading(
     if (!run.signal.aborted) {
       logIgnored('reading the rest of the document', err);
       // Said, not silent: the listener must not believe the whole document was read.
-      if (reader.current()) await reader.update({ notice: { code: 'incomplete', count: 0 } }).catch(ignore('saving the reading'));
+      if (reader.current()) await reader.show({ type: 'counted', incomplete: true }).catch(ignore('saving the reading'));
     }
   } finally {
     run.growth.stop();
-    if (reader.current() && reader.view().counting) await reader.update({ counting: false }).catch(ignore('saving the reading'));
+    if (reader.current() && reader.view().counting) await reader.show({ type: 'counted', incomplete: false }).catch(ignore('saving the reading'));
   }
 }

@@ -15,13 +15,14 @@ import type { ReaderDeps } from './deps';
 import { errorViewOf, type ReadingRun } from './run';
 import type { DeliveryHost } from './delivery';
 import type { ReadingView } from './state';
+import type { ViewChange } from './view';
 import type { NetworkWait } from './network-wait';
 
 export interface ViewAccess {
   /** Whether the run is still the reader's current one (a replaced reading's bills update no view). */
   current(): boolean;
   view(): ReadingView;
-  update(patch: Partial<ReadingView>): Promise<void>;
+  show(change: ViewChange): Promise<void>;
   /** The reading's text grew past what the listener agreed to: it asks again before more is bought. */
   askAgain(): void;
   /** The wait for the service when it cannot be reached. */
@@ -107,19 +108,19 @@ export function runHost(run: ReadingRun, deps: ReaderDeps, reader: ViewAccess): 
         }
         deps.recordUsage({ time: deps.now(), title: run.title, chars: charge.chars, costRub: formatRubPlain(charge.cost), requestId: receipt.requestId });
         if (!reader.current()) return;
-        const balanceRub = charge.balance !== null ? formatRubPlain(charge.balance) : reader.view().balanceRub;
-        await reader.update({ costRub: formatRubPlain(run.ledger.cost), chars: run.ledger.chars, balanceRub });
+        const balanceRub = charge.balance !== null ? formatRubPlain(charge.balance) : null;
+        await reader.show({ type: 'billed', cost: run.ledger.cost, chars: run.ledger.chars, balanceRub });
       },
     },
     player: deps.player,
     cache: deps.cache,
     playing: () => reader.view().part,
     refused: async () => {
-      await Promise.all([reader.update({ notice: { code: 'content-rejected', count: run.skipped.size } }), saveProgress()]);
+      await Promise.all([reader.show({ type: 'refused', count: run.skipped.size }), saveProgress()]);
     },
     planChanged: async () => {
       await deps.store.savePlan(run.plan);
-      await reader.update({ parts: run.parts.length });
+      await reader.show({ type: 'parts', parts: run.parts.length });
     },
     stopping: (error) => {
       run.failLater(errorViewOf(error));

@@ -12,6 +12,7 @@ import type { Delivery, PartialHold } from './delivery';
 import type { SleepTimer } from './sleep';
 import type { ReadingView } from './state';
 import type { NetworkWait } from './network-wait';
+import type { StepShown, ViewChange } from './view';
 
 export interface ReaderInside {
   readonly deps: ReaderDeps;
@@ -22,9 +23,10 @@ export interface ReaderInside {
   run(): ReadingRun | null;
   delivery(): Delivery | null;
   active(): boolean;
-  update(patch: Partial<ReadingView>): Promise<void>;
-  /** One event through the reading's table (`machine.ts`), its effects run. */
-  drive(event: ReadingEvent, shown?: Partial<ReadingView>): Promise<void>;
+  /** What the listener is shown after `change` (`view.ts`): the only way the view changes. */
+  show(change: ViewChange): Promise<void>;
+  /** One event through the reading's table (`machine.ts`), its effects run; `shown`: what its step shows with the state. */
+  drive(event: ReadingEvent, shown?: StepShown): Promise<void>;
   fail(err: unknown): Promise<void>;
   /** Ends the reading's requests and audio (`silence`: the player is told to stop). */
   end(silence: boolean): Promise<void>;

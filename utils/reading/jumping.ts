@@ -26,6 +26,6 @@ export async function moveTo(r: ReaderInside, k: number, partTime = 0): Promise<
 export async function resumeFromOffer(r: ReaderInside): Promise<void> {
   const offer = r.view().resumeOffer;
   if (!offer) return;
-  await r.update({ resumeOffer: null });
+  await r.show({ type: 'offer', offer: null });
   await moveTo(r, offer.part, offer.partTime);
 }

@@ -8,7 +8,6 @@ import type { ReaderInside } from './inside';
 import { keepPlace } from './resume-place';
 import type { ReadingRun } from './run';
 
-const round2 = (n: number) => Math.round(n * 100) / 100;
 
 export async function onPlayerEvent(r: ReaderInside, event: PlayerEvent): Promise<void> {
   const run = r.run();
@@ -31,12 +30,9 @@ export async function onPlayerEvent(r: ReaderInside, event: PlayerEvent): Promis
       run.playerReports();
       const view = r.view();
       const moved = event.part !== view.part || Math.abs(event.position - view.position) >= 0.2 || event.rate !== view.rate;
-      if (moved) await r.update({ part: event.part, position: round2(event.position), partTime: round2(event.partTime), rate: event.rate });
+      if (moved) await r.show({ type: 'moved', part: event.part, position: event.position, partTime: event.partTime, rate: event.rate });
       if (r.view().sleepAt) r.sleep.hold();
       if (moved) keepPlace(run, r.view(), r.deps);
-      // The listener got past the offered place on their own: the offer goes.
-      const offer = r.view().resumeOffer;
-      if (offer && r.view().position > offer.position) await r.update({ resumeOffer: null });
       follow(r, run, event.load, event.part, event.partTime);
       // A restarted background learns from the player what it holds and carries on from there.
       if (!r.delivery() && run.plan && r.view().state !== 'confirm') {
@@ -64,7 +60,7 @@ export async function onPlayerEvent(r: ReaderInside, event: PlayerEvent): Promis
       await r.drive({ type: 'lost', reloading: run.reloading });
       break;
     case 'ended':
-      await r.update({ position: round2(Math.max(event.position, r.view().position)) });
+      await r.show({ type: 'heard-to', position: event.position });
       await r.drive({ type: 'ended', done: r.delivery()?.done === true, pendingError: run.pendingError !== null });
       break;
     case 'media-action':

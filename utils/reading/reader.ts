@@ -9,7 +9,6 @@ import pLimit from 'p-limit';
 import { ignore, logIgnored } from '../log';
 import type { PlayerEvent } from '../audio/player-protocol';
 import type { Outcome } from '../messaging/protocol';
-import { formatRubPlain } from '../money/money';
 import type { Playback } from '../storage/settings';
 import type { ReaderDeps, ReadingRequest } from './deps';
 import { runHost } from './host';
@@ -22,6 +21,7 @@ import { estimateSave, fetchForSave } from './save';
 import type { SaveEstimate, SaveOrder } from '../messaging/views';
 import { Delivery, type DeliveryHost, type PartialHold, restOf } from './delivery';
 import { IDLE_VIEW, isActive, type ReadingView } from './state';
+import { type ViewChange, viewAfter } from './view';
 import { diagnostics } from '../diagnostics/wired';
 import { drive } from './driver';
 import { askAgain, setBlockOn } from './asking';
@@ -64,7 +64,7 @@ export class Reader {
       deps,
       run: () => this.run,
       view: () => this.view,
-      update: (patch) => this.update(patch),
+      show: (change) => this.show(change),
       pause: () => this.pause(),
       poke: () => this.delivery?.poke(),
     });
@@ -90,7 +90,7 @@ export class Reader {
       run: () => this.run,
       delivery: () => this.delivery,
       active: () => this.active,
-      update: (patch) => this.update(patch),
+      show: (change) => this.show(change),
       // One event through the reading's table, its effects run by the one driver (`driver.ts`).
       drive: (event, shown) => drive(this.inside, event, shown),
       end: (silence) => this.end(false, silence),
@@ -107,10 +107,10 @@ export class Reader {
         const delivery = new Delivery(run, this.host(run), 0, appended);
         this.pump(delivery, from, hold);
       },
-      grow: (run, tabId, settings, price) => growReading(run, { deps, current: () => this.run === run, view: () => this.view, update: (patch) => this.update(patch) }, tabId, settings, price),
+      grow: (run, tabId, settings, price) => growReading(run, { deps, current: () => this.run === run, view: () => this.view, show: (change) => this.show(change) }, tabId, settings, price),
       command: (name) => (name === 'next' || name === 'prev' ? this.jump(name === 'next' ? 1 : -1) : this[name]()),
       take: (view, run) => {
-        this.view = view;
+        this.view = viewAfter(this.view, { type: 'restored', view }, view.updatedAt);
         this.run = run;
       },
     };
@@ -173,8 +173,9 @@ export class Reader {
       // "To the end of the article" goes with the reading it was set in, or the one replacing it.
       const sleepAtEnd = this.active && this.view.sleepAtEnd === true;
       // The view in memory is this reading's at once; it is written with the last plan's clearing.
-      const first: ReadingView = { ...IDLE_VIEW, id: run.id, state: step(this.view.state, { type: 'start' }).state, tabId: req.tabId, source: req.source, costRub: formatRubPlain(0n), sleepAt, sleepAtEnd, updatedAt: this.deps.now() };
-      this.view = first;
+      const state = step(this.view.state, { type: 'start' }).state;
+      this.view = viewAfter(this.view, { type: 'begun', id: run.id, state, tabId: req.tabId, source: req.source, sleepAt, sleepAtEnd }, this.deps.now());
+      const first = this.view;
       firstWrites = writeFirst(this.deps, { current: () => this.run === run, shown: () => this.view === first }, first, writesAfter);
     } finally {
       this.starting--;
@@ -231,7 +232,7 @@ export class Reader {
   async setSleepTimer(minutes: number | null, atEnd = false): Promise<void> {
     await this.ready;
     const sleepAt = minutes !== null && minutes > 0 ? this.deps.now() + Math.round(minutes * 60_000) : 0;
-    await this.update({ sleepAt, sleepAtEnd: atEnd && !sleepAt });
+    await this.show({ type: 'sleep', sleepAt, sleepAtEnd: atEnd && !sleepAt });
     this.sleep.arm();
   }
 
@@ -313,7 +314,7 @@ export class Reader {
     return runHost(run, this.deps, {
       current: () => this.run === run,
       view: () => this.view,
-      update: (patch) => this.update(patch),
+      show: (change) => this.show(change),
       askAgain: () => askAgain(this.inside, run),
       network: this.network,
     });
@@ -329,18 +330,17 @@ export class Reader {
     if (!run) return;
     if (replace) run.dispose();
     else run.close();
-    // Ended before its rest was counted (an article read title first, stopped as its title began): no count goes on.
-    if (this.view.id === run.id && this.view.counting) this.view = { ...this.view, counting: false };
     if (run.band.marked && this.view.tabId !== null) this.deps.highlight(this.view.tabId, null);
     run.band.mark('');
     if (silence && this.view.id === run.id && this.active) await this.deps.player.post({ type: 'stop', readingId: run.id }).catch(ignore('stopping the player'));
   }
 
-  private async update(patch: Partial<ReadingView>): Promise<void> {
+  /** What the listener is shown after `change` (`view.ts`, the one function that decides it), saved for the popup. */
+  private async show(change: ViewChange): Promise<void> {
     const wasActive = this.active;
-    this.view = { ...this.view, ...patch, updatedAt: this.deps.now() };
-    if (patch.state === 'extracting') this.deps.badge(null);
-    if (wasActive && patch.state === 'error') this.deps.badge(this.view.error?.code ?? 'error');
+    this.view = viewAfter(this.view, change, this.deps.now());
+    if (change.type === 'step' && change.state === 'extracting') this.deps.badge(null);
+    if (wasActive && change.type === 'step' && change.state === 'error') this.deps.badge(this.view.error?.code ?? 'error');
     await this.deps.store.saveView(this.view);
   }
 }

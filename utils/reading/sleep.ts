@@ -7,13 +7,14 @@ import type { ReaderDeps } from './deps';
 import type { ReadingRun } from './run';
 import { sleepHoldFrom, untilSentenceEnd } from './sleep-timer';
 import type { ReadingView } from './state';
+import type { ViewChange } from './view';
 
 /** What the timer needs of the reader. */
 export interface SleepContext {
   deps: Pick<ReaderDeps, 'sleep' | 'now'>;
   run(): ReadingRun | null;
   view(): ReadingView;
-  update(patch: Partial<ReadingView>): Promise<void>;
+  show(change: ViewChange): Promise<void>;
   pause(): Promise<void>;
   /** The hold moved on: the delivery may request what is now allowed. */
   poke(): void;
@@ -73,10 +74,10 @@ export class SleepTimer {
       await this.ctx.deps.sleep(untilSentenceEnd(run.pace, view), signal).catch(() => undefined);
       if (signal.aborted || this.ctx.run() !== run) return;
       // Paused, the hold stays: nothing more is paid for while the listener sleeps (resume lifts it).
-      await this.ctx.update({ sleepAt: 0 });
+      await this.ctx.show({ type: 'sleep', sleepAt: 0 });
       await this.ctx.pause();
     } else {
-      await this.ctx.update({ sleepAt: 0 });
+      await this.ctx.show({ type: 'sleep', sleepAt: 0 });
       this.hold();
     }
   }

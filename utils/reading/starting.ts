@@ -39,7 +39,7 @@ export async function carryOn(r: ReaderInside, run: ReadingRun, req: ReadingRequ
     const planSaved = r.deps.store.savePlan(run.plan);
     // Written while the first part is asked for (the view in memory is already this one; the browser
     // keeps writes in the order they are asked for): waited for before the confirmation, or with the first part.
-    const written = Promise.all([planSaved, r.update({ title: run.title, source: req.source || text.source, balanceRub: account.balanceRub, stalePrice, counting: batched, ...planned.view })]);
+    const written = Promise.all([planSaved, r.show({ type: 'planned', title: run.title, source: req.source || text.source, balanceRub: account.balanceRub, stalePrice, counting: batched, planned: planned.view })]);
     written.catch(() => undefined);
     if (batched) {
       const grow = () => void r.grow(run, req.tabId!, settings, planned.price);
@@ -59,7 +59,7 @@ export async function carryOn(r: ReaderInside, run: ReadingRun, req: ReadingRequ
       // An article read title first: its place is looked for among all its parts, once they are counted.
       await run.growth.titleCounted(false);
       const resumeOffer = resumeOfferOf(run, point);
-      if (resumeOffer && r.run() === run && r.active() && r.view().position < resumeOffer.position) return r.update({ resumeOffer });
+      if (resumeOffer && r.run() === run && r.active() && r.view().position < resumeOffer.position) return r.show({ type: 'offer', offer: resumeOffer });
     }).catch(ignore('offering the place kept on the page'));
     await Promise.all([written, shown, r.play(load, 0, 0)]);
   } catch (err) {

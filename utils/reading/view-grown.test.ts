@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseRub } from '../money/money';
-import { grownView } from './growth-step';
+import { grownView } from './view';
 import type { ReadingView } from './state';
 
 const PRICE = parseRub('1500.0000')!; // 1,500 ₽ a million characters
