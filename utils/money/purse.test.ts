@@ -35,10 +35,11 @@ describe('Purse: a reading’s side of the money, changed only through its own s
 
   it.each([
     ['new', 'planning', (p: Purse) => p],
-    ['nothing asked', 'open', (p: Purse) => (p.openUnder(100), p)],
-    ['asking', 'asking', (p: Purse) => (p.ask(), p)],
-    ['agreed', 'open', (p: Purse) => (p.ask(), p.agree(100), p)],
-    ['ended', 'over', (p: Purse) => (p.agree(100), p.close(), p)],
+    ['an envelope alone opens nothing (the reading’s state does)', 'planning', (p: Purse) => (p.openUnder(100), p)],
+    ['asking', 'asking', (p: Purse) => (p.enter('asking'), p)],
+    ['agreed, then answered', 'open', (p: Purse) => (p.enter('asking'), p.agree(100), p.enter('open'), p)],
+    ['ended', 'over', (p: Purse) => (p.enter('open'), p.close(), p)],
+    ['ended stays ended, whatever the state after', 'over', (p: Purse) => (p.enter('over'), p.enter('open'), p)],
   ] as const)('%s → phase %s', (_name, phase, steps) => {
     expect(steps(new Purse('r')).phase).toBe(phase);
   });

@@ -1,7 +1,8 @@
 /**
  * One reading's side of the money: what the user agreed to (its envelope, a cap passed knowingly, a Save as
  * MP3 confirmation), what the spending gate let through, and what is reserved for requests in flight. It
- * decides nothing: `gate.ts` does, from `snapshot()`.
+ * decides nothing: `gate.ts` does, from `snapshot()`. Its phase is not its own: it is the reading's state
+ * seen from the money (`reading/machine.ts` `moneyOf`), entered when the reading's table steps.
  */
 import type { Caps } from './caps';
 import type { Envelope, MoneyPhase, ReadingPurse, SaveGrant } from './gate';
@@ -60,25 +61,24 @@ export class Purse {
     this.#spentAtStart = spentAtStart;
   }
 
+  /** The reading's state, seen from the money: what may be bought now (the table's `moneyOf`). */
+  enter(phase: MoneyPhase): void {
+    // A reading that ended buys nothing more for playback, whatever comes after.
+    if (this.#phase !== 'over') this.#phase = phase;
+  }
+
   /** Nothing was asked: the reading may spend up to `chars` (what stays under the threshold), and asks again past it. */
   openUnder(chars: number): void {
     this.#envelope = { chars };
-    this.#phase = 'open';
-  }
-
-  /** The listener is asked (first, or again): nothing more is bought until the answer. */
-  ask(): void {
-    this.#phase = 'asking';
   }
 
   /** Agreed to `chars` (Infinity: a document as it is counted), and, asked for a cap, passing it by `capApproval`. */
   agree(chars: number, capApproval: RubUnits | null = this.#capApproval): void {
     this.#envelope = { chars };
     this.#capApproval = capApproval;
-    this.#phase = 'open';
   }
 
-  /** The reading has ended: nothing more is bought for it. */
+  /** The reading has ended or was replaced: nothing more is bought for it. */
   close(): void {
     this.#phase = 'over';
   }
@@ -146,10 +146,9 @@ export class Purse {
    * Restored after a restart of the background: what was saved, else `agreed` (what the reading's view says
    * was agreed to: its estimate once confirmed, what stays under the threshold when nothing was asked).
    */
-  restore(saved: SavedPurse | undefined, agreed: number, billedChars: number, asking: boolean, capApproval: RubUnits | null): void {
+  restore(saved: SavedPurse | undefined, agreed: number, billedChars: number, capApproval: RubUnits | null): void {
     this.#envelope = { chars: saved ? (saved.envelope ?? Infinity) : agreed };
     this.#capApproval = saved?.capApproval ? BigInt(saved.capApproval) : capApproval;
     this.#committedChars = billedChars;
-    this.#phase = asking ? 'asking' : 'open';
   }
 }

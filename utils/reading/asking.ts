@@ -37,7 +37,6 @@ export async function askFirstIfNeeded(r: ReaderInside, run: ReadingRun, plannin
   if (!batched) run.keepPlanning(planning);
   const preview = run.planning ? previewOf(planning.text.blocks, run.parts, price, run.off) : [];
   await written;
-  run.purse.ask();
   await r.drive({ type: 'ask' }, { confirmReason, preview });
   await run.confirmation();
   run.signal.throwIfAborted();
@@ -64,7 +63,6 @@ export function agreed(r: Pick<ReaderInside, 'deps'>, run: ReadingRun, reason: R
  */
 export function askAgain(r: ReaderInside, run: ReadingRun): void {
   if (r.run() !== run || run.purse.phase !== 'open' || !r.active()) return;
-  run.purse.ask();
   const back = r.view().state;
   void r.drive({ type: 'ask' }, { confirmReason: 'threshold', preview: [] }).catch(ignore('saving the reading'));
   run.confirmation().then(

@@ -17,9 +17,11 @@ import type { StepShown } from './view';
 export async function drive(r: ReaderInside, event: ReadingEvent, shown: StepShown = {}): Promise<void> {
   const run = r.run();
   const was = r.view().wait ?? '';
-  const { state, wait, effects, applies } = step(r.view().state, event, was);
+  const { state, wait, effects, money, applies } = step(r.view().state, event, was);
   const has = (effect: Effect) => effects.includes(effect);
   if (!applies) return;
+  // What may be bought is the new state's, from now: asked, nothing more; answered, within what was agreed.
+  run?.purse.enter(money);
   // Where the listener stopped is kept to the second.
   if (has('keep-place') && run) keepPlace(run, r.view(), r.deps, true);
   if (has('agree')) run?.confirm();

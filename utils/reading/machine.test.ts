@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type Effect, type ReadingEvent, step } from './machine';
+import type { MoneyPhase } from '../money/gate';
+import { type Effect, moneyOf, type ReadingEvent, step } from './machine';
 import type { ReadingStateName, Wait } from './state';
 
 const STATES: ReadingStateName[] = ['idle', 'extracting', 'confirm', 'loading', 'playing', 'paused', 'finished', 'stopped', 'error'];
@@ -158,12 +159,32 @@ const WAITING: Partial<Record<ReadingStateName, Partial<Record<keyof typeof EVEN
   },
 };
 
+/**
+ * The money phase of each state: what the spending gate lets a reading buy. Planning and asking buy nothing;
+ * loading, playing and paused buy within what was agreed; a reading that is over buys nothing more.
+ */
+const MONEY: Record<ReadingStateName, MoneyPhase> = {
+  idle: 'over',
+  extracting: 'planning',
+  confirm: 'asking',
+  loading: 'open',
+  playing: 'open',
+  paused: 'open',
+  finished: 'over',
+  stopped: 'over',
+  error: 'over',
+};
+
+describe('the money phase is the reading’s state seen from the money', () => {
+  it.each(STATES)('%s', (state) => expect(moneyOf(state)).toBe(MONEY[state]));
+});
+
 describe('the reading as a state machine: every state × event', () => {
   const rows = STATES.flatMap((state) => Object.keys(EVENTS).map((event) => [state, event] as const));
   it.each(rows)('%s + %s', (state, event) => {
     const cell = TABLE[state]?.[event];
     const [to, effects, wait = ''] = cell ?? [state, []];
-    expect(step(state, EVENTS[event]!)).toEqual({ state: to, wait, effects, applies: cell !== undefined });
+    expect(step(state, EVENTS[event]!)).toEqual({ state: to, wait, effects, money: MONEY[to as ReadingStateName], applies: cell !== undefined });
   });
 
   it('covers every pair: 9 states × 22 events', () => {
@@ -176,6 +197,6 @@ describe('… while waiting for the network: every active state × event', () =>
   it.each(rows)('%s (waiting) + %s', (state, event) => {
     const cell = WAITING[state]?.[event];
     const [to, effects, wait = ''] = cell ?? [state, [], N];
-    expect(step(state, EVENTS[event]!, 'network')).toEqual({ state: to, wait, effects, applies: cell !== undefined });
+    expect(step(state, EVENTS[event]!, 'network')).toEqual({ state: to, wait, effects, money: MONEY[to as ReadingStateName], applies: cell !== undefined });
   });
 });

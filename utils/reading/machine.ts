@@ -4,9 +4,14 @@
  * (`reader.ts`) is the one driver that runs the effects (the player, the service, storage). Tested by
  * a table of every state × event (`machine.test.ts`).
  *
- * What the table does not hold: how parts are bought (the look-ahead, `lookahead.ts`; the spending gate,
+ * The money phase is part of the state (`moneyOf`): a reading being planned buys nothing, one that asks
+ * buys nothing until the answer, one loading, playing or paused buys within what was agreed, one that is
+ * over buys nothing more for playback. The driver enters it on every step.
+ *
+ * What the table does not hold: which parts are bought (the look-ahead, `lookahead.ts`; the spending gate,
  * `money/gate.ts`), and the counting of a text that grows (`growth.ts`), which change figures, not states.
  */
+import type { MoneyPhase } from '../money/gate';
 import type { ReadingStateName, Wait } from './state';
 
 export type ReadingEvent =
@@ -78,11 +83,13 @@ export interface Step {
   /** What the reading waits for, besides its state: `network` while the service cannot be reached. */
   wait: Wait;
   effects: Effect[];
+  /** The money phase of the new state (`moneyOf`). */
+  money: MoneyPhase;
   /** The event means something in this state (else it is ignored, and what came with it is not shown). */
   applies: boolean;
 }
 
-type Decision = Omit<Step, 'wait' | 'applies'> & { wait?: Wait; ignored?: true };
+type Decision = Omit<Step, 'wait' | 'applies' | 'money'> & { wait?: Wait; ignored?: true };
 
 const ACTIVE: ReadonlySet<ReadingStateName> = new Set(['extracting', 'confirm', 'loading', 'playing', 'paused']);
 /** States in which audio is wanted (a reading being loaded, or sounding). */
@@ -96,7 +103,14 @@ const stay = (state: ReadingStateName): Decision => ({ state, effects: [], ignor
  */
 export function step(state: ReadingStateName, event: ReadingEvent, wait: Wait = ''): Step {
   const decided = decide(state, event, wait);
-  return { state: decided.state, wait: ACTIVE.has(decided.state) ? (decided.wait ?? wait) : '', effects: decided.effects, applies: !decided.ignored };
+  return { state: decided.state, wait: ACTIVE.has(decided.state) ? (decided.wait ?? wait) : '', effects: decided.effects, money: moneyOf(decided.state), applies: !decided.ignored };
+}
+
+/** The reading's state seen from the money: what the spending gate lets it buy (`money/gate.ts`). */
+export function moneyOf(state: ReadingStateName): MoneyPhase {
+  if (state === 'extracting') return 'planning';
+  if (state === 'confirm') return 'asking';
+  return ACTIVE.has(state) ? 'open' : 'over';
 }
 
 function decide(state: ReadingStateName, event: ReadingEvent, wait: Wait): Decision {

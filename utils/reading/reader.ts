@@ -26,7 +26,7 @@ import { diagnostics } from '../diagnostics/wired';
 import { drive } from './driver';
 import { askAgain, setBlockOn } from './asking';
 import type { ReaderInside } from './inside';
-import { type ReadingEvent, step } from './machine';
+import { moneyOf, type ReadingEvent, step } from './machine';
 import { onPlayerEvent } from './player-events';
 import { restoreReading } from './restore';
 import { carryOn, writeFirst } from './starting';
@@ -112,6 +112,8 @@ export class Reader {
       take: (view, run) => {
         this.view = viewAfter(this.view, { type: 'restored', view }, view.updatedAt);
         this.run = run;
+        // What it may buy is its state's, as saved.
+        run?.purse.enter(moneyOf(view.state));
       },
     };
     this.ready = restoreReading(this.inside).catch(async (err) => {

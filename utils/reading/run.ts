@@ -127,7 +127,7 @@ export class ReadingRun {
     // Not kept (nothing was asked again mid-reading): the view says what was agreed to.
     const agreed = view.confirmReason ? view.estimateChars : charsWithin(threshold, run.ledger.price);
     const capApproval = view.confirmReason === 'budget' && view.state !== 'confirm' && !progress?.purse ? costOf(view.estimateChars, run.ledger.price) : null;
-    run.purse.restore(progress?.id === view.id ? progress.purse : undefined, agreed, view.chars, view.state === 'confirm', capApproval);
+    run.purse.restore(progress?.id === view.id ? progress.purse : undefined, agreed, view.chars, capApproval);
     return run;
   }
 
