@@ -34,6 +34,22 @@ export default tseslint.config(
     },
   },
   {
+    // A reading's text comes through one source layer (`page-text/sources.ts`): no start reaches past it.
+    files: ['utils/**/*.ts', 'entrypoints/**/*.{ts,tsx}'],
+    ignores: ['utils/page-text/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            { name: '../page-text/tab-text', importNames: ['extractFromTab'], message: 'Name the text source: readingOf/textOf (page-text/sources.ts).' },
+            { name: '../page-text/article-fetch', message: 'Name the text source: readingOf/textOf (page-text/sources.ts).' },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['tests/**', 'scripts/**', 'bench/**'],
     // Playwright fixtures that use no other fixture are written `async ({}, use)`.
     rules: { 'no-console': 'off', 'no-empty-pattern': 'off' },

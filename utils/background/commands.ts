@@ -1,7 +1,7 @@
 /** The keyboard shortcuts (the manifest's `commands`): read the page, pause or play, stop, next, previous. */
 import { browser, type Browser } from 'wxt/browser';
 import { diagnostics } from '../diagnostics/wired';
-import { extractFromTab } from '../page-text/tab-text';
+import { readingOf } from '../page-text/sources';
 import { type BackgroundContext, listen } from './context';
 
 export function init(signal: AbortSignal, { reader, runCommand }: Pick<BackgroundContext, 'reader' | 'runCommand'>): void {
@@ -10,7 +10,7 @@ export function init(signal: AbortSignal, { reader, runCommand }: Pick<Backgroun
       case 'read': {
         const tabId = tab?.id ?? (await browser.tabs.query({ active: true, currentWindow: true }))[0]?.id;
         if (tabId === undefined) return;
-        return reader.start({ tabId, source: '', extract: () => extractFromTab(tabId, { clicked: tab }) });
+        return reader.start(readingOf({ kind: 'tab', tabId, clicked: tab }));
       }
       case 'toggle-pause':
         return runCommand('toggle');

@@ -2,7 +2,7 @@
 import { browser, type Browser } from 'wxt/browser';
 import { i18n } from '#i18n';
 import { diagnostics } from '../diagnostics/wired';
-import { extractFromTab } from '../page-text/tab-text';
+import { readingOf } from '../page-text/sources';
 import { type BackgroundContext, listen } from './context';
 
 const MENU_READ_SELECTION = 'read-selection';
@@ -34,9 +34,9 @@ export function init(signal: AbortSignal, { reader, addToQueue }: Pick<Backgroun
     if (tab?.id === undefined) return;
     const tabId = tab.id;
     if (info.menuItemId === MENU_READ_SELECTION) {
-      void reader.start({ tabId, source: 'selection', extract: () => extractFromTab(tabId, { menuSelection: info.selectionText ?? '', clicked: tab }) });
+      void reader.start(readingOf({ kind: 'menu-selection', tabId, text: info.selectionText ?? '', clicked: tab }));
     } else if (info.menuItemId === MENU_READ_FROM_HERE) {
-      void reader.start({ tabId, source: 'article', extract: () => extractFromTab(tabId, { mode: 'from-here', clicked: tab }) });
+      void reader.start(readingOf({ kind: 'tab', tabId, mode: 'from-here', clicked: tab }));
     } else if (info.menuItemId === MENU_QUEUE_LINK && info.linkUrl) {
       addToQueue(info.linkUrl, (info as { linkText?: string }).linkText ?? '');
     } else if (info.menuItemId === MENU_QUEUE_PAGE && tab.url) {

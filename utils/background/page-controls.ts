@@ -9,8 +9,8 @@ import { isNoReceiver, sendToPage } from '../messaging/content';
 import { floatingCommandOf, onPageMessage } from '../messaging/protocol';
 import { FloatingLink } from '../reading/floating';
 import { type ScriptRegistry, syncClickToRead } from '../page-text/page-scripts';
-import { extractFromTab } from '../page-text/tab-text';
-import { showsPage } from '../page-text/reading-page';
+import { readingOf } from '../page-text/sources';
+import { showsPage } from '../page-text/tab-channel';
 import { DEFAULT_PAGE_OPTIONS, floatingPlaceStorage, type PageOptions, pageOptionsStorage, placeOf } from '../storage/page-options';
 import { type BackgroundContext, onAbort } from './context';
 import { StartRate } from './start-rate';
@@ -84,7 +84,7 @@ export function init(signal: AbortSignal, { reader, runCommand, onView }: Pick<B
         diagnostics.mark('page-start:refused');
         throw new Error('refused');
       }
-      if (!(await reader.startFromPage({ tabId, source: 'article', extract: () => extractFromTab(tabId, { mode: 'from-here' }) }))) throw new Error('refused');
+      if (!(await reader.startFromPage(readingOf({ kind: 'tab', tabId, mode: 'from-here' })))) throw new Error('refused');
     }),
     onPageMessage(
       'floatingMoved',

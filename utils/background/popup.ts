@@ -4,7 +4,8 @@
  */
 import { ignore } from '../log';
 import { onPageMessage, senderOf, tabToStart } from '../messaging/protocol';
-import { extractFromTab, readyTab } from '../page-text/tab-text';
+import { readyTab } from '../page-text/tab-text';
+import { readingOf } from '../page-text/sources';
 import { type BackgroundContext, onAbort } from './context';
 
 export function init(signal: AbortSignal, { reader, runCommand }: Pick<BackgroundContext, 'reader' | 'runCommand'>): void {
@@ -13,7 +14,7 @@ export function init(signal: AbortSignal, { reader, runCommand }: Pick<Backgroun
     onPageMessage('startReading', ({ data, sender }) => {
       const tabId = tabToStart(senderOf(sender), data.tabId, sender.tab?.id);
       if (tabId === null) throw new Error('refused');
-      const req = { tabId, source: '' as const, extract: () => extractFromTab(tabId) };
+      const req = readingOf({ kind: 'tab', tabId });
       if (data.force) {
         void reader.start(req);
         return { starts: true };

@@ -6,7 +6,8 @@
 import { browser, type Browser } from 'wxt/browser';
 import { diagnostics } from '../diagnostics/wired';
 import { ignore } from '../log';
-import { extractFromTab, readyTab } from '../page-text/tab-text';
+import { readyTab } from '../page-text/tab-text';
+import { readingOf } from '../page-text/sources';
 import { type BackgroundContext, listen, onAbort, type ViewListener } from './context';
 
 /** The popup the toolbar button opens for its click: it shows the reading the click started, and starts none. */
@@ -59,7 +60,7 @@ export function init(signal: AbortSignal, { reader, onView }: Pick<BackgroundCon
       const timer = setTimeout(() => openAfter(Promise.resolve()), popupWaitMs);
       viewWaiters.add(waiter);
     };
-    void reader.startUnlessActive({ tabId, source: '', extract: () => extractFromTab(tabId, { clicked: tab }) }, openWhenUnderWay);
+    void reader.startUnlessActive(readingOf({ kind: 'tab', tabId, clicked: tab }), openWhenUnderWay);
     if (import.meta.env.FIREFOX) open();
   };
   listen(signal, action.onClicked, (tab: Browser.tabs.Tab) => onToolbarClick(tab));

@@ -4,7 +4,8 @@
  * is fetched here first, with the access the user's click gave to the tab, and handed to the page.
  */
 import { browser, type Browser } from 'wxt/browser';
-import { isNoReceiver, sendToPage } from '../messaging/content';
+import { sendToPage } from '../messaging/content';
+import { untilReady } from './until-ready';
 import { putPdf } from '../storage/pdf-files';
 import type { ExtractedText } from '../text/extract';
 import { ReadingError } from '../speech/errors';
@@ -169,17 +170,11 @@ const PAGE_CODES = new Set(['bad-pdf', 'file-access', 'network', 'no-text', 'too
 
 /** Asks the PDF page in tab `tabId` for its text, waiting for the page to be there (it was just opened). */
 export async function askPdfPage(tabId: number, timeoutMs = 20_000): Promise<ExtractedText> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      const text = await sendToPage('extract', { mode: 'normal' }, tabId);
-      // The page being replaced (the browser's viewer) may still answer: only the PDF page's answer counts.
-      if (text.pdfPage || Date.now() > until) return text;
-    } catch (err) {
-      const code = err instanceof Error ? err.message : '';
-      if (PAGE_CODES.has(code)) throw new ReadingError(code);
-      if (!isNoReceiver(err) || Date.now() > until) throw err;
-    }
-    await new Promise((r) => setTimeout(r, 50));
+  try {
+    // The page being replaced (the browser's viewer) may still answer: only the PDF page's answer counts.
+    return await untilReady(() => sendToPage('extract', { mode: 'normal' }, tabId), { awaited: (text) => text.pdfPage === true, withinMs: timeoutMs, every: 50 });
+  } catch (err) {
+    const code = err instanceof Error ? err.message : '';
+    throw PAGE_CODES.has(code) ? new ReadingError(code) : err;
   }
 }

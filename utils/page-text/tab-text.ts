@@ -5,76 +5,19 @@ import { ignore } from '../log';
 import { blocksFromPlainText, type ExtractedText, type TextBatch } from '../text/extract';
 import { HIGHLIGHT_CSS } from '../text/highlight';
 import { SAMPLE_PAGE, sampleFor, sampleText } from '../text/sample';
-import { accountStorage, readSettings, settingsNow, cleanupOf, type Settings } from '../storage/settings';
+import { readSettings, settingsNow, cleanupOf, type Settings } from '../storage/settings';
 import { titleFirstMax } from '../money/bound';
 import { ReadingError } from '../speech/errors';
 import { afterHold } from '../diagnostics/diagnostics';
 import { diagnostics } from '../diagnostics/wired';
-import { storage } from 'wxt/utils/storage';
-import { pageOptionsStorage } from '../storage/page-options';
 import { askPdfPage, isPdfPage, looksLikePdf, openPdfPage, servesPdf, tabUrl } from './pdf-tab';
 import { answerOf, earlyAnswer } from './injection-answers';
-import { boundedItem } from '../storage/bounded-item';
-import { hashesOf, hashOf } from '../storage/bounds';
+import { hashOf } from '../storage/bounds';
 import { isRestrictedUrl } from './restricted';
+import { untilReady } from './until-ready';
+import { deferInjection, dropDeferred, injectionUnderWay, keepRest, lastPrice, loadTabTextState, newStart, rememberInjected, scriptAddress, stateLoaded, surelyWithoutScript, takeRest, tracked } from './tab-channel';
 
-/**
- * The address each tab had when the extract script was last injected into it (kept for the session, so a
- * restarted worker knows too). A tab at another address now has navigated since: its page has no script.
- */
-const INJECTED_KEPT = 50;
-/** Tab id → a hash of the address the extract script was put in (an address itself may be megabytes). */
-const injectedStorage = boundedItem(storage.defineItem<Record<string, string>>('session:extract-injected', { fallback: {} }), (v) => hashesOf(v, INJECTED_KEPT));
-
-/**
- * What `surelyWithoutScript` needs, and the account's last price (whether an article may be read title
- * first), held in memory (storage reads on the way to the first request cost time): loaded once per
- * worker life, as early as `loadTabTextState` is called, and kept current.
- */
-const scripts = { injected: {} as Record<string, string>, clickToRead: false, loaded: false, price: undefined as string | undefined };
-let loaded: Promise<void> | null = null;
-let watching = false;
-
-export function loadTabTextState(): Promise<void> {
-  if (!watching) {
-    watching = true;
-    pageOptionsStorage.watch((options) => (scripts.clickToRead = options?.clickToRead === true));
-    injectedStorage.watch((injected) => (scripts.injected = injected ?? {}));
-    accountStorage.watch((account) => (scripts.price = account?.pricePerMillionRub));
-  }
-  if (!loaded) {
-    const loading = Promise.all([injectedStorage.getValue(), pageOptionsStorage.getValue(), accountStorage.getValue()]).then(([injected, options, account]) => {
-      scripts.injected = injected;
-      scripts.clickToRead = options.clickToRead === true;
-      scripts.price = account?.pricePerMillionRub;
-      scripts.loaded = true;
-    });
-    loading.catch(() => (loaded = null));
-    loaded = loading;
-  }
-  return loaded;
-}
-
-/**
- * Whether the tab's page surely has no extract script: none was injected at this address (nor does
- * click-to-read put one in every page). Then the script is injected without asking first (a question
- * nothing answers takes about 5 ms). Unsure (the state not read) means asked first.
- */
-function surelyWithoutScript(tabId: number, url: string | undefined): boolean {
-  return scripts.loaded && url !== undefined && scripts.injected[tabId] !== hashOf(url) && !scripts.clickToRead;
-}
-
-function rememberInjected(tabId: number, url: string | undefined): void {
-  if (url === undefined) return;
-  void loadTabTextState()
-    .then(() => {
-      const kept: Array<[string, string]> = Object.entries(scripts.injected).filter(([id]) => id !== String(tabId)).slice(-(INJECTED_KEPT - 1));
-      kept.push([String(tabId), hashOf(url)]);
-      scripts.injected = Object.fromEntries(kept);
-      return injectedStorage.setValue(scripts.injected);
-    })
-    .catch(ignore('remembering the injected script'));
-}
+export { loadTabTextState, pageScript } from './tab-channel';
 
 /** The event's tab when it has its address (the activeTab grant the event gave): not looked up again. */
 function eventTab(tabId: number, clicked: Browser.tabs.Tab | undefined): Browser.tabs.Tab | null {
@@ -87,30 +30,13 @@ export function isSamplePage(url: string | undefined): boolean {
 }
 
 /** Asks one of the extension's own pages, which may still be loading (no receiver yet): again, until it answers (5 s at most). */
-async function askOwnPage(tabId: number, request: ExtractRequest): Promise<ExtractedText> {
-  for (const until = Date.now() + 5_000; ; ) {
-    try {
-      return await sendToPage('extract', request, tabId);
-    } catch (err) {
-      if (!isNoReceiver(err) || Date.now() > until) throw err;
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
+function askOwnPage(tabId: number, request: ExtractRequest): Promise<ExtractedText> {
+  return untilReady(() => sendToPage('extract', request, tabId), { withinMs: 5_000, every: 50 });
 }
 
 /** A page the extract script may be put in: not one the browser protects, not the PDF page, not a PDF. */
 function scriptable(url: string): boolean {
   return !isRestrictedUrl(url) && !isPdfPage(url) && !looksLikePdf(url);
-}
-
-/** Injections of the script under way, by tab: a start meanwhile waits for one, then asks; `readyTab` adds none. */
-const injecting = new Map<number, Promise<unknown>>();
-
-function tracked<T>(tabId: number, injection: Promise<T>): Promise<T> {
-  injecting.set(tabId, injection);
-  const done = () => void (injecting.get(tabId) === injection && injecting.delete(tabId));
-  injection.then(done, done);
-  return injection;
 }
 
 /**
@@ -120,16 +46,15 @@ function tracked<T>(tabId: number, injection: Promise<T>): Promise<T> {
  */
 function extractRequest(mode: ExtractMode, settings: Settings, whole = false): ExtractRequest {
   const { readCode, leaveOutCaptions, leaveOutTables } = cleanupOf(settings);
-  const most = mode === 'normal' && !whole ? titleFirstMax(settings, scripts.price) : 0;
+  const most = mode === 'normal' && !whole ? titleFirstMax(settings, lastPrice()) : 0;
   return { mode, keepReferences: settings.readReferences === true, readCode, leaveOutCaptions, leaveOutTables, ...(most > 0 ? { titleFirstMax: most } : {}) };
 }
 
 /** Asks the page's resident extract script; injects it first when the page has none yet (first reading of this page). */
 async function askPage(tabId: number, mode: ExtractMode, settings: Settings, url: string | undefined, whole: boolean): Promise<ExtractedText> {
   const request = extractRequest(mode, settings, whole);
-  deferred.delete(tabId);
-  scriptAnswers.delete(tabId);
-  const under = injecting.get(tabId);
+  newStart(tabId);
+  const under = injectionUnderWay(tabId);
   if (under) await under.catch(() => undefined);
   if (under || !surelyWithoutScript(tabId, url)) {
     try {
@@ -140,7 +65,7 @@ async function askPage(tabId: number, mode: ExtractMode, settings: Settings, url
       if (!isNoReceiver(err)) throw err;
     }
     // A `readyTab` injection began meanwhile: its script is asked, not injected again.
-    const late = injecting.get(tabId);
+    const late = injectionUnderWay(tabId);
     if (late) {
       await late.catch(() => undefined);
       return sendToPage('extract', request, tabId);
@@ -164,11 +89,11 @@ async function askPage(tabId: number, mode: ExtractMode, settings: Settings, url
   if (selection) {
     diagnostics.mark(selection.more ? 'extract:title-from-head' : 'extract:selection-handed');
     // The rest of an article read title first is the script's, once it has answered (`moreFromTab`).
-    if (selection.more && injection) scriptAnswers.set(tabId, injection.then(([injected]) => answerOf(injected?.result, id), () => null));
+    if (selection.more && injection) keepRest(tabId, injection.then(([injected]) => answerOf(injected?.result, id), () => null));
     // The script keeps where each line is: the highlight waits for it (`pageScript`).
     if (injection) injection.catch(ignore('injecting the extract script'));
     // Handed a request for the selection alone at this address: by then the page may be another.
-    else deferred.set(tabId, () => void injectScript(tabId, url, { id: crypto.randomUUID(), request: { mode: 'normal', selectionOnly: true, ...(url ? { at: url } : {}) } }).catch(ignore('injecting the extract script')));
+    else deferInjection(tabId, () => void injectScript(tabId, url, { id: crypto.randomUUID(), request: { mode: 'normal', selectionOnly: true, ...(url ? { at: url } : {}) } }).catch(ignore('injecting the extract script')));
     return selection;
   }
   const [injected] = await (injection ?? injectScript(tabId, url, pending));
@@ -201,30 +126,6 @@ function injectScript(tabId: number, url: string | undefined, pending: PendingEx
 }
 
 /**
- * Articles read title first from what `pageFacts` read, by tab: the extract script's own answer to the
- * same request, whose page keeps the rest (`moreFromTab`).
- */
-const scriptAnswers = new Map<number, Promise<ExtractedText | null>>();
-
-/**
- * The extract script of a selection read from the menu, put in the page only when its first sentence
- * is to be marked (`pageScript`); any other address refuses the request and only installs the script.
- * A new start there drops it.
- */
-const deferred = new Map<number, () => void>();
-
-/**
- * The tab's extract script for marking a sentence: resolves once it is in, if it is being put in (its
- * injection put off by a selection read from the menu starts now); undefined when nothing is under way.
- */
-export function pageScript(tabId: number): Promise<unknown> | undefined {
-  const put = deferred.get(tabId);
-  deferred.delete(tabId);
-  put?.();
-  return injecting.get(tabId);
-}
-
-/**
  * Puts the extract script in the tab's page ahead of a reading the listener is likely to start there:
  * a start from the toolbar or the popup was turned down because another reading is under way (the
  * popup then offers to stop it and read this page). The script only installs its reader and waits;
@@ -236,8 +137,8 @@ export async function readyTab(tabId: number, clicked?: Browser.tabs.Tab): Promi
   try {
     await loadTabTextState();
     const url = (eventTab(tabId, clicked) ?? (await browser.tabs.get(tabId))).url;
-    if (!url || injecting.has(tabId) || !scriptable(url) || !surelyWithoutScript(tabId, url)) return;
-    deferred.delete(tabId);
+    if (!url || injectionUnderWay(tabId) || !scriptable(url) || !surelyWithoutScript(tabId, url)) return;
+    dropDeferred(tabId);
     diagnostics.mark('extract:ready');
     // Its file, not the function a start injects: off the way to the first audio, and Chrome compiles a
     // file whole as it comes (the compile hint, wxt.config.ts), so the next start's answer compiles nothing.
@@ -258,7 +159,7 @@ export async function readyTab(tabId: number, clicked?: Browser.tabs.Tab): Promi
 function askEarly(tabId: number, mode: ExtractMode): { answerAt(url: string | undefined): Promise<ExtractedText | null> } | null {
   const settings = settingsNow();
   // A hash of the address (`hashOf`): the page compares it with its own.
-  const known = scripts.loaded && !injecting.has(tabId) ? scripts.injected[tabId] : undefined;
+  const known = scriptAddress(tabId);
   if (!settings || !known) return null;
   diagnostics.mark('extract:ask-early');
   const asked = sendToPage('extract', { ...extractRequest(mode, settings), at: known }, tabId).then(
@@ -291,8 +192,7 @@ export async function moreFromTab(tabId: number, after: number): Promise<TextBat
   const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('The page did not give the rest of the article in time.')), REST_WAIT_MS)));
   try {
     // Its title read from what `pageFacts` read: the page's script has the rest once it has answered.
-    const early = scriptAnswers.get(tabId);
-    scriptAnswers.delete(tabId);
+    const early = takeRest(tabId);
     const answer = early && (await Promise.race([early, late]));
     // The page answered it whole (it changed in between): the rest is that answer's after the title.
     if (answer && !answer.more) return { blocks: answer.blocks.slice(after), leftOutChars: answer.leftOutChars ?? 0, more: false };
@@ -375,7 +275,7 @@ export async function extractFromTab(tabId: number, how: ExtractHow = {}): Promi
   let extracted: ExtractedText | undefined;
   try {
     // Unknown whether the page has the script (the state unread, or failing to read): it is asked first.
-    if (!scripts.loaded) await stateRead.catch(() => undefined);
+    if (!stateLoaded()) await stateRead.catch(() => undefined);
     extracted = (early && (await early.answerAt(tab.url))) || (await askPage(tabId, mode, settingsNow() ?? (await settingsRead), tab.url, menuSelection !== undefined));
     diagnostics.mark('extract:answered');
     if (extracted.bound !== undefined) diagnostics.mark('extract:title-first');

@@ -1,21 +1,16 @@
 /**
- * The listening queue wired to the browser (background): the stored queue, the article fetch (parsed in
- * Chrome's offscreen document, or in Firefox's background page itself), the page's origin asked for
- * when an entry is added, and the count of each entry for the popup's estimate.
+ * The listening queue wired to the browser (background): the stored queue, each entry read as a queued
+ * page (`page-text/sources.ts`), the page's origin asked for when an entry is added, and the count of each
+ * entry for the popup's estimate.
  */
 import { browser } from 'wxt/browser';
-import { ensureOffscreenDocument } from '../audio/offscreen-sink';
 import { ignore, logIgnored } from '../log';
-import { sendToOffscreen } from '../messaging/offscreen';
-import { isNoReceiver } from '../messaging/content';
+import { readingOf, textOf } from '../page-text/sources';
 import { originPattern } from '../speech/base-url';
 import { queueable, queueRunStorage, queueStorage, type QueueEntry } from '../storage/queue';
-import { accountStorage, cleanupOf, readSettings } from '../storage/settings';
-import { parseArticle } from '../text/parse-article';
+import { accountStorage, readSettings } from '../storage/settings';
 import { boundTitle } from '../text/title';
 import { siteName } from '../text/urls';
-import { type ArticleDeps, fetchArticle } from './article-fetch';
-import { localReachable } from '../net/bounded-fetch';
 import { planReading } from '../reading/plan';
 import { ListeningQueue } from './queue';
 import type { Reader } from '../reading/reader';
@@ -30,31 +25,6 @@ const hostOf = (url: string) => {
   }
 };
 
-const articleDeps: ArticleDeps = {
-  fetch: (url, init) => fetch(url, init),
-  // Without the site's access the browser would refuse the download (CORS) with no reason given.
-  // Loopback is granted by the manifest: a queued link there is read only when the service is there too.
-  mayReach: async (url) => localReachable(url, (await readSettings()).baseUrl) && browser.permissions.contains({ origins: [originPattern(url.href)] }),
-  async parse(html, url, choices) {
-    if (import.meta.env.FIREFOX) return parseArticle(html, url, choices);
-    // A document created a moment ago may not listen yet: asked again, a few times, shortly after.
-    for (let attempt = 0; ; attempt++) {
-      await ensureOffscreenDocument();
-      try {
-        return await sendToOffscreen('parseArticle', { html, url, choices });
-      } catch (err) {
-        if (attempt >= 4 || !isNoReceiver(err)) throw err;
-        await new Promise((r) => setTimeout(r, 100 * (attempt + 1)));
-      }
-    }
-  },
-  async choices() {
-    const settings = await readSettings();
-    const { readCode, leaveOutCaptions, leaveOutTables } = cleanupOf(settings);
-    return { keepReferences: settings.readReferences === true, readCode, leaveOutCaptions, leaveOutTables };
-  },
-};
-
 export function listeningQueue(reader: Reader) {
   const queue = new ListeningQueue({
     load: () => queueStorage.getValue(),
@@ -62,7 +32,7 @@ export function listeningQueue(reader: Reader) {
     saveRun: (run) => queueRunStorage.setValue(run),
     // After the view change that led here is written (a start inside the reader's own update would nest).
     start: (entry, id) =>
-      void setTimeout(() => void reader.start({ id, tabId: null, source: 'article', extract: () => fetchArticle(entry.url, articleDeps) }), 0),
+      void setTimeout(() => void reader.start({ id, ...readingOf({ kind: 'queued', url: entry.url }) }), 0),
     sleepDone: () => void reader.setSleepTimer(null).catch(ignore('ending the sleep timer')),
     newId: () => crypto.randomUUID(),
   });
@@ -71,7 +41,7 @@ export function listeningQueue(reader: Reader) {
   /** Counts the entry now (its text is fetched again when its turn comes), for the popup's estimate. */
   async function count(entry: QueueEntry): Promise<void> {
     try {
-      const text = await fetchArticle(entry.url, articleDeps);
+      const text = await textOf({ kind: 'queued', url: entry.url });
       const [settings, account] = await Promise.all([readSettings(), accountStorage.getValue()]);
       const price = account ?? { name: '', provider: '', balanceRub: '0', pricePerMillionRub: '0', maxConcurrency: 1, checkedAt: 0 };
       const planned = planReading('count', text, settings, price);

@@ -25,8 +25,8 @@ import pLimit from 'p-limit';
 const resumeWrites = pLimit(1);
 import { loadPlan, savePlan } from './plan-store';
 import { moreFromTab, pageScript } from '../page-text/tab-text';
-import { showsPage } from '../page-text/reading-page';
-import { deliverHighlight } from '../page-text/highlight-delivery';
+import { showsPage } from '../page-text/tab-channel';
+import { untilReady } from '../page-text/until-ready';
 import { Reader } from './reader';
 import { NETWORK_PAUSE_AFTER_MS } from './network-wait';
 import { readingViewStorage, runProgressStorage, type ReadingView } from './state';
@@ -238,11 +238,9 @@ export function createReader(player: PlayerSink, onView: (view: ReadingView, wri
       // in listens a task after it answers: the first sentence's mark is sent again until it does.
       const send = async (): Promise<unknown> => {
         if (!(await showsPage(tabId, pageUrl))) return;
-        return deliverHighlight({
-          send: () => (sentence === null ? sendToPage('clearHighlight', undefined, tabId) : sendToPage('highlight', sentence, tabId)),
-          latest: () => highlightsAsked === mine,
-          wait: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
-        });
+        const mark = (): Promise<unknown> => (sentence === null ? sendToPage('clearHighlight', undefined, tabId) : sendToPage('highlight', sentence, tabId));
+        // An old sentence never overwrites a newer one.
+        return untilReady(mark, { tries: 5, every: 30, wanted: () => highlightsAsked === mine });
       };
       // A selection is read before the page's script is in (`earlyAnswer`): its first sentence waits for it.
       const under = pageScript(tabId);
