@@ -10,7 +10,7 @@ import { answerPendingExtract, pageReader } from '@/utils/content/page-reader';
 // a likely start (`readyTab`).
 //
 // An unlisted script, not a WXT content script: WXT's content-script context reads `runtime.id` as it
-// loads, and a content script's first touch of the extension API builds that API in the page (Firefox:
-// 13–19 ms of each first injection). Here nothing touches it before the answer: the message handlers
+// loads, and a content script's first touch of the extension API builds that API in the page (slow in
+// Firefox, on each first injection). Here nothing touches it before the answer: the message handlers
 // are installed in the task after it.
 export default defineUnlistedScript(() => answerPendingExtract(pageReader()));

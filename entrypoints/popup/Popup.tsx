@@ -116,7 +116,7 @@ export function startReadingOnOpen(): void {
   const start = (tabId: number | null) => {
     if (tabId !== null) askStart(tabId);
   };
-  // A tab named in the address is asked for now, not in a callback that would run after the first render (6–8 ms).
+  // A tab named in the address is asked for now, not in a callback that would run after the first render.
   const named = tabIdFromQuery();
   if (named !== null) start(named);
   else void tabIdPromise.then(start);

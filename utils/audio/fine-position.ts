@@ -1,10 +1,10 @@
 /**
  * Where playback is, finer than the media element says. Firefox's `currentTime` moves in steps (of 40 ms of
  * audio with the mock output the tests run on; a sound card's buffer elsewhere): read at a random moment it is
- * up to a step behind, and a word told from it comes late by as much (`bench/word-marks.ts --firefox`: +25 ms at
- * the median at 1×). Each reading is a lower bound that keeps good as time passes: the position is the most
+ * up to a step behind, and a word told from it comes late by as much (`bench/word-marks.ts --firefox` measured
+ * it). Each reading is a lower bound that keeps good as time passes: the position is the most
  * advanced of the last second's readings carried forward at the rate (a second's drift between the wall clock
- * and the audio's is under 15 ms even for the mock output's 1.4 %). Chromium's `currentTime` moves smoothly,
+ * and the audio's is small, even with the mock output's slow clock). Chromium's `currentTime` moves smoothly,
  * so the newest reading is the most advanced there. Pure: the player passes the time in.
  */
 

@@ -26,7 +26,7 @@ export class Mp3ToFmp4 {
 
   /**
    * Starts the muxer before the first bytes come (the player's load, while the first part is asked
-   * for): in Firefox that start was part of the 20–110 ms between the first bytes and their append.
+   * for): in Firefox that start was part of the wait between the first bytes and their append.
    */
   warm(): Promise<void> {
     this.opening ??= this.open();

@@ -72,8 +72,8 @@ const browserAccess: OffscreenAccess = {
 /**
  * Commands are posted in order through one chain; audio bytes are transferred
  * (client.postMessage moves an ArrayBuffer without a copy, runtime messaging would not carry it).
- * The document's client is looked up once and kept while the document's port is open: a lookup is
- * 3–5 ms of the worker's time before each command (the first bytes' among them). A closed document's
+ * The document's client is looked up once and kept while the document's port is open: a lookup takes
+ * the worker's time before each command (the first bytes' among them). A closed document's
  * port closes with it, and the next command looks again (and opens the document if it is gone).
  * `lost`: the document closed with a reading loaded (Chrome closes it under memory pressure): the
  * reader is told at once, as the player would tell it — when nothing more was to be sent to it (the

@@ -6,10 +6,10 @@
  *   to its last sure pause are timed (`moreWordTimes`, each estimate on the audio
  *   after the words already timed), so the mark follows the voice before the part is whole;
  * - once the part is whole, the rest of its words.
- * One estimate at a time, after playback's own work. Decoding happens off the page's thread (a 111-s part:
- * Chromium 70–90 ms, Firefox 380–460 ms, `bench/decode.ts`); the estimate runs on it in slices (`Slicer`), a
- * step at most one alignment (up to ~30–50 ms on a whole 130-s part), given up at a reset. The bytes are let
- * go once the part is timed whole.
+ * One estimate at a time, after playback's own work. Decoding happens off the page's thread (a long part's
+ * takes a while, Firefox's several times Chromium's: `bench/decode.ts`); the estimate runs on it in slices
+ * (`Slicer`), a step at most one alignment (still a while on a whole long part), given up at a reset. The
+ * bytes are let go once the part is timed whole.
  */
 import pLimit from 'p-limit';
 import { id3Length, scanMp3Frames } from './mp3-frames';
@@ -30,7 +30,7 @@ function* untilReset<T>(steps: Steps<T>, live: () => boolean): Steps<T | null> {
 /**
  * A sentence's first word is told this long before its estimated start (ms of audio), in the pause before it:
  * the band moves to the coming sentence while nothing is being said, not a few ms after its voice began (an
- * estimate of that start 2–65 ms late left the band on the sentence before for a sample or two,
+ * estimate of that start a little late left the band on the sentence before for a sample or two,
  * `bench/word-marks.ts`). Never earlier than halfway from the word before's start.
  */
 export const SENTENCE_LEAD_MS = 80;
@@ -82,7 +82,7 @@ export const browserSlicer: Slicer = async (steps) => {
 const FIRST_SO_FAR_S = 2;
 /**
  * …and the next when a quarter more has, at least 2 s and at most 8 s more: a 130-s part is decoded about 20
- * times while it streams, 8 whole parts' worth (Chromium ~0.7 s, Firefox ~3.5 s of the decoder's own thread).
+ * times while it streams, 8 whole parts' worth (of the decoder's own thread, not the page's).
  */
 const SO_FAR_GROWTH = 1.25;
 const SO_FAR_MIN_STEP_S = 2;
@@ -183,7 +183,7 @@ export class PartWords {
     p.queued = true;
     const generation = this.generation;
     // Bytes from the cache, or a service faster than playback, come all at once: such a part ends before an
-    // estimate so far is worth making (on a whole 130-s part it tries 21 paces: ~0.7 s).
+    // estimate so far is worth making (on a whole 130-s part it tries 21 paces, a long estimate).
     void this.settle().then(() =>
       this.oneAtATime(async () => {
         p.queued = false;

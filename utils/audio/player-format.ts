@@ -19,8 +19,8 @@ export interface PlayerFormat {
   wrap?: () => StreamWrapper;
   /**
    * Seconds buffered before playback starts, unless the part or the stream ends first. Firefox's decoder
-   * behind a wrapped stream ran dry 0.1 s in when it started on the first 1 KB piece (a 17 ms stall at
-   * the start of the bench's seams reading, twice in a row); Chromium's plain MP3 starts on any audio.
+   * behind a wrapped stream ran dry just after it started on the first small piece (a stall at the start of
+   * the bench's seams reading); Chromium's plain MP3 starts on any audio.
    */
   startSeconds?: number;
 }

@@ -29,8 +29,7 @@ export interface ClockTimers {
 
 /**
  * Each word is told this long before it is said: its mark takes about that long to reach the page (the
- * background passes it on) and be painted — 8 ms median, `bench/word-marks.ts` — so it appears as the word
- * begins, not after.
+ * background passes it on) and be painted (`bench/word-marks.ts`), so it appears as the word begins, not after.
  */
 export const LEAD_MS = 10;
 
@@ -59,7 +58,7 @@ export function wordIndexAt(starts: readonly number[], ms: number): number {
  * When the clock tells word i of a part: at its start, but the first word as the part begins. The silence before
  * a part's first word belongs to it (nothing else is being said, and the band waits there for the voice), and an
  * estimate of that first start a few tens of ms late left the band on the last part's sentence as the voice
- * began this one's (`bench/word-marks.ts`: 2–7 samples a run on another sentence, up to 40 ms, all there).
+ * began this one's (`bench/word-marks.ts`: samples on another sentence in every run, all there).
  */
 function toldFrom(starts: readonly number[], i: number): number {
   return i === 0 ? Math.min(0, starts[0]!) : starts[i]!;

@@ -28,16 +28,15 @@ const CUT_PAUSE_MS = 200;
 const CUT_LIKELY = 0.6;
 /**
  * …and with this much audio after it (ms): the words said after a pause tell which boundary it is at (a
- * sentence's end 0.5 s before the audio so far ended was taken for a comma's two words on). `bench/word-timing.ts`,
- * estimates chained at 4, 8, 15, 25 s: with none, on the word 92.3 %, within one 98.7 %; with 1 s, 93.8 % and
- * 100.0 % (47.5 % of the audio so far timed; 2 s: 40.2 %, no better).
+ * sentence's end 0.5 s before the audio so far ended was taken for a comma's two words on). `bench/word-timing.ts`:
+ * a second placed more words right than none; two timed less of the audio so far, and no better.
  */
 const CUT_MARGIN_MS = 1000;
 /**
  * The paces tried for a part still coming: the one given, and this many steps of this log ratio either side
- * (±40 %), each the less likely the further from it (`PACE_PRIOR_SIGMA`). `bench/word-timing.ts`, audio cut at
- * 4–25 s, given 45 / 60 / 75 / 90 ms against the test voice's 51–68: on the word 89.4 / 93.7 / 93.8 / 92.3 %
- * (the whole part's estimate there 93.9 %), within one 95.7 / 99.7 / 99.7 / 98.5 %; with ±20 % and 0.12, 66.2 % at 45.
+ * (±40 %), each the less likely the further from it (`PACE_PRIOR_SIGMA`). `bench/word-timing.ts`, audio cut
+ * short and a pace given off the test voice's either way: words placed nearly as well as by the whole part's
+ * estimate; half the range, with a narrower prior, placed far fewer right when the pace given was too fast.
  */
 const PACE_STEPS = 10;
 const PACE_STEP = 0.04;
@@ -200,7 +199,7 @@ function modelOf(text: string): TextModel {
 
 /**
  * A voice's usual pace, ms of sound per unit of `wordWeight`: where an estimate of a part still coming starts
- * when no whole part has been timed yet (the test voice: 51–55 Russian, 65–68 English; `bench/word-timing.ts`).
+ * when no whole part has been timed yet (between the test voice's Russian and English paces, `bench/word-timing.ts`).
  */
 export const USUAL_MS_PER_WEIGHT = 60;
 
@@ -366,7 +365,7 @@ export function* moreWordTimes(text: string, samples: Float32Array, sampleRate: 
   const pauses = findPauses(loudness, durationMs);
   yield;
   const restText = text.slice(words[done]!.start);
-  // The pace measured on all the part's words timed so far (a few words' own pace strays: 42–54 in one part).
+  // The pace measured on all the part's words timed so far (a few words' own pace strays widely within a part).
   const measured = known !== null && known.weight > 0;
   const msPerWeight = measured ? known.soundMs / known.weight : usualPace;
   const estimate = yield* estimateWords(restText, durationMs, pauses, loudness, whole ? undefined : { msPerWeight, known: measured });

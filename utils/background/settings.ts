@@ -25,7 +25,7 @@ export function init(signal: AbortSignal, { reader }: Pick<BackgroundContext, 'r
     return result;
   };
   // Tests save the key and the address as the options page's Save does, over the settings shown, without
-  // loading that page (about 1 s a test); the page has tests of its own (test builds only).
+  // loading that page (a cost to every test); the page has tests of its own (test builds only).
   diagnostics.expose({ saveSettings: async (changes: Partial<SaveSettingsInput>) => saveSettings({ ...(await settingsView()).settings, key: '', ...changes }) });
 
   onAbort(

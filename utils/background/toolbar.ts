@@ -33,8 +33,8 @@ export function init(signal: AbortSignal, { reader, onView }: Pick<BackgroundCon
     // The popup is set for this tab and opened, then unset again, so the next click comes here too.
     // Firefox opens a popup only in the click itself. Chrome opens it later: once the audio plays (or the
     // reading asks first, or fails), or at once when the click starts nothing (a reading is under way).
-    // Its page's load (60–100 ms of work) competed with the extraction when opened at the click, and
-    // with the start of playback when opened at the first request (+65 ms).
+    // Its page's load competed with the extraction when opened at the click, and with the start of
+    // playback when opened at the first request (bench/HISTORY.md).
     void action.setPopup({ tabId, popup: POPUP }).catch(ignore('setting the popup'));
     const open = () =>
       void action

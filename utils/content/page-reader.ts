@@ -24,8 +24,8 @@ interface PageReader {
 
 /**
  * Runs `f` in a task of its own, soon: a message to itself, not a timer, which a tab in the background
- * (the popup's page opened as a tab, another tab chosen meanwhile) delays to its next second (measured in
- * Firefox's bench: ~900 ms).
+ * (the popup's page opened as a tab, another tab chosen meanwhile) delays to its next second (as
+ * Firefox's bench found).
  */
 function nextTask(f: () => void): void {
   const channel = new MessageChannel();
@@ -50,7 +50,7 @@ declare global {
  * The injection's result: the answer to the request handed over before it (with its id), or null when
  * there is none (the background then asks by message). Taken once. The reader's message handlers are
  * installed at once when there is no answer (the background's message follows the result), else in the
- * task after the answer: the extension API the handlers need is built on its first touch (13–19 ms in
+ * task after the answer: the extension API the handlers need is built on its first touch (slow in
  * Firefox), and the background asks nothing more until the audio plays.
  */
 export function answerPendingExtract(reader: PageReader, later: (f: () => void) => void = nextTask): (ExtractedText & { requestId: string }) | null {
@@ -117,7 +117,7 @@ export function pageReader(doc: Document = document): PageReader {
  * The article after its title (read title first), with the title the reading sent: every block after
  * it, as `extractFromPage` gives them, extracted at the first call (the background asks once the
  * title's audio plays: run at once, the page's Readability took a core from the player's set-up, and
- * Firefox's first audio on a 1.16 MB page came ~80 ms later than on a small one), the same promise
+ * Firefox's first audio on a large page came later than on a small one), the same promise
  * after. `took` gets the whole extraction.
  */
 function restAfter(early: Extraction, data: ExtractRequest, doc: Document, took: (full: Extraction) => void): () => Promise<TextBatch> {

@@ -44,8 +44,8 @@ declare global {
  * `answerPendingExtract`), with no message after it. The build puts the script's own code (the
  * unlisted script `extract.js`, the same bytes) in place of the string this returns (wxt.config.ts,
  * `build:done`). Injected as a function, not as its file: Firefox compiles the file afresh in each new
- * page's process (12–15 ms of the first injection into a page, `npm run bench`), a function's source in
- * about 4; Chrome's answer came 3 ms sooner too. Where the build has not put the code in (`wxt dev`'s
+ * page's process, and a function's source in far less time (`npm run bench`, the first injection into a
+ * page); Chrome's answer came sooner too. Where the build has not put the code in (`wxt dev`'s
  * rebuilds), the string comes back instead of an answer, and the file is injected after it.
  */
 export function extractScript(pending: PendingExtract | null): unknown {

@@ -62,7 +62,7 @@ export const lastPrice = () => known.price;
 /**
  * Whether the tab's page surely has no extract script: none was injected at this address (nor does
  * click-to-read put one in every page). Then the script is injected without asking first (a question
- * nothing answers takes about 5 ms). Unsure (the state not read) means asked first.
+ * nothing answers still takes time). Unsure (the state not read) means asked first.
  */
 export function surelyWithoutScript(tabId: number, url: string | undefined): boolean {
   return known.loaded && url !== undefined && known.injected[tabId] !== hashOf(url) && !known.clickToRead;

@@ -77,13 +77,13 @@ async function askPage(tabId: number, mode: ExtractMode, settings: Settings, url
   // A selection is read by a small function beside the script, and answered from that (as the script
   // would): the script takes longer to come. "Read from here" reads the article whatever is selected.
   // It also reads what an article's title first is found from: the background finds the title while the
-  // page loads and compiles the script (60 KB), and the script answers the same request later.
+  // page loads and compiles the script (far larger), and the script answers the same request later.
   const headMax = whole ? 0 : (request.titleFirstMax ?? 0);
   const read = mode === 'normal' ? browser.scripting.executeScript({ target: { tabId }, func: pageFacts, args: [headMax] }) : null;
   read?.then(() => diagnostics.mark('extract:selection-read'), () => undefined);
   // From the menu the page surely has a selection: the script is put in only once the reading's first
-  // sentence is to be marked (put in at once, it loaded beside the first request and its answer: in
-  // Firefox it came at 122 ms, the request having left at 44). Else at once: the page may have none.
+  // sentence is to be marked (put in at once, it loaded beside the first request and its answer, and in
+  // Firefox held the answer back). Else at once: the page may have none.
   const injection = whole ? null : afterHold(diagnostics, 'extract:script', () => injectScript(tabId, url, pending));
   const selection = read && (await read.then(([result]) => earlyAnswer(result?.result, headMax), () => null));
   if (selection) {

@@ -62,8 +62,8 @@ export interface ReaderDeps {
   /**
    * When a start's first writes (the last plan cleared, the first view) are made, given the start's
    * extraction: at once when not given. The background waits for the page's answer (Firefox: each write is
-   * a message to the browser's own process, and made at the click they slowed the script's injection by
-   * ~20 ms; Chrome: an open popup draws each view while the page extracts).
+   * a message to the browser's own process, and made at the click they slowed the script's injection;
+   * Chrome: an open popup draws each view while the page extracts).
    */
   startWritesAfter?(extraction: Promise<unknown>): Promise<void>;
 }

@@ -52,7 +52,7 @@ export class FloatingLink {
   onView(view: ReadingView): void {
     let next = this.deps.enabled() ? floatingViewOf(view) : null;
     // It first shows once the audio plays (or the reading asks first): its script's injection must not
-    // slow the first audio (in Firefox it took 50–70 ms off it). Once shown, it follows every state.
+    // slow the first audio (in Firefox it did, measurably). Once shown, it follows every state.
     if (next && next.state === 'loading' && this.shown?.readingId !== next.readingId) next = null;
     const tabId = next ? view.tabId : null;
     // The reading left that tab (it stopped, finished, or another tab is read now).

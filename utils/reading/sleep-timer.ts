@@ -21,7 +21,7 @@ export interface PlayPoint {
 /**
  * A part due to start less than this before the timer is up is held back too. Where the audio really is
  * can be behind the reckoning by a fraction of a second (the player's position reports, a short wait for
- * bytes, an audio clock that runs slow: Firefox's without a sound card loses 1.3 %); a part requested in
+ * bytes, an audio clock that runs slow, as Firefox's does without a sound card); a part requested in
  * that gap is paid for and the pause comes before it. Held, the listener hears at most this much silence
  * before the pause instead.
  */

@@ -73,8 +73,8 @@ export function hasOriginPermission(origin: string): Promise<boolean> {
  * settings, the key or the extension's permissions change (`forgetAuth`: every write of the key is this
  * background's own and drops it; the settings and the permissions are watched), and made as the
  * background starts (`warmAuth`). A reading's start then sends its account request at once instead of
- * reading the settings, the key store and the permissions first (14–20 ms of a busy worker at the
- * click, on the way to the first audio wherever the service's round trip is longer than the extraction).
+ * reading the settings, the key store and the permissions first (a busy worker's time at the click,
+ * on the way to the first audio wherever the service's round trip is longer than the extraction).
  */
 const authCheck = kept(async () => {
   const [settings, key] = await Promise.all([readSettings(), getStoredKey()]);
@@ -257,8 +257,8 @@ export function createReader(player: PlayerSink, onView: (view: ReadingView, wri
     // message to the browser's own process, which handles the script's injection too: made at the click,
     // they held the page's answer back (bench/HISTORY.md).
     // Chrome: a popup open (its play button) draws each view on the player's renderer thread, while the
-    // page extracts on the two cores with it: the page answered at 25 ms instead of 42, and the first
-    // audio came 6 ms sooner (bench, 5 runs each, the same hour); the other ways of starting did not change.
+    // page extracts on the two cores with it: waiting, the page answered sooner, and so did the first audio
+    // (bench/HISTORY.md); the other ways of starting did not change.
     startWritesAfter: (extraction) => (pageAnswered = settledOrAfter(extraction, FIRST_WRITES_WAIT_MS)),
   });
   return reader;

@@ -38,7 +38,7 @@ const LATELY_KEPT = 4;
 
 /**
  * FNV-1a 64 of `value`'s UTF-8, as 16 hex digits: synchronous (the background decides on it inside a click),
- * the same in every context; some 20 ms for a 2 MB address, which is then kept for the next time. Not a secret's hash: it only tells
+ * the same in every context; slow for a 2 MB address, which is then kept for the next time. Not a secret's hash: it only tells
  * stored places apart, and what is found by it is checked again (a resume point by its part's text).
  */
 export function hashOf(value: string): string {

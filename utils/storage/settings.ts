@@ -77,7 +77,7 @@ export const settingsStorage = protectedItem<Settings>('settings', DEFAULT_SETTI
 
 /**
  * The background's settings, kept in memory from their first read until they change: a reading's start
- * needs them before it can inject the extract script, and a storage read there took 5–10 ms of a busy
+ * needs them before it can inject the extract script, and a storage read there held up a busy
  * worker (`npm run bench`'s first steps). Another context's write reaches `watch`; the background's own
  * (`writeSettings`) drops the copy before its promise resolves, as `watch` may come after.
  */

@@ -128,7 +128,7 @@ const LETTER = /\p{L}/u;
 
 /**
  * Letters (code points that are \p{L}) in `text`. A loop that asks the pattern only of characters other
- * than ASCII and Russian letters: the pattern over a whole 900,000-character article took 64 ms.
+ * than ASCII and Russian letters: the pattern over a whole long article was slow.
  */
 export function countLetters(text: string): number {
   let n = 0;
@@ -146,7 +146,7 @@ export function countLetters(text: string): number {
 
 export function makeAcceptable(text: string): AcceptableText {
   // Most prose has nothing to fold, remove or normalize: it is returned as it is (the patterns below scan
-  // slowly with Unicode properties: 70 ms over a 900,000-character article).
+  // slowly with Unicode properties over a long article).
   if (isPlain(text)) return { text, skippedWords: 0, skipped: [] };
   return makeAcceptableFully(text);
 }
@@ -170,7 +170,7 @@ export function makeAcceptableFully(text: string): AcceptableText {
 function foldRuns(text: string, skipped: string[]): string {
   const pieces: string[] = [];
   let done = 0;
-  // One pattern for every call (compiling one per block cost 12 ms over a 900,000-character article).
+  // One pattern for every call (compiling one per block added up over a long article).
   const refused = REFUSED_RUN_START;
   refused.lastIndex = 0;
   for (let match = refused.exec(text); match !== null; match = refused.exec(text)) {

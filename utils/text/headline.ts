@@ -90,7 +90,7 @@ export function headlineAmong(
     // A heading that is the title itself, letter for letter (with a letter or digit the service reads,
     // which `tokens` always reads as a word), has its words; others are compared word by word (whole
     // words: "Газета" is not held by "газетах"). `tokens` folds case and marks, and its first call in a
-    // page built Firefox's Unicode tables there (3.5 ms of the 8 the title took, on the way to the first audio).
+    // page built Firefox's Unicode tables there (much of the title's time, on the way to the first audio).
     if (text !== bare[0] || !isSpeakable(text)) {
       const have = spacedWords(text);
       if (!have.trim()) continue;

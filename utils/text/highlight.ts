@@ -146,8 +146,8 @@ export class PageHighlighter {
   }
 
   clear(): void {
-    // The registry is reached only when this page has a mark: its first use in a new script world costs
-    // ~0.7 ms, and every extraction clears (the first one on the way to the first request).
+    // The registry is reached only when this page has a mark: its first use in a new script world has a
+    // cost, and every extraction clears (the first one on the way to the first request).
     if (this.marked) {
       CSS.highlights.delete(HIGHLIGHT_NAME);
       CSS.highlights.delete(WORD_HIGHLIGHT_NAME);

@@ -28,7 +28,7 @@ export function isMarkedAsCode(pre: Element): boolean {
 
 /**
  * Characters code is dense in and prose is not: no quotes or colons, which dialogue is full of ("Он сказал: "Да"").
- * Prose has 0–5 % of its visible characters among them, an RFC's page in a `<pre>` (prose, HTTP examples) up to 7 %.
+ * Prose has few of its visible characters among them, an RFC's page in a `<pre>` (prose, HTTP examples) a few more.
  */
 const CODE_CHARS = /[{}()[\];=<>\\/*&|$#@`_]/g;
 /** A line as code ends (or begins) it: `;`, a bracket, a comma. */
@@ -36,9 +36,9 @@ const CODE_LINE = /[;{}([,)]$|^[}\])]/;
 
 /**
  * Code with no mark of code (Medium's `<pre>` of `<span>` lines and `<br>`s): two lines or more, at least 12 % of
- * its visible characters code's punctuation, or 8 % with most of its lines ending as code lines do. Measured on the
- * 300 saved pages of two corpora (Readability's, Postlight's): Medium's unmarked code scored 9–31 % (its lines of
- * Java ending so), the pages of an RFC 0.1–7.1 % with at most 41 % of their lines so ended.
+ * its visible characters code's punctuation, or 8 % with most of its lines ending as code lines do. Chosen on the
+ * saved pages of two corpora (Readability's, Postlight's): the bounds fall between Medium's unmarked code (its
+ * lines of Java ending so) and the pages of an RFC (fewer than half of their lines so ended).
  */
 function looksLikeCode(pre: Element): boolean {
   const lines: string[] = [''];
@@ -82,10 +82,10 @@ const isBarCode = (c: number) => c === 0x2502 || c === 0x2503 || c === 0x2551 ||
 /**
  * A line of a drawn table: mostly box drawing or rules, or a row between three or more column bars.
  * One pass over the line's characters (it runs on every block of an article: a regular expression's
- * matches, collected in arrays, took 17 ms on a 900,000-character page).
+ * matches, collected in arrays, were slow on a long page).
  */
 function isDrawing(line: string): boolean {
-  // Most prose has no drawing character at all (a native scan, ~4 ms less on a 900,000-character page).
+  // Most prose has no drawing character at all (a native scan, quicker on a long page).
   if (!DRAWING_CHAR.test(line)) return false;
   let visible = 0;
   let drawing = 0;

@@ -6,13 +6,13 @@
 /**
  * The page's selection, read by a small function injected beside the extract script (self-contained:
  * no imports): the background makes the answer the script would make of it (`selectionText`) while the
- * script is still being loaded (its first part is sent ~13 ms sooner in Chrome, ~25 in Firefox). The
+ * script is still being loaded (its first part is sent sooner for it, in Firefox by more than in Chrome). The
  * script still answers: the page keeps where each line is. Null without a selection, and on the
  * browser's PDF viewer (its page holds no text of the PDF).
  *
  * Without a selection, and with `titleMax` over 0, it also reads what an article's title first is found
  * from (`head`: utils/text/title-first.ts), when the page's text is at most `titleMax` code units: the
- * background finds the title from it while the script (60 KB) is still being loaded and compiled. The
+ * background finds the title from it while the script (far larger) is still being loaded and compiled. The
  * page's script finds its own title from the same facts, read by this very function (`doc`).
  */
 export function pageFacts(titleMax = 0, doc: Document = document): PageFacts | null {
@@ -23,7 +23,7 @@ export function pageFacts(titleMax = 0, doc: Document = document): PageFacts | n
   const text = titleMax > 0 ? (doc.body?.textContent ?? '') : '';
   if (!text || text.length > titleMax) return null;
   // The code units other than ASCII and Russian letters (folding may write up to three for one): a loop,
-  // not a Unicode regex's replace (on the New York Times' page, 280,000 characters, that took Firefox 4–6 ms).
+  // not a Unicode regex's replace (on a long page, the New York Times' one, that was slow in Firefox).
   let foldable = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);

@@ -101,7 +101,7 @@ function positiveInteger(name: string, value: number): number {
 }
 
 /**
- * The segmenters of each locale asked for, made once: a sentence segmenter takes 0.5–0.7 ms to make
+ * The segmenters of each locale asked for, made once: a sentence segmenter is slow to make
  * (V8, its ICU rules loaded each time), on the way to every reading's first request. They keep no state
  * between texts.
  */
@@ -222,7 +222,7 @@ function segmentedEnds(text: string, segmenter: Intl.Segmenter): number[] {
     const limit = end === text.length ? end : end - LOOKAHEAD_MARGIN;
     let accepted = pos;
     // Stepped from each sentence to the next with `containing`: iterating the segments made more garbage
-    // (on 1,000,000 characters: 25 ms against 42, median of 15 runs in Node 20).
+    // and took longer over a long text (bench/HISTORY.md).
     const window = text.slice(pos, end);
     const segments = segmenter.segment(window);
     for (let at = 0; at < window.length; ) {

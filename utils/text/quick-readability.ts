@@ -9,7 +9,7 @@ import { isSpaceCode } from './chars';
  * Some of Readability 0.6's steps, made cheaper and answering the same (tests check that they do):
  * - a byline: it measured an element's whole text before asking whether the element could be a byline
  *   at all, for every element it walked until it found one (`<html>`, `<body>` and the article's
- *   containers each built the article's whole text: 22 ms on a 900,000-character page); now the
+ *   containers each built the article's whole text, slow on a long page); now the
  *   measure comes last;
  * - visibility: it read `node.style` (an object made for each element) of every element; an element
  *   with no `style` attribute has no inline display or visibility, and skips that;
@@ -19,19 +19,19 @@ import { isSpaceCode } from './chars';
  *   the whole article cut at every comma); now they are counted where they are;
  * - link density: it built an element's whole text before looking for its links; an element with no
  *   link has a density of 0 whatever its text (the article's container and `<body>`, candidates for
- *   the article: 7–10 ms each on a 900,000-character page);
- * - the page's HTML: `_grabArticle` serialized the whole `<body>` (~9 ms of a 1.6 MB page) to put it back
+ *   the article, each slow on a long page);
+ * - the page's HTML: `_grabArticle` serialized the whole `<body>` (slow on a large page) to put it back
  *   should its first attempt find too little text and it try again with looser rules; where the caller
  *   can make the page's copy again (`remakeBodyBy`), that copy is put back instead, and only when an
  *   attempt fails: the same document, not one parsed again from its HTML (which can differ), and its
  *   text nodes can be paired with the live page's;
  * - the article's HTML: `parse` writes it into a debug message (`this.log("Grabbed: " +
- *   articleContent.innerHTML)`) with debugging off too, the whole article serialized for nothing (~16 ms
- *   of a 900,000-character page's extraction). The element `_grabArticle` answers reads its HTML as ''
+ *   articleContent.innerHTML)`) with debugging off too, the whole article serialized for nothing (no small
+ *   part of a long page's extraction). The element `_grabArticle` answers reads its HTML as ''
  *   until `_postProcessContent`, the next step, takes it: the message is the only read in between;
  * - the article's length: once `_grabArticle` has its article, it builds the article's whole text with its
  *   spaces squeezed (`_getInnerText(articleContent, true)`) only to compare its length with the threshold
- *   under which it looks again (500 characters: 10 ms of a 900,000-character page's extraction in Chromium).
+ *   under which it looks again (500 characters; a cost to a long page's extraction in Chromium).
  *   The squeezed text is at least as long as its characters other than whitespace, and those are counted
  *   text node by text node until there are enough: then a string of the threshold's length answers (the
  *   same comparison, the same outcome); else the text is built as before (its length is kept then).

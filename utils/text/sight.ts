@@ -35,7 +35,7 @@ export function hiddenOnPage(el: Element | null, sight: Sight): boolean {
     sight.scroll ??= { x: view.scrollX, y: view.scrollY };
     // Text is moved out of sight by a class, an id or a style (`.sr-only`, `.visually-hidden`): an element
     // with no attribute is placed by its tag's rules, as the article's paragraphs are, and its box is not
-    // measured (half of this check's time on a 900,000-character page). Its parent's is.
+    // measured (a large share of this check's time on a long page). Its parent's is.
     hidden =
       !el.checkVisibility({ opacityProperty: true, visibilityProperty: true }) ||
       (el.hasAttributes() && outOfSight(el, view, sight.scroll)) ||

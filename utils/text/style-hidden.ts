@@ -29,7 +29,7 @@ export { MAX_NESTING, MAX_SELECTOR_CHARS, MAX_SELECTORS, MAX_STYLE_CHARS } from 
  * each selector tried (`matches`) on those with the class, id or tag it ends with (on all of them when it
  * names none) — hiding rules on the page's elements, rules that may show on the elements hidden. 200,000 is
  * 20 hiding selectors that name nothing on a page of 10,000 elements (the 130 pages of Readability's test
- * corpus look at 20,000 at most). Past it, style sheets hide nothing.
+ * corpus look at far fewer). Past it, style sheets hide nothing.
  */
 export const MAX_CHECKS = 200_000;
 /** An element's `style` attribute read (its first characters; a declaration past them is not). */
