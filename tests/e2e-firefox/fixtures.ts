@@ -61,7 +61,37 @@ export const state = (popup: Page) => attr(popup, 'player', 'data-state');
 /** Every state the popup's player was drawn in, from its first frame on (test builds record them: entrypoints/popup/main.tsx). */
 export const drawnStates = (popup: Page): Promise<string[]> => evaluate(popup, () => (globalThis as unknown as { drawnStates?: string[] }).drawnStates ?? []);
 
-export const test = base.extend<FirefoxFixtures>({
+/**
+ * Each worker's Firefoxes: a fresh one (its own profile) for every test, each closed while the next test runs
+ * (a close took about a quarter of a launch here). A spare launched ahead, while a test ran, saved next to
+ * nothing on two cores: the suite's time is the processors' (bench/HISTORY.md, 2026-12-02).
+ */
+class FirefoxPool {
+  private readonly closing = new Set<Promise<void>>();
+
+  take(): Promise<LaunchedFirefox> {
+    return launchFirefoxWithExtension();
+  }
+
+  release(launched: LaunchedFirefox): void {
+    const closed = launched.close().finally(() => this.closing.delete(closed));
+    this.closing.add(closed);
+  }
+
+  async drain(): Promise<void> {
+    await Promise.all(this.closing);
+  }
+}
+
+export const test = base.extend<FirefoxFixtures, { firefoxPool: FirefoxPool }>({
+  firefoxPool: [
+    async ({}, use) => {
+      const pool = new FirefoxPool();
+      await use(pool);
+      await pool.drain();
+    },
+    { scope: 'worker' },
+  ],
   serviceOptions: [{}, { option: true }],
   service: async ({ serviceOptions }, use) => {
     const service = await startFakeService(serviceOptions);
@@ -75,10 +105,10 @@ export const test = base.extend<FirefoxFixtures>({
     await pages.close();
   },
   // A fresh profile for every test, as in the Chromium suite.
-  firefox: async ({}, use) => {
-    const launched = await launchFirefoxWithExtension();
+  firefox: async ({ firefoxPool }, use) => {
+    const launched = await firefoxPool.take();
     await use(launched);
-    await launched.close();
+    firefoxPool.release(launched);
   },
   ext: async ({ firefox, service, pages }, use) => {
     await use(extensionHelpers(firefox, service, pages));

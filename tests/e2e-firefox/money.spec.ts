@@ -33,3 +33,21 @@ test('a reading that would pass the daily cap asks first, and sends nothing unti
   await click(popup, '[data-testid="confirm-read"]');
   await expect.poll(() => service.speechLog().length).toBeGreaterThan(0);
 });
+
+test.describe('receipts handled out of the order they were billed in', () => {
+  test.use({ serviceOptions: { msPerChar: 1, minMs: 50, firstByteMs: 30 } });
+
+  test('the balance shown is the service’s after the last bill, not an earlier one whose answer came later', async ({ ext, service, pages }) => {
+    // Two parts asked for together; the first is billed first, but its answer (and its receipt) comes after the second's.
+    pages.put('/two.html', makeArticleHtml(1_500));
+    await ext.configure({ threshold: '1000' });
+    service.addFault({ match: { nth: 1 }, kind: 'delay', firstByteMs: 1_500 });
+    const { tabId } = await ext.openTab('two.html');
+    const popup = await ext.openPopup(tabId);
+    await expect.poll(() => state(popup), { timeout: 30_000 }).toBe('finished');
+    // The second part's answer was first: the receipts were handled in the other order.
+    const [first, second] = service.speechLog();
+    expect(second!.firstByteAt!).toBeLessThan(first!.firstByteAt!);
+    expect(await attr(popup, 'balance', 'data-value')).toBe(service.account(TEST_KEY).balanceRub);
+  });
+});

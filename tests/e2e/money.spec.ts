@@ -92,3 +92,21 @@ test.describe('spending caps', () => {
     await expect(options.getByTestId('daily-cap')).toHaveValue('');
   });
 });
+
+test.describe('receipts handled out of the order they were billed in', () => {
+  test.use({ serviceOptions: { msPerChar: 1, minMs: 50, firstByteMs: 30 } });
+
+  test('the balance shown is the service’s after the last bill, not an earlier one whose answer came later', async ({ ext, service, pages }) => {
+    // Two parts asked for together; the first is billed first, but its answer (and its receipt) comes after the second's.
+    pages.put('/two.html', makeArticleHtml(1_500));
+    await ext.configure({ threshold: '1000' });
+    service.addFault({ match: { nth: 1 }, kind: 'delay', firstByteMs: 1_500 });
+    const { tabId } = await ext.openTab('two.html');
+    const popup = await ext.openPopup(tabId);
+    await expect(player(popup)).toHaveAttribute('data-state', 'finished', { timeout: 30_000 });
+    // The second part's answer was first: the receipts were handled in the other order.
+    const [first, second] = service.speechLog();
+    expect(second!.firstByteAt!).toBeLessThan(first!.firstByteAt!);
+    await expect(popup.getByTestId('balance')).toHaveAttribute('data-value', service.account(TEST_KEY).balanceRub);
+  });
+});

@@ -25,6 +25,8 @@ describe('viewAfter: what the listener is shown after each change (the one funct
     ['the rest of a PDF could not be read: said', view({ counting: true }), { type: 'counted', incomplete: true }, { counting: false, notice: { code: 'incomplete', count: 0 } }],
     ['billed: the cost and characters so far, the balance told', view(), { type: 'billed', cost: parseRub('1.2345')!, chars: 823, balanceRub: '98.7655' }, { costRub: '1.2345', chars: 823, balanceRub: '98.7655' }],
     ['billed without a balance: the last one stays', view(), { type: 'billed', cost: parseRub('1.2345')!, chars: 823, balanceRub: null }, { balanceRub: '99.5000' }],
+    ['an earlier bill’s receipt handled after a later one’s: the lower balance stays', view({ balanceRub: '97.0330' }), { type: 'billed', cost: parseRub('2.9670')!, chars: 1_978, balanceRub: '99.9775' }, { costRub: '2.9670', chars: 1_978, balanceRub: '97.0330' }],
+    ['the first bill after the account check', view({ balanceRub: '' }), { type: 'billed', cost: parseRub('0.0225')!, chars: 15, balanceRub: '99.9775' }, { balanceRub: '99.9775' }],
     ['parts refused by the service: said with their number', view(), { type: 'refused', count: 2 }, { notice: { code: 'content-rejected', count: 2 } }],
     ['the player moved: rounded to hundredths', view(), { type: 'moved', part: 2, position: 41.23456, partTime: 3.14159, rate: 1.5 }, { part: 2, position: 41.23, partTime: 3.14, rate: 1.5 }],
     ['moved past the place offered: the offer goes', view({ resumeOffer: offer }), { type: 'moved', part: 2, position: 61, partTime: 6, rate: 1 }, { resumeOffer: null }],

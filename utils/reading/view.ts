@@ -47,6 +47,18 @@ export type ViewChange =
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
 
+/**
+ * The balance a bill told, unless one shown is lower: requests in flight together are billed in one order and
+ * their receipts may be handled in another, and the service only ever lowers a balance as it bills (it gives
+ * nothing back). Money put in during a reading shows at the next account check.
+ */
+function lowerBalance(shown: string, told: string | null): string {
+  if (told === null) return shown;
+  const was = parseRub(shown);
+  const now = parseRub(told);
+  return was !== null && now !== null && was < now ? shown : told;
+}
+
 /** The view after `change`, at `now`. */
 export function viewAfter(view: ReadingView, change: ViewChange, now: number): ReadingView {
   return { ...view, ...fieldsOf(view, change), updatedAt: now };
@@ -81,7 +93,7 @@ function fieldsOf(view: ReadingView, change: ViewChange): Partial<ReadingView> {
     case 'counted':
       return { counting: false, ...(change.incomplete ? { notice: { code: 'incomplete' as const, count: 0 } } : {}) };
     case 'billed':
-      return { costRub: formatRubPlain(change.cost), chars: change.chars, balanceRub: change.balanceRub ?? view.balanceRub };
+      return { costRub: formatRubPlain(change.cost), chars: change.chars, balanceRub: lowerBalance(view.balanceRub, change.balanceRub) };
     case 'parts':
       return { parts: change.parts };
     case 'refused':
