@@ -19,6 +19,8 @@ export interface Row {
   value: string;
   target: string;
   met: boolean | null;
+  /** The row's figure for comparing two builds (`--ab`); else the first number of `value`. */
+  num?: number;
 }
 export const rows: Row[] = [];
 export const results: Record<string, unknown> = { date: new Date().toISOString(), chromium: '',

@@ -7,6 +7,7 @@
  *   npm run bench -- --only first-audio,seams --runs 5 --minutes 10
  *   npm run bench -- --only first-audio,firefox-first-audio --rtt 60   with a 60 ms network round trip
  *   npm run bench -- --only soak,firefox-soak --soak-minutes 30        the soak (bench/soak.ts)
+ *   npm run bench -- --ab 1249970 --only first-audio --pairs 5           a ref's build against the working tree's (bench/versus.ts)
  */
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -971,10 +972,18 @@ async function main() {
   console.log('-'.repeat(width + 84));
   for (const r of rows) console.log(line(r.measure, r.value, r.target, r.met === null ? '' : r.met ? 'yes' : 'NO'));
   results.table = rows;
-  writeFileSync(resolve(import.meta.dirname, 'results.json'), JSON.stringify(results, null, 2) + '\n');
+  writeFileSync(arg('out', '') ? resolve(arg('out', '')) : resolve(import.meta.dirname, 'results.json'), JSON.stringify(results, null, 2) + '\n');
 }
 
-main().catch((err) => {
+/** The arguments a run of `--ab` passes on to each of its bench runs (all but its own). */
+function passedOn(): string[] {
+  const own = new Set(['--ab', '--pairs', '--only', '--out']);
+  const argv = process.argv.slice(2);
+  return argv.filter((a, i) => !own.has(a) && !own.has(argv[i - 1] ?? ''));
+}
+
+if (arg('ab', '') && !process.argv.includes('--only')) throw new Error('--ab compares the rows named with --only (a whole bench twice over, five times, is hours)');
+(arg('ab', '') ? import('./versus.ts').then(({ versus }) => versus(arg('ab', ''), ONLY.join(','), Number(arg('pairs', '5')), passedOn())) : main()).catch((err) => {
   console.error(err);
   process.exit(1);
 });

@@ -4,7 +4,7 @@ import { chromium, type BrowserContext } from 'playwright-core';
 import { newProfileDir } from '../fixtures/profile-dir.ts';
 
 /** What ships (`npm run build`): no test hooks, no player counters. The demo runs it. */
-export const PRODUCTION_EXTENSION_DIR = resolve(import.meta.dirname, '../../.output/chrome-mv3');
+export const PRODUCTION_EXTENSION_DIR = process.env.TRYSASHA_PRODUCTION_EXTENSION_DIR ? resolve(process.env.TRYSASHA_PRODUCTION_EXTENSION_DIR) : resolve(import.meta.dirname, '../../.output/chrome-mv3');
 /** The development build (`wxt build --mode development`): the production code, built for development. */
 export const DEVELOPMENT_EXTENSION_DIR = resolve(import.meta.dirname, '../../.output/chrome-mv3-dev');
 /**
