@@ -13,6 +13,10 @@ import { ReadingRun } from './run';
 import { isActive } from './state';
 
 export async function restoreReading(r: ReaderInside): Promise<void> {
+  // Read together: a background just started (Firefox's page holds the player too) reads each slowly, and the
+  // listener hears nothing until the reading is restored.
+  const settled = Promise.all([r.deps.getSettings(), r.deps.keyProblem()]);
+  settled.catch(() => undefined);
   const { view, plan, progress } = await r.deps.store.load();
   if (!view) return;
   if (!isActive(view.state)) return r.take(view, null);
@@ -22,20 +26,19 @@ export async function restoreReading(r: ReaderInside): Promise<void> {
     await r.drive({ type: 'stop' });
     return;
   }
-  const settings = await r.deps.getSettings();
+  const [settings, problem] = await settled;
   const run = ReadingRun.fromSaved(view, plan, progress, parseRub(settings.confirmThresholdRub) ?? 0n);
   run.purse.keepTo(capsOf(settings));
   r.take(view, run);
   // A wait for the network goes on; its pause limit counts from when it began.
   if (view.wait === 'network') r.network.resume(view.waitSince);
   r.deps.slots.setLimit(plan.maxConcurrency);
-  const problem = await r.deps.keyProblem();
   if (problem) return r.fail(new ReadingError(problem));
   if (view.sleepAt) r.sleep.arm();
   // A document read in batches carries on being planned from where it was.
   if (plan.grows && view.tabId !== null) {
     run.growth.begin();
-    void r.grow(run, view.tabId, await r.deps.getSettings(), run.ledger.price);
+    void r.grow(run, view.tabId, settings, run.ledger.price);
   }
   if (view.state === 'confirm') {
     run.confirmation().then(
