@@ -349,3 +349,47 @@ export function waitInPage(mark: string, after: number): string {
     look();
   })`;
 }
+
+/** What `watchMainThread` saw: the longest task (where the browser tells), and how late a 20 ms timer ran. */
+export interface MainThreadSeen {
+  longestTaskMs: number | null;
+  longTasks: number | null;
+  lateP99Ms: number;
+  lateMaxMs: number;
+  ticks: number;
+}
+
+/**
+ * Put in the player's page (written out as text: a function handed over would carry the bundler's helpers):
+ * watches the page's main thread while it plays — a 20 ms timer's lateness, and long tasks where the browser
+ * reports them (Chromium). `globalThis.__mainThread()` then reads what it saw and stops.
+ */
+export const WATCH_MAIN_THREAD = `(() => {
+  const lates = [];
+  let longest = null, count = null, observer = null;
+  try {
+    observer = new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) { count = (count || 0) + 1; longest = Math.max(longest || 0, e.duration); }
+    });
+    observer.observe({ type: 'longtask' });
+    longest = 0; count = 0;
+  } catch (e) { observer = null; }
+  let due = performance.now() + 20;
+  const tick = () => { const now = performance.now(); lates.push(now - due); due = now + 20; timer = setTimeout(tick, 20); };
+  let timer = setTimeout(tick, 20);
+  globalThis.__mainThread = () => {
+    clearTimeout(timer);
+    if (observer) observer.disconnect();
+    const sorted = lates.slice().sort((a, b) => a - b);
+    const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] || 0;
+    return { longestTaskMs: longest, longTasks: count, lateP99Ms: Math.round(at(0.99) * 10) / 10, lateMaxMs: Math.round(at(1) * 10) / 10, ticks: lates.length };
+  };
+  return true;
+})()`;
+
+/** The rows for what `watchMainThread` saw in `browser`'s player while a reading played. */
+export function mainThreadRows(browser: 'Chromium' | 'Firefox', seen: MainThreadSeen): void {
+  const task = seen.longestTaskMs === null ? 'not told by this browser' : `${r1(seen.longestTaskMs)} ms (${seen.longTasks} tasks ≥ 50 ms)`;
+  rows.push({ measure: `${browser}: player's main thread while playing, longest task`, value: task, target: '—', met: null, ...(seen.longestTaskMs !== null ? { num: seen.longestTaskMs } : {}) });
+  rows.push({ measure: `${browser}: player's main thread while playing, a 20 ms timer late by (p99 / max)`, value: `${seen.lateP99Ms} / ${seen.lateMaxMs} ms (${seen.ticks} ticks)`, target: '—', met: null, num: seen.lateP99Ms });
+}

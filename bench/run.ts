@@ -32,6 +32,9 @@ import { TargetEvaluator } from './cdp.ts';
 import { firefoxFirstAudio, firefoxPdfFirstAudio, firefoxRealPagesFirstAudio, firefoxSeams } from './firefox.ts';
 import {
   arg,
+  mainThreadRows,
+  type MainThreadSeen,
+  WATCH_MAIN_THREAD,
   FIRST_AUDIO_SERVICE,
   FIRST_BYTE_MS,
   clutteredPage,
@@ -563,7 +566,9 @@ async function seams() {
     rig.pages.put(SEAMS_PAGE.path, SEAMS_PAGE.html);
     const { tabId } = await rig.openTab(SEAMS_PAGE.path);
     const { popup } = await rig.popupUntilPlaying(tabId);
+    await rig.offscreen(WATCH_MAIN_THREAD);
     await waitState(popup, ['finished', 'error']);
+    const seen = await rig.offscreen<MainThreadSeen>('globalThis.__mainThread()');
     const stats = await rig.offscreen<{ waiting: number; firstPlayingAt: number; endedAt: number; stalls: Array<{ at: number; ms: number }> }>('player.stats');
     const parts = rig.service.speechLog().filter((e) => e.status === 200);
     const audioSeconds = Number((await popupState(popup)).position);
@@ -572,6 +577,7 @@ async function seams() {
     results.seams = { parts: parts.length, stalls: stats!.waiting, stallDetails: stats!.stalls, wallSeconds: r1(wall), audioSeconds: r1(audioSeconds), msPerSeam: r1(perSeam) };
     rows.push({ measure: `seams: stalls in a ${parts.length}-part reading (2× real-time synthesis, 300 ms first byte)`, value: String(stats!.waiting), target: '0', met: stats!.waiting === 0 });
     rows.push({ measure: 'seams: playback wall time − audio time, per seam', value: `${r1(perSeam)} ms`, target: '≤ 30 ms', met: perSeam <= 30 });
+    if (seen) mainThreadRows('Chromium', seen);
   } finally {
     await rig.close();
   }
@@ -759,6 +765,10 @@ async function memory() {
     rig.pages.put('/hour.html', makeArticleHtml(chars, 'Час чтения'));
     const { tabId } = await rig.openTab('/hour.html');
     const { popup } = await rig.popupUntilPlaying(tabId);
+    // `--decode-probe off|<Hz>`: the player's decoding for word times left out, or done at another rate (what the heap owes it).
+    const probe = arg('decode-probe', '');
+    if (probe === 'off') await rig.offscreen(`OfflineAudioContext.prototype.decodeAudioData = () => Promise.reject(new Error('probe'))`);
+    else if (probe) await rig.offscreen(`{ const O = OfflineAudioContext; globalThis.OfflineAudioContext = function (c, l) { return new O(c, l, ${Number(probe)}); }; }`);
     await rig.offscreen('player.audio.playbackRate = 16');
     const samples: Array<{ t: number; heapMB: number; bufferedSeconds: number; position: number }> = [];
     const started = Date.now();
