@@ -12,7 +12,7 @@ import { launchFirefoxWithExtension, openExtensionPage, type LaunchedFirefox } f
 import {
   mainThreadRows,
   type MainThreadSeen,
-  WATCH_MAIN_THREAD,
+  WATCH_MAIN_THREAD_ON,
   FIRST_AUDIO_SERVICE,
   ROUND_TRIP_MS,
   FIRST_BYTE_MS,
@@ -446,10 +446,10 @@ export async function firefoxSeams() {
     rig.pages.put(SEAMS_PAGE.path, SEAMS_PAGE.html);
     const { tabId } = await rig.openTab(SEAMS_PAGE.path);
     const { popup } = await rig.popupUntilPlaying(tabId);
-    // Firefox runs every extension page on one main thread: a watch in the helper page sees the player's.
-    await rig.helperPage().evaluate(WATCH_MAIN_THREAD);
+    // The watch's timers are the background page's (the player's): the helper page is a tab Firefox throttles.
+    await rig.helperPage().evaluate(`(async () => (${WATCH_MAIN_THREAD_ON})(await browser.runtime.getBackgroundPage()))()`);
     await rig.waitState(popup, ['finished', 'error']);
-    const seen = (await rig.helperPage().evaluate('globalThis.__mainThread()')) as MainThreadSeen;
+    const seen = (await rig.helperPage().evaluate('(async () => (await browser.runtime.getBackgroundPage()).__mainThread())()')) as MainThreadSeen;
     const stats = await rig.playerStats();
     const parts = rig.service.speechLog().filter((e) => e.status === 200);
     const audioSeconds = Number(await popup.$eval(STATE, (e) => e.getAttribute('data-position')));

@@ -362,30 +362,35 @@ export interface MainThreadSeen {
 /**
  * Put in the player's page (written out as text: a function handed over would carry the bundler's helpers):
  * watches the page's main thread while it plays — a 20 ms timer's lateness, and long tasks where the browser
- * reports them (Chromium). `globalThis.__mainThread()` then reads what it saw and stops.
+ * reports them (Chromium). `__mainThread()` on that page's global then reads what it saw and stops. Its timers are the
+ * page's own (`w`): Firefox throttles a tab in the background, not its background page.
  */
-export const WATCH_MAIN_THREAD = `(() => {
+export const WATCH_MAIN_THREAD_ON = `((w) => {
   const lates = [];
   let longest = null, count = null, observer = null;
-  try {
-    observer = new PerformanceObserver((list) => {
+  // Firefox takes the type and reports nothing: asked of the list of types it reports.
+  if ((w.PerformanceObserver.supportedEntryTypes || []).includes('longtask')) {
+    observer = new w.PerformanceObserver((list) => {
       for (const e of list.getEntries()) { count = (count || 0) + 1; longest = Math.max(longest || 0, e.duration); }
     });
     observer.observe({ type: 'longtask' });
     longest = 0; count = 0;
-  } catch (e) { observer = null; }
-  let due = performance.now() + 20;
-  const tick = () => { const now = performance.now(); lates.push(now - due); due = now + 20; timer = setTimeout(tick, 20); };
-  let timer = setTimeout(tick, 20);
-  globalThis.__mainThread = () => {
-    clearTimeout(timer);
+  }
+  let due = w.performance.now() + 20;
+  const tick = () => { const now = w.performance.now(); lates.push(now - due); due = now + 20; timer = w.setTimeout(tick, 20); };
+  let timer = w.setTimeout(tick, 20);
+  w.__mainThread = () => {
+    w.clearTimeout(timer);
     if (observer) observer.disconnect();
     const sorted = lates.slice().sort((a, b) => a - b);
     const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] || 0;
     return { longestTaskMs: longest, longTasks: count, lateP99Ms: Math.round(at(0.99) * 10) / 10, lateMaxMs: Math.round(at(1) * 10) / 10, ticks: lates.length };
   };
   return true;
-})()`;
+})`;
+
+/** `WATCH_MAIN_THREAD_ON` put in the page it is evaluated in. */
+export const WATCH_MAIN_THREAD = `${WATCH_MAIN_THREAD_ON}(globalThis)`;
 
 /** The rows for what `watchMainThread` saw in `browser`'s player while a reading played. */
 export function mainThreadRows(browser: 'Chromium' | 'Firefox', seen: MainThreadSeen): void {
