@@ -11,9 +11,9 @@ export class TargetEvaluator {
 
   private constructor(private readonly cdp: CDPSession) {
     cdp.on('Target.receivedMessageFromTarget', ({ message }) => {
-      const reply = JSON.parse(message) as { id?: number; result?: { result?: { value?: unknown } }; error?: unknown };
+      const reply = JSON.parse(message) as { id?: number; result?: unknown; error?: unknown };
       if (reply.id === undefined) return;
-      this.pending.get(reply.id)?.(reply.error ? { error: reply.error } : reply.result?.result?.value);
+      this.pending.get(reply.id)?.(reply.error ? { error: reply.error } : reply.result);
       this.pending.delete(reply.id);
     });
   }
@@ -43,7 +43,8 @@ export class TargetEvaluator {
     return result;
   }
 
-  evaluate<T>(suffix: string, expression: string): Promise<T | undefined> {
-    return this.send(suffix, 'Runtime.evaluate', { expression, returnByValue: true, awaitPromise: true }) as Promise<T | undefined>;
+  async evaluate<T>(suffix: string, expression: string): Promise<T | undefined> {
+    const reply = (await this.send(suffix, 'Runtime.evaluate', { expression, returnByValue: true, awaitPromise: true })) as { result?: { value?: unknown }; error?: unknown } | undefined;
+    return (reply?.error ? { error: reply.error } : reply?.result?.value) as T | undefined;
   }
 }

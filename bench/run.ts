@@ -770,7 +770,28 @@ async function memory() {
     if (probe === 'off') await rig.offscreen(`OfflineAudioContext.prototype.decodeAudioData = () => Promise.reject(new Error('probe'))`);
     else if (probe) await rig.offscreen(`{ const O = OfflineAudioContext; globalThis.OfflineAudioContext = function (c, l) { return new O(c, l, ${Number(probe)}); }; }`);
     await rig.offscreen('player.audio.playbackRate = 16');
+    // `--allocations`: where the player's allocations come from, garbage included (V8's sampling heap profiler).
+    const allocations = process.argv.includes('--allocations');
+    if (allocations) {
+      await rig.cdp.send(OFFSCREEN, 'HeapProfiler.enable');
+      await rig.cdp.send(OFFSCREEN, 'HeapProfiler.startSampling', { samplingInterval: 16384, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+    }
     const samples: Array<{ t: number; heapMB: number; bufferedSeconds: number; position: number }> = [];
+    const reportAllocations = async () => {
+      type Node = { callFrame: { functionName: string; url: string; lineNumber: number }; selfSize: number; children: Node[] };
+      const { profile } = (await rig.cdp.send(OFFSCREEN, 'HeapProfiler.stopSampling')) as { profile: { head: Node } };
+      const bySite = new Map<string, number>();
+      const walk = (n: Node, stack: string[]) => {
+        const here = `${n.callFrame.functionName || '(anonymous)'} ${n.callFrame.url.split('/').pop()}:${n.callFrame.lineNumber}:${(n.callFrame as { columnNumber?: number }).columnNumber ?? 0}`;
+        const path = [...stack, here].slice(-3).join(' < ');
+        if (n.selfSize > 0) bySite.set(path, (bySite.get(path) ?? 0) + n.selfSize);
+        for (const c of n.children) walk(c, [...stack, here]);
+      };
+      walk(profile.head, []);
+      const top = [...bySite].sort((a, b) => b[1] - a[1]).slice(0, 15);
+      for (const [site, bytes] of top) process.stderr.write(`allocated ${r1(bytes / 2 ** 20)} MB: ${site}\n`);
+    };
+    let reported = !allocations;
     const started = Date.now();
     for (;;) {
       const s = await rig.offscreen<{ heap: number; buffered: number }>(
@@ -779,6 +800,11 @@ async function memory() {
       const view = await popupState(popup);
       if (s) samples.push({ t: Math.round((Date.now() - started) / 1000), heapMB: r1(s.heap / 2 ** 20), bufferedSeconds: r1(s.buffered), position: r1(view.position) });
       if (view.state !== 'playing' && view.state !== 'loading') break;
+      // Read while the player is still there (its document closes once the reading is over).
+      if (!reported && Date.now() - started > 45_000) {
+        reported = true;
+        await reportAllocations();
+      }
       // Later parts are loaded at the player's normal rate: keep it fast.
       await rig.offscreen('player.audio.playbackRate = 16');
       await new Promise((r) => setTimeout(r, 3000));
