@@ -62,33 +62,18 @@ export const state = (popup: Page) => attr(popup, 'player', 'data-state');
 export const drawnStates = (popup: Page): Promise<string[]> => evaluate(popup, () => (globalThis as unknown as { drawnStates?: string[] }).drawnStates ?? []);
 
 /**
- * Each worker's Firefoxes: a fresh one (its own profile) for every test, each closed while the next test runs
- * (a close took about a quarter of a launch here). A spare launched ahead, while a test ran, saved next to
- * nothing on two cores: the suite's time is the processors' (bench/HISTORY.md, 2026-12-02).
+ * Each test's Firefox is closed while the next test runs (a close took about a quarter of a launch here); the
+ * worker waits for every close before it ends. A spare launched ahead, while a test ran, saved next to nothing on
+ * two cores: the suite's time is the processors' (bench/HISTORY.md, 2026-12-02).
  */
-class FirefoxPool {
-  private readonly closing = new Set<Promise<void>>();
+type Closing = Set<Promise<void>>;
 
-  take(): Promise<LaunchedFirefox> {
-    return launchFirefoxWithExtension();
-  }
-
-  release(launched: LaunchedFirefox): void {
-    const closed = launched.close().finally(() => this.closing.delete(closed));
-    this.closing.add(closed);
-  }
-
-  async drain(): Promise<void> {
-    await Promise.all(this.closing);
-  }
-}
-
-export const test = base.extend<FirefoxFixtures, { firefoxPool: FirefoxPool }>({
-  firefoxPool: [
+export const test = base.extend<FirefoxFixtures, { closing: Closing }>({
+  closing: [
     async ({}, use) => {
-      const pool = new FirefoxPool();
-      await use(pool);
-      await pool.drain();
+      const closing: Closing = new Set();
+      await use(closing);
+      await Promise.all(closing);
     },
     { scope: 'worker' },
   ],
@@ -105,10 +90,11 @@ export const test = base.extend<FirefoxFixtures, { firefoxPool: FirefoxPool }>({
     await pages.close();
   },
   // A fresh profile for every test, as in the Chromium suite.
-  firefox: async ({ firefoxPool }, use) => {
-    const launched = await firefoxPool.take();
+  firefox: async ({ closing }, use) => {
+    const launched = await launchFirefoxWithExtension();
     await use(launched);
-    firefoxPool.release(launched);
+    const closed = launched.close().finally(() => closing.delete(closed));
+    closing.add(closed);
   },
   ext: async ({ firefox, service, pages }, use) => {
     await use(extensionHelpers(firefox, service, pages));
