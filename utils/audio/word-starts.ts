@@ -3,6 +3,12 @@
  * the word estimate's two dynamic programmes (`word-timing.ts` runs both), over the run's loudness windows.
  */
 import type { Loudness, TimedWord } from './word-measure';
+import { scratch } from './scratch';
+
+const bestRows = scratch((n) => new Float64Array(n));
+const tookTable = scratch((n) => new Uint16Array(n));
+/** The longest a word may take, in windows (what a Uint16 holds: 11 minutes at 10 ms). */
+const LONGEST_WINDOWS = 0xffff;
 
 /** A dip between words: quieter than this share of the run's median loudness (the test voice's gaps and a real voice's breaths; not a consonant's softer sounds). */
 const DIP_SHARE = 0.15;
@@ -39,45 +45,49 @@ export function placeWordStarts(timed: TimedWord[], from: number, { windowMs, rm
   }
   const total = weights.reduce((a, b) => a + b, 0) || 1;
   const expected = weights.map((w) => (n * w) / total);
-  // best[i][t]: word i starts at window t; the best score of the words before it; back: where word i − 1 started.
-  const best = Array.from({ length: k }, () => new Float64Array(n).fill(-Infinity));
-  const back = Array.from({ length: k }, () => new Int32Array(n).fill(-1));
-  best[0]![0] = 0;
+  // best[i][t]: word i starts at window t, the best score of the words before it; only rows i − 1 and i are
+  // read, so two are kept, in turn. took[i][t]: how many windows word i − 1 took (0: no way to start here).
+  const best = bestRows(2 * n);
+  const took = tookTable(k * n).fill(0);
+  best.fill(-Infinity, 0, n);
+  best[0] = 0;
   const lengthScore = (i: number, d: number) => -((Math.log(d / expected[i]!) / LENGTH_SIGMA) ** 2) / 2;
   for (let i = 1; i < k; i++) {
     const e = expected[i - 1]!;
     // A word a third to three times its weight's share (beyond, the score is under −6.7: never the best).
     const shortest = Math.max(1, Math.floor(e / 3));
-    const longest = Math.ceil(e * 3);
+    const longest = Math.min(Math.ceil(e * 3), LONGEST_WINDOWS);
     const scoreOf = new Float64Array(longest + 1);
     for (let d = shortest; d <= longest; d++) scoreOf[d] = lengthScore(i - 1, d);
-    const before = best[i - 1]!;
-    const here = best[i]!;
+    const before = ((i - 1) & 1) * n;
+    const here = (i & 1) * n;
+    best.fill(-Infinity, here, here + n);
     for (let t = shortest; t < n; t++) {
       let score = -Infinity;
-      let at = -1;
+      let length = 0;
       for (let d = shortest, top = Math.min(longest, t); d <= top; d++) {
-        const s = before[t - d]! + scoreOf[d]!;
+        const s = best[before + t - d]! + scoreOf[d]!;
         if (s > score) {
           score = s;
-          at = t - d;
+          length = d;
         }
       }
-      if (at >= 0) {
-        here[t] = score + startScore[t]!;
-        back[i]![t] = at;
+      if (length > 0) {
+        best[here + t] = score + startScore[t]!;
+        took[i * n + t] = length;
       }
     }
   }
+  const lastRow = ((k - 1) & 1) * n;
   let score = -Infinity;
   let last = -1;
   for (let t = 1; t < n; t++) {
-    if (best[k - 1]![t] === -Infinity) continue;
-    const s = best[k - 1]![t]! + lengthScore(k - 1, n - t);
+    if (best[lastRow + t] === -Infinity) continue;
+    const s = best[lastRow + t]! + lengthScore(k - 1, n - t);
     if (s > score) [score, last] = [s, t];
   }
   if (last < 0) return;
-  for (let i = k - 1, t = last; i > 0; t = back[i]![t]!, i--) {
+  for (let i = k - 1, t = last; i > 0; t -= took[i * n + t]!, i--) {
     const ms = (first + t) * windowMs;
     timed[from + i - 1]!.endMs = ms;
     timed[from + i]!.startMs = ms;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { findPauses, loudnessOf } from './word-measure';
-import { alignPauses, estimateWordTimes, moreWordTimes } from './word-timing';
+import { alignPauses } from './align-pauses';
+import { estimateWordTimes, moreWordTimes } from './word-timing';
 import { placeWordStarts } from './word-starts';
 import { runSteps } from './steps';
 
@@ -78,6 +79,24 @@ describe('placeWordStarts: each word starts where the sound comes back, its leng
     expect(timed.map((w) => Math.round(w.startMs))).toEqual(starts);
     // Still end to end.
     timed.slice(1).forEach((w, i) => expect(w.startMs).toBe(timed[i]!.endMs));
+  });
+  it('the tables kept from a larger run before do not change the next', () => {
+    const place = (windows: number, weights: number[], dips: Array<[number, number]>) => {
+      const rms = new Float32Array(windows).fill(0.5);
+      for (const [a, b] of dips) for (let w = a; w < b; w++) rms[w] = 0.01;
+      const share = (windows * 10) / weights.reduce((a, b) => a + b, 0);
+      let t = 0;
+      const timed = weights.map((w, i) => word(t, (t += w * share), i));
+      placeWordStarts(timed, 0, { windowMs: 10, rms }, weights);
+      return timed.map((w) => Math.round(w.startMs));
+    };
+    const small = () => place(100, [1, 1, 1], [[30, 34]]);
+    const first = small();
+    // 58 short words, each after a dip, then a long one: its last rows hold high scores early on, where the
+    // small run's words cannot start.
+    const dips = Array.from({ length: 58 }, (_, i): [number, number] => [3 * i + 2, 3 * i + 3]);
+    expect(place(3000, [...Array<number>(58).fill(1), 1000], dips).slice(0, 3)).toEqual([0, 30, 60]);
+    expect(small()).toEqual(first);
   });
 });
 
