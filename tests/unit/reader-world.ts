@@ -17,16 +17,9 @@ import { type AccountInfo, DEFAULT_PLAYBACK, DEFAULT_SETTINGS, type Settings } f
 import type { UsageEntry } from '../../utils/storage/usage-history';
 import type { TextBatch, TextBlock } from '../../utils/text/extract';
 import type { ResumePoint } from '../../utils/storage/resume';
+import { FRAME_BYTES, FRAME_SECONDS, mp3 } from './mp3-frames';
 
-/** MPEG-2 Layer III, 22,050 Hz, 48 kbps, mono: 156 bytes and 26.12 ms a frame. */
-export const FRAME_BYTES = 156;
-export const FRAME_SECONDS = 576 / 22050;
-
-export function mp3(frames: number): Uint8Array {
-  const out = new Uint8Array(frames * FRAME_BYTES);
-  for (let f = 0; f < frames; f++) out.set([0xff, 0xf3, 0x60, 0xc0], f * FRAME_BYTES);
-  return out;
-}
+export { FRAME_BYTES, FRAME_SECONDS, mp3 };
 
 /** What the fake service does with one request. */
 export type Answer =

@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { PartWords, SENTENCE_LEAD_MS, type Slicer, tellTimes } from './part-words';
 import { runSteps } from './steps';
+import { FRAME_BYTES, FRAME_MS, firstFrameNumber, mp3 } from '../../tests/unit/mp3-frames';
 
 /** Audio of `ms` ms at 8 kHz: sound where `loud` says, silence elsewhere. */
 function audio(ms: number, loud: Array<[number, number]>): Float32Array {
@@ -128,6 +129,50 @@ describe('PartWords: a part still streaming is timed as it comes', () => {
     await done;
     await new Promise((resolve) => setTimeout(resolve, 0));
     expect(decodes).toBe(1);
+  });
+});
+
+describe('PartWords: an MP3 part is decoded a piece at a time', () => {
+  // The same voice as above, in MP3 frames: each word 400 ms of sound after a 400-ms pause, from 400 ms.
+  const TEXT = 'Один. Два. Три. Четыре. Пять. Шесть. Семь. Восемь.';
+  const WORDS = 8;
+  const trueStart = (i: number) => 400 + 800 * i;
+  const speech = audio(800 * WORDS + 400, Array.from({ length: WORDS }, (_, i): [number, number] => [trueStart(i), trueStart(i) + 400]));
+  const FRAMES = Math.ceil((800 * WORDS + 400) / FRAME_MS);
+  const atOnce: Slicer = async (steps) => runSteps(steps);
+
+  it.each([
+    ['a decoder that gives every frame', 0],
+    ['a decoder that leaves out the first two frames of a part decoded from its start (an encoder header and delay)', 2],
+  ])('%s: the words where they are heard, each piece after the first from a frame near the words not yet timed', async (_name, trimmed) => {
+    const firsts: number[] = [];
+    // Frame n of the bytes is the voice from n frames in; from the part's start, the first `trimmed` are left out.
+    const decode = async (bytes: Uint8Array) => {
+      const first = firstFrameNumber(bytes) ?? 0;
+      firsts.push(first);
+      const from = first === 0 ? trimmed : first;
+      const to = first + Math.floor(bytes.length / FRAME_BYTES);
+      return { samples: speech.subarray(Math.round((from * FRAME_MS * 8000) / 1000), Math.round((to * FRAME_MS * 8000) / 1000)), sampleRate: 8000 };
+    };
+    const seen: number[][] = [];
+    const words = new PartWords((_p, starts) => seen.push(starts), decode, atOnce, async () => undefined);
+    words.text(0, TEXT);
+    // A second of frames at a time, each estimate so far waited for.
+    const perSecond = Math.round(1000 / FRAME_MS);
+    for (let f = 0; f < FRAMES; f += perSecond) {
+      words.add(0, mp3(Math.min(perSecond, FRAMES - f), f).slice().buffer);
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    }
+    await words.end(0, TEXT);
+    // As heard: the part's audio begins where the decoder's begins.
+    const heard = (i: number) => trueStart(i) - trimmed * FRAME_MS;
+    expect(firsts[0]).toBe(0);
+    expect(firsts.length).toBeGreaterThan(2);
+    expect(firsts.at(-1)).toBeGreaterThan(FRAMES / 2);
+    const all = seen.at(-1)!;
+    expect(all).toHaveLength(WORDS);
+    const want = tellTimes(TEXT, Array.from({ length: WORDS }, (_, i) => heard(i)));
+    all.forEach((ms, i) => expect(Math.abs(ms - want[i]!)).toBeLessThanOrEqual(30));
   });
 });
 

@@ -13,6 +13,7 @@
  */
 import pLimit from 'p-limit';
 import { id3Length, scanMp3Frames } from './mp3-frames';
+import { PartBytes } from './part-bytes';
 import { endsSentence, wordsOf } from './word-measure';
 import { moreWordTimes, type PartTimes, USUAL_MS_PER_WEIGHT } from './word-timing';
 import type { Steps } from './steps';
@@ -89,12 +90,20 @@ const SO_FAR_MIN_STEP_S = 2;
 const SO_FAR_MAX_STEP_S = 8;
 /** How long an estimate so far waits for more of its part's bytes, or its end (ms). */
 const SO_FAR_SETTLE_MS = 250;
+/** Frames decoded before the words not yet timed, and left out: the decoder's state (its bit reservoir, its filters) built up again. */
+const LEAD_FRAMES = 8;
+/** What a decoder may leave out in front (an encoder's header frame and delay), at most (ms). */
+const MAX_TRIM_MS = 100;
 /** Bytes a second of MP3 when its first frame does not tell (48 kbps). */
 const DEFAULT_BYTES_PER_S = 6_000;
 
 interface Part {
-  chunks: Uint8Array[];
-  bytes: number;
+  bytes: PartBytes;
+  /**
+   * Where the decoder's samples begin in the part's frames (ms): the frames before the first it gives (an
+   * encoder's header and delay, where the decoder leaves them out), measured on the first piece.
+   */
+  trimMs: number;
   text?: string;
   /** Its bytes a second of audio, from its first frame. */
   bytesPerS?: number;
@@ -126,7 +135,7 @@ export class PartWords {
 
   private partOf(part: number): Part {
     let p = this.parts.get(part);
-    if (!p) this.parts.set(part, (p = { chunks: [], bytes: 0, nextAt: Infinity, ended: false, queued: false, known: null, told: [] }));
+    if (!p) this.parts.set(part, (p = { bytes: new PartBytes(), trimMs: 0, nextAt: Infinity, ended: false, queued: false, known: null, told: [] }));
     return p;
   }
 
@@ -144,9 +153,8 @@ export class PartWords {
       p.bytesPerS = first ? (first.length * first.sampleRate) / first.samples : DEFAULT_BYTES_PER_S;
       p.nextAt = FIRST_SO_FAR_S * p.bytesPerS;
     }
-    p.chunks.push(chunk);
-    p.bytes += chunk.byteLength;
-    if (p.bytes >= p.nextAt && p.text && !p.ended && !p.queued && this.nearest() === part) this.soFar(part, p);
+    p.bytes.add(chunk);
+    if (p.bytes.size >= p.nextAt && p.text && !p.ended && !p.queued && this.nearest() === part) this.soFar(part, p);
   }
 
   /** The part is whole: its words are timed (the rest of them) when its text is known, and its bytes let go either way. */
@@ -154,7 +162,7 @@ export class PartWords {
     const p = this.partOf(part);
     p.ended = true;
     p.text = text ?? p.text;
-    if (!p.chunks.length || !p.text) {
+    if (!p.bytes.size || !p.text) {
       this.parts.delete(part);
       return Promise.resolve();
     }
@@ -188,29 +196,38 @@ export class PartWords {
       this.oneAtATime(async () => {
         p.queued = false;
         if (generation !== this.generation || p.ended) return;
-        const seconds = p.bytes / p.bytesPerS!;
+        const seconds = p.bytes.size / p.bytesPerS!;
         p.nextAt = Math.min(Math.max(seconds * SO_FAR_GROWTH, seconds + SO_FAR_MIN_STEP_S), seconds + SO_FAR_MAX_STEP_S) * p.bytesPerS!;
         await this.estimate(part, p, false, generation);
       }),
     );
   }
 
-  /** Decodes what the part holds (whole frames) and times more of its words; tells them if there are more. */
+  /**
+   * Decodes the part from a few frames before the words not yet timed (all of it when no MP3 frame is
+   * found), so far its whole frames only, and times more of its words; tells them if there are more. The
+   * bytes before the next piece are let go.
+   */
   private async estimate(part: number, p: Part, whole: boolean, generation: number): Promise<void> {
-    const joined = new Uint8Array(p.bytes);
-    let at = 0;
-    for (const b of p.chunks) {
-      joined.set(b, at);
-      at += b.byteLength;
-    }
-    // So far, the last frame may be cut: only whole frames are decoded.
-    const bytes = whole ? joined : joined.slice(0, scanMp3Frames(joined, id3Length(joined)).consumed);
+    const { bytes } = p;
+    const fromMs = p.known?.resumeMs ?? 0;
+    const first = bytes.frames === 0 ? 0 : Math.max(0, bytes.frameAt(fromMs + p.trimMs) - LEAD_FRAMES);
+    const start = first === 0 ? { offset: 0, ms: 0 } : bytes.frame(first);
+    // Not MP3 (a WAV): all of it, as it is.
+    const end = whole || bytes.frames === 0 ? bytes.size : bytes.wholeEnd;
     try {
-      const { samples, sampleRate } = await this.decode(bytes);
+      const { samples, sampleRate } = await this.decode(bytes.bytes(start.offset, end));
       if (generation !== this.generation) return;
-      const known = await this.slice(untilReset(moreWordTimes(p.text!, samples, sampleRate, p.known, whole, this.pace), () => generation === this.generation));
+      // The first piece so far tells what the decoder leaves out in front (its frames' time against its samples').
+      if (first === 0 && !whole && bytes.frames > 0) p.trimMs = Math.min(MAX_TRIM_MS, Math.max(0, bytes.wholeMs - (samples.length * 1000) / sampleRate));
+      const offsetMs = first === 0 ? 0 : start.ms - p.trimMs;
+      const known = await this.slice(untilReset(moreWordTimes(p.text!, samples, sampleRate, p.known, whole, this.pace, offsetMs), () => generation === this.generation));
       if (generation !== this.generation || !known) return;
       p.known = known;
+      if (!whole && bytes.frames > 0) {
+        const next = Math.max(0, bytes.frameAt(known.resumeMs + p.trimMs) - LEAD_FRAMES);
+        if (next > 0) bytes.dropBefore(bytes.frame(next).offset);
+      }
       if (known.weight > 0) this.pace = known.soundMs / known.weight;
       // The words timed surely, and those after for now (so far).
       const told = [...known.starts, ...known.ahead];

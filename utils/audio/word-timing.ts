@@ -226,14 +226,15 @@ export interface PartTimes {
  * only the words after them are estimated, on the audio after them (each estimate's cost is the new
  * audio's, not the whole part's). `whole`: the audio is all there, and every word is timed; else only those
  * up to the last sure pause (`CUT_PAUSE_MS`), from the pace `known` measured, or `usualPace` for a
- * part's first estimate. What comes back holds `known`'s starts and those after, or is `known` unchanged.
+ * part's first estimate. `offsetMs`: where `samples` begin in the part (a piece decoded from a frame before
+ * the words not yet timed). What comes back holds `known`'s starts and those after, or is `known` unchanged.
  */
-export function* moreWordTimes(text: string, samples: Float32Array, sampleRate: number, known: PartTimes | null, whole: boolean, usualPace = USUAL_MS_PER_WEIGHT): Steps<PartTimes | null> {
+export function* moreWordTimes(text: string, samples: Float32Array, sampleRate: number, known: PartTimes | null, whole: boolean, usualPace = USUAL_MS_PER_WEIGHT, offsetMs = 0): Steps<PartTimes | null> {
   const words = wordsOf(text);
   const done = known?.starts.length ?? 0;
   if (done >= words.length) return known;
   const fromMs = known?.resumeMs ?? 0;
-  const rest = samples.subarray(Math.min(samples.length, Math.round((fromMs * sampleRate) / 1000)));
+  const rest = samples.subarray(Math.min(samples.length, Math.max(0, Math.round(((fromMs - offsetMs) * sampleRate) / 1000))));
   const durationMs = (rest.length * 1000) / sampleRate;
   const loudness = loudnessOf(rest, sampleRate);
   const pauses = findPauses(loudness, durationMs);
