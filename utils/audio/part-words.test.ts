@@ -176,6 +176,35 @@ describe('PartWords: an MP3 part is decoded a piece at a time', () => {
   });
 });
 
+describe('PartWords: a long part come whole is decoded in pieces of at most 20 s', () => {
+  // 40 sentences of one word: 32.4 s, each word 400 ms after a 400-ms pause.
+  const WORDS = 40;
+  const TEXT = Array.from({ length: WORDS }, (_, i) => (i % 2 ? 'Два.' : 'Один.')).join(' ');
+  const trueStart = (i: number) => 400 + 800 * i;
+  const speech = audio(800 * WORDS + 400, Array.from({ length: WORDS }, (_, i): [number, number] => [trueStart(i), trueStart(i) + 400]));
+  const FRAMES = Math.ceil((800 * WORDS + 400) / FRAME_MS);
+
+  it('every word where it is heard, no piece longer than 20 s and its lead', async () => {
+    const pieces: number[] = [];
+    const decode = async (bytes: Uint8Array) => {
+      const first = firstFrameNumber(bytes) ?? 0;
+      const frames = Math.floor(bytes.length / FRAME_BYTES);
+      pieces.push(frames * FRAME_MS);
+      return { samples: speech.subarray(Math.round((first * FRAME_MS * 8000) / 1000), Math.round(((first + frames) * FRAME_MS * 8000) / 1000)), sampleRate: 8000 };
+    };
+    const seen: number[][] = [];
+    const words = new PartWords((_p, starts) => seen.push(starts), decode, async (steps) => runSteps(steps), async () => undefined);
+    words.add(0, mp3(FRAMES).slice().buffer);
+    await words.end(0, TEXT);
+    expect(pieces.length).toBeGreaterThanOrEqual(2);
+    pieces.forEach((ms) => expect(ms).toBeLessThanOrEqual(20_000 + 9 * FRAME_MS));
+    const all = seen.at(-1)!;
+    expect(all).toHaveLength(WORDS);
+    const want = tellTimes(TEXT, Array.from({ length: WORDS }, (_, i) => trueStart(i)));
+    all.forEach((ms, i) => expect(Math.abs(ms - want[i]!)).toBeLessThanOrEqual(30));
+  });
+});
+
 describe("tellTimes: a sentence's first word is told in the pause before it", () => {
   it.each([
     ['inside a sentence: at the starts', 'Один два три.', [100, 400, 700], [100, 400, 700]],

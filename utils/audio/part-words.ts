@@ -92,6 +92,8 @@ const SO_FAR_MAX_STEP_S = 8;
 const SO_FAR_SETTLE_MS = 250;
 /** Frames decoded before the words not yet timed, and left out: the decoder's state (its bit reservoir, its filters) built up again. */
 const LEAD_FRAMES = 8;
+/** The most audio decoded at once (ms). */
+const PIECE_MS = 20_000;
 /** What a decoder may leave out in front (an encoder's header frame and delay), at most (ms). */
 const MAX_TRIM_MS = 100;
 /** Bytes a second of MP3 when its first frame does not tell (48 kbps). */
@@ -204,36 +206,57 @@ export class PartWords {
   }
 
   /**
-   * Decodes the part from a few frames before the words not yet timed (all of it when no MP3 frame is
-   * found), so far its whole frames only, and times more of its words; tells them if there are more. The
-   * bytes before the next piece are let go.
+   * Times more of the part's words, a piece of its audio at a time (`piece`): so far, one piece of its
+   * whole frames; whole, pieces until its end — where no pause was sure in a whole piece, the rest at once.
    */
   private async estimate(part: number, p: Part, whole: boolean, generation: number): Promise<void> {
+    for (let capped = true; ; ) {
+      const step = await this.piece(part, p, whole, capped, generation);
+      if (!step || step.last || !whole) return;
+      if (!step.moved) capped = false;
+    }
+  }
+
+  /**
+   * Decodes a piece of the part, from a few frames before the words not yet timed (all of it when no MP3
+   * frame is found), at most `PIECE_MS` of audio when `capped` (a long part's whole samples at once were
+   * most of the player's memory), and times more of its words; tells them if there are more. The bytes
+   * before the next piece are let go. Null: given up (a reset, audio the browser cannot decode).
+   */
+  private async piece(part: number, p: Part, whole: boolean, capped: boolean, generation: number): Promise<{ last: boolean; moved: boolean } | null> {
     const { bytes } = p;
     const fromMs = p.known?.resumeMs ?? 0;
     const first = bytes.frames === 0 ? 0 : Math.max(0, bytes.frameAt(fromMs + p.trimMs) - LEAD_FRAMES);
     const start = first === 0 ? { offset: 0, ms: 0 } : bytes.frame(first);
+    const cut = capped && bytes.frames > 0 ? bytes.frameAt(start.ms + PIECE_MS) : null;
+    // A piece that ends before the audio does: its last frame is where the next piece's words are.
+    const short = cut !== null && cut > first && cut < bytes.frames - 1;
+    const last = whole && !short;
     // Not MP3 (a WAV): all of it, as it is.
-    const end = whole || bytes.frames === 0 ? bytes.size : bytes.wholeEnd;
+    const end = short ? bytes.frame(cut).offset : last || bytes.frames === 0 ? bytes.size : bytes.wholeEnd;
+    const endMs = short ? bytes.frame(cut).ms : bytes.wholeMs;
+    let known: PartTimes | null;
     try {
       const { samples, sampleRate } = await this.decode(bytes.bytes(start.offset, end));
-      if (generation !== this.generation) return;
-      // The first piece so far tells what the decoder leaves out in front (its frames' time against its samples').
-      if (first === 0 && !whole && bytes.frames > 0) p.trimMs = Math.min(MAX_TRIM_MS, Math.max(0, bytes.wholeMs - (samples.length * 1000) / sampleRate));
+      if (generation !== this.generation) return null;
+      // A piece from the part's start, whole frames only, tells what the decoder leaves out in front (its frames' time against its samples').
+      if (first === 0 && !last && bytes.frames > 0) p.trimMs = Math.min(MAX_TRIM_MS, Math.max(0, endMs - (samples.length * 1000) / sampleRate));
       const offsetMs = first === 0 ? 0 : start.ms - p.trimMs;
-      const known = await this.slice(untilReset(moreWordTimes(p.text!, samples, sampleRate, p.known, whole, this.pace, offsetMs), () => generation === this.generation));
-      if (generation !== this.generation || !known) return;
-      p.known = known;
-      if (!whole && bytes.frames > 0) {
-        const next = Math.max(0, bytes.frameAt(known.resumeMs + p.trimMs) - LEAD_FRAMES);
-        if (next > 0) bytes.dropBefore(bytes.frame(next).offset);
-      }
-      if (known.weight > 0) this.pace = known.soundMs / known.weight;
-      // The words timed surely, and those after for now (so far).
-      const told = [...known.starts, ...known.ahead];
-      if (told.length > 0 && told.join() !== p.told.join()) this.onWords(part, tellTimes(p.text!, (p.told = told)));
+      known = await this.slice(untilReset(moreWordTimes(p.text!, samples, sampleRate, p.known, last, this.pace, offsetMs), () => generation === this.generation));
     } catch {
       // Audio the browser cannot decode alone (a part cut short): its sentences are placed by their share of it.
+      return null;
     }
+    if (generation !== this.generation || !known) return null;
+    const moved = known.resumeMs > fromMs;
+    p.known = known;
+    if (known.weight > 0) this.pace = known.soundMs / known.weight;
+    // The words timed surely, and those after for now (so far).
+    const told = [...known.starts, ...known.ahead];
+    if (told.length > 0 && told.join() !== p.told.join()) this.onWords(part, tellTimes(p.text!, (p.told = told)));
+    if (last || bytes.frames === 0) return { last: true, moved };
+    const next = Math.max(0, bytes.frameAt(known.resumeMs + p.trimMs) - LEAD_FRAMES);
+    if (next > 0) bytes.dropBefore(bytes.frame(next).offset);
+    return { last: false, moved };
   }
 }
