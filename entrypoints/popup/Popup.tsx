@@ -11,6 +11,7 @@ import { QueueList } from '@/components/QueueList';
 import { Shortcuts } from '@/components/Shortcuts';
 import { errorText, i18n, uiLocale } from '@/utils/pages/i18n';
 import { type ReadingCommand, sendMessage } from '@/utils/messaging/protocol';
+import { type OpeningStart, openingStart, tabIdFromQuery } from '@/utils/pages/popup-start';
 import { PREVIEW_MAX } from '@/utils/reading/preview';
 import { IDLE_VIEW, isActive, readingViewStorage, type ReadingView } from '@/utils/reading/state';
 import { accountStorage, type AccountInfo, DEFAULT_PLAYBACK, type Playback, playbackStorage } from '@/utils/storage/settings';
@@ -21,15 +22,9 @@ import { type AskedStart, HOLD_MS, mayWait, startingView } from '@/utils/pages/v
 const locale = uiLocale();
 document.documentElement.lang = locale.slice(0, 2);
 
-/** The tab named in the address (`popup.html?tabId=N`), if any. */
-function tabIdFromQuery(): number | null {
-  const fromQuery = Number(new URLSearchParams(location.search).get('tabId'));
-  return Number.isInteger(fromQuery) && fromQuery > 0 ? fromQuery : null;
-}
-
 /** `popup.html?tabId=N` acts on tab N; opened from the toolbar it acts on the active tab. */
 async function targetTabId(): Promise<number | null> {
-  const fromQuery = tabIdFromQuery();
+  const fromQuery = tabIdFromQuery(location.search);
   if (fromQuery !== null) return fromQuery;
   const [tab] = await browser.tabs.query({ active: true, currentWindow: true });
   return tab?.id ?? null;
@@ -64,23 +59,15 @@ function useReadingView(): ReadingView | null {
 }
 
 /**
- * The reading this popup asked for as it opened (`startReadingOnOpen`), until the background turns it
- * down (a reading is active) or cannot be asked: while it starts, the last reading's end is not drawn as its.
+ * The reading this popup asked for as it opened (`popup-start.ts`), until the background turns it down (a
+ * reading is active) or cannot be asked: while it starts, the last reading's end is not drawn as its.
  */
 let askedStart: AskedStart | null = null;
 const askedStartFollowers = new Set<(asked: AskedStart | null) => void>();
 
-function askStart(tabId: number): void {
-  const asked: AskedStart = { sentAt: Date.now(), tabId };
-  const set = (value: AskedStart | null) => {
-    askedStart = value;
-    askedStartFollowers.forEach((follow) => follow(value));
-  };
-  set(asked);
-  void sendMessage('startReading', { tabId }).then(
-    (answer) => answer?.starts === true,
-    () => false,
-  ).then((starts) => void (!starts && askedStart === asked && set(null)));
+function setAskedStart(value: AskedStart | null): void {
+  askedStart = value;
+  askedStartFollowers.forEach((follow) => follow(value));
 }
 
 function useAskedStart(): AskedStart | null {
@@ -105,21 +92,17 @@ const command = (c: ReadingCommand) => void sendMessage('command', { command: c 
 
 const tabIdPromise = targetTabId();
 
-/**
- * Opening the popup starts reading its tab unless a reading is active: the
- * background decides that, so the message goes out at once, before any render.
- */
-export function startReadingOnOpen(): void {
-  // Opened by the toolbar button: the background started the reading at the click (it may even have
-  // ended by now: it is not started again).
-  if (new URLSearchParams(location.search).get('from') === 'toolbar') return;
-  const start = (tabId: number | null) => {
-    if (tabId !== null) askStart(tabId);
+/** Follows the start the popup's opening asked for (the background decides whether a reading starts). */
+export function followOpeningStart(): void {
+  const follow = (start: OpeningStart | null) => {
+    if (!start) return;
+    setAskedStart(start.asked);
+    void start.starts.then((starts) => void (!starts && askedStart === start.asked && setAskedStart(null)));
   };
-  // A tab named in the address is asked for now, not in a callback that would run after the first render.
-  const named = tabIdFromQuery();
-  if (named !== null) start(named);
-  else void tabIdPromise.then(start);
+  const start = openingStart();
+  // A tab named in the address is known now: the first drawing already shows its start.
+  if (start instanceof Promise) void start.then(follow);
+  else follow(start);
 }
 
 /**

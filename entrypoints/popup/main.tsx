@@ -1,6 +1,6 @@
 import { render } from 'preact';
 import { diagnostics } from '@/utils/diagnostics/wired';
-import { Popup, startReadingOnOpen } from './Popup';
+import { followOpeningStart, Popup } from './Popup';
 import './popup.css';
 
 /** Every state the player is drawn in, from the first frame on (Firefox's driver cannot put a script in an extension page before the page's own). */
@@ -17,6 +17,6 @@ function recordDrawnStates(): string[] {
 // Test builds: the states drawn, as `drawnStates`.
 diagnostics.expose({ drawnStates: diagnostics.counters(recordDrawnStates) });
 
-// The reading starts before the first render: every millisecond here is one before the first audio.
-startReadingOnOpen();
+// The reading was asked for by popup-start.js, before this bundle loaded.
+followOpeningStart();
 render(<Popup />, document.getElementById('app')!);

@@ -1,0 +1,56 @@
+/**
+ * The reading a popup asks for as it opens, before its page's own bundle has loaded: `popup-start.js`, a
+ * small classic script at the top of `popup.html`, asks the background at once (the popup's page load was
+ * most of the way from its opening to the first audio), and leaves the ask where the popup's bundle
+ * finds it (`window`). Opened by the toolbar button, the popup asks nothing: the click started the reading.
+ */
+import type { AskedStart } from './view-pace';
+
+/** The ask, once its tab is known (null: none was made), and whether the background started a reading for it. */
+export interface OpeningStart {
+  asked: AskedStart;
+  starts: Promise<boolean>;
+}
+
+const KEY = '__trysashaOpeningStart';
+
+type WithStart = { [KEY]?: OpeningStart | Promise<OpeningStart | null> | null };
+
+/** `popup.html?tabId=N` acts on tab N; opened from the toolbar it acts on the active tab. */
+export function tabIdFromQuery(search: string): number | null {
+  const fromQuery = Number(new URLSearchParams(search).get('tabId'));
+  return Number.isInteger(fromQuery) && fromQuery > 0 ? fromQuery : null;
+}
+
+export interface StartDeps {
+  search: string;
+  activeTab(): Promise<number | null>;
+  /** Asks the background to start reading the tab (unless a reading is active); whether it started one. */
+  send(tabId: number): Promise<boolean>;
+  now(): number;
+}
+
+/**
+ * Asks for the reading the opening starts (if any): the tab named in the address at once (the ask is
+ * returned as it is, for the popup's first drawing), else the active tab once it is known.
+ */
+export function askAtOpening({ search, activeTab, send, now }: StartDeps): OpeningStart | Promise<OpeningStart | null> | null {
+  if (new URLSearchParams(search).get('from') === 'toolbar') return null;
+  const ask = (tabId: number | null): OpeningStart | null => {
+    if (tabId === null) return null;
+    const asked = { sentAt: now(), tabId };
+    return { asked, starts: send(tabId).catch(() => false) };
+  };
+  const named = tabIdFromQuery(search);
+  return named !== null ? ask(named) : activeTab().then(ask, () => null);
+}
+
+/** Leaves the ask for the popup's bundle. */
+export function leaveOpeningStart(start: ReturnType<typeof askAtOpening>, on: object = globalThis): void {
+  (on as WithStart)[KEY] = start;
+}
+
+/** The ask the opening made: null when none was (or the early script did not run), a promise while its tab is looked up. */
+export function openingStart(on: object = globalThis): ReturnType<typeof askAtOpening> {
+  return (on as WithStart)[KEY] ?? null;
+}
