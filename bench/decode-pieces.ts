@@ -9,8 +9,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { launchWithExtension, serviceWorkerOf } from '../tests/e2e/chromium.ts';
-import { evaluate, launchFirefoxWithExtension, openPage } from '../tests/e2e-firefox/firefox.ts';
+import { inBothBrowsers } from './decode.ts';
 import { renderSpeech } from '../tests/fake-service/audio.ts';
 import { id3Length, scanMp3Frames } from '../utils/audio/mp3-frames.ts';
 
@@ -75,27 +74,9 @@ async function main() {
       console.log(`${name}, lead ${lead}: found − expected ${mine.map((r) => r.found - r.expected).join(' ')}; worst difference ${mine.map((r) => r.worst).join(' ')}`);
     }
   };
-  const chromium = await launchWithExtension();
-  try {
-    const sw = await serviceWorkerOf(chromium.context);
-    const page = await chromium.context.newPage();
-    await page.goto(`chrome-extension://${new URL(sw.url()).host}/options.html`);
-    await page.evaluate('window.__name = (f) => f');
-    const rows = await page.evaluate(piecesInPage, { base64, cuts, rate: RATE });
-    console.log(`Chromium: whole ${rows[0]!.wholeLength} samples, frames × ${perFrame} = ${Math.round(frames.length * perFrame)}`);
-    report('Chromium', rows);
-  } finally {
-    await chromium.close();
-  }
-  const firefox = await launchFirefoxWithExtension();
-  try {
-    const page = await openPage(firefox.browser, `${firefox.base}options.html`);
-    await evaluate(page, () => void ((window as unknown as { __name: unknown }).__name = (f: unknown) => f));
-    const rows = await evaluate(page, piecesInPage, { base64, cuts, rate: RATE });
-    console.log(`Firefox: whole ${rows[0]!.wholeLength} samples`);
-    report('Firefox', rows);
-  } finally {
-    await firefox.close();
+  for (const { browser, result: rows } of await inBothBrowsers(piecesInPage, { base64, cuts, rate: RATE })) {
+    console.log(`${browser}: whole ${rows[0]!.wholeLength} samples, frames × ${perFrame} = ${Math.round(frames.length * perFrame)}`);
+    report(browser, rows);
   }
 }
 

@@ -49,11 +49,9 @@ async function decodeInPage({ base64, runs }: { base64: string; runs: number }):
   return { seconds, ms, late: Math.round(late * 10) / 10 };
 }
 
-export async function measureDecode(): Promise<DecodeResult[]> {
-  const text = readFileSync(resolve(import.meta.dirname, '../tests/corpus-expected/ru/aif-france.txt'), 'utf8').replace(/\s+/g, ' ').slice(0, 2000);
-  const { bytes } = await renderSpeech(text, 'mp3');
-  const base64 = Buffer.from(bytes).toString('base64');
-  const results: DecodeResult[] = [];
+/** `fn(arg)` run in an extension page (the options page) of Chromium, then of Firefox, with the test builds. */
+export async function inBothBrowsers<A, R>(fn: (arg: A) => Promise<R>, arg: A): Promise<Array<{ browser: 'Chromium' | 'Firefox'; result: R }>> {
+  const out: Array<{ browser: 'Chromium' | 'Firefox'; result: R }> = [];
   const chromium = await launchWithExtension();
   try {
     const sw = await serviceWorkerOf(chromium.context);
@@ -61,8 +59,7 @@ export async function measureDecode(): Promise<DecodeResult[]> {
     await page.goto(`chrome-extension://${new URL(sw.url()).host}/options.html`);
     // tsx names the page function's inner functions through a helper the page lacks.
     await page.evaluate('window.__name = (f) => f');
-    const r = await page.evaluate(decodeInPage, { base64, runs: RUNS });
-    results.push({ browser: 'Chromium', audioSeconds: r.seconds, bytes: bytes.length, decodeMs: r.ms, worstTimerLateMs: r.late });
+    out.push({ browser: 'Chromium', result: (await page.evaluate(fn as (arg: unknown) => Promise<unknown>, arg)) as R });
   } finally {
     await chromium.close();
   }
@@ -70,12 +67,18 @@ export async function measureDecode(): Promise<DecodeResult[]> {
   try {
     const page = await openPage(firefox.browser, `${firefox.base}options.html`);
     await evaluate(page, () => void ((window as unknown as { __name: unknown }).__name = (f: unknown) => f));
-    const r = await evaluate(page, decodeInPage, { base64, runs: RUNS });
-    results.push({ browser: 'Firefox', audioSeconds: r.seconds, bytes: bytes.length, decodeMs: r.ms, worstTimerLateMs: r.late });
+    out.push({ browser: 'Firefox', result: await evaluate(page, fn, arg) });
   } finally {
     await firefox.close();
   }
-  return results;
+  return out;
+}
+
+export async function measureDecode(): Promise<DecodeResult[]> {
+  const text = readFileSync(resolve(import.meta.dirname, '../tests/corpus-expected/ru/aif-france.txt'), 'utf8').replace(/\s+/g, ' ').slice(0, 2000);
+  const { bytes } = await renderSpeech(text, 'mp3');
+  const base64 = Buffer.from(bytes).toString('base64');
+  return (await inBothBrowsers(decodeInPage, { base64, runs: RUNS })).map(({ browser, result: r }) => ({ browser, audioSeconds: r.seconds, bytes: bytes.length, decodeMs: r.ms, worstTimerLateMs: r.late }));
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
