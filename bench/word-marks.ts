@@ -129,11 +129,18 @@ const sampler = (player: string, timers: string) => `(() => {
     if (!p.started || p.audio.paused || p.audio.readyState < 3 || !p.readingId) return;
     // The player's own fine position (Firefox's currentTime steps by 40 ms here): what its clock goes by.
     const now = p.finePosition ? p.finePosition() : p.audio.currentTime;
-    const part = p.currentPart(now);
-    const start = p.partStarts.get(part);
-    if (start === undefined) return;
+    // Where the parts lie: the player's timeline (since 19aa7e0), or its own map in builds before it (A/B runs).
+    let part, ms;
+    if (p.timeline) {
+      ({ part, ms } = p.timeline.inPart(now));
+    } else {
+      part = p.currentPart(now);
+      const start = p.partStarts.get(part);
+      if (start === undefined) return;
+      ms = (now - start) * 1000;
+    }
     const told = window.__told ?? [-1, -1];
-    window.__wm.push([Date.now(), part, (now - start) * 1000, p.audio.playbackRate, told[0], told[1]]);
+    window.__wm.push([Date.now(), part, ms, p.audio.playbackRate, told[0], told[1]]);
   }, 10);
   return true;
 })()`;
