@@ -97,10 +97,10 @@ export default defineConfig({
       // Everything but the background takes the browser's own API object, not the webextension-polyfill.
       // The content scripts (and the extract script, an unlisted script injected into pages) call no
       // extension API through it (messaging calls `chrome` itself), and WXT's content-script context only
-      // reads `runtime.id`: the polyfill was a sixth of the extract script, compiled at every first injection.
+      // reads `runtime.id`: the polyfill was compiled at every first injection.
       // The pages (popup, options, player, PDF and the rest) call only what Chrome's own `chrome` answers
       // with a promise in every version the manifest allows (storage, tabs, runtime, permissions, i18n), and
-      // Firefox's `browser` is its own: the polyfill was an eighth of the popup's bundle. The background keeps
+      // Firefox's `browser` is its own: the popup opens without it. The background keeps
       // it: its many calls have not each been checked against `chrome`'s, and its size costs no page's opening.
       if (entrypoints.some((e) => e.type === 'background')) return;
       const alias = config.resolve?.alias;
@@ -112,8 +112,8 @@ export default defineConfig({
       // V8's compile hint (Chrome 136+; other engines read a comment): every function of the extract script
       // is compiled as it is injected, not on its first call. Where the script is already in the page (read
       // before, or click-to-read), the extraction at the reading's start no longer compiles Readability and
-      // ours: 29.4 → 22.6 ms on the 15,000-character article (bench/ab.ts --fresh resident). Minifying drops
-      // comments, so it is put in after.
+      // ours (measured with bench/ab.ts --fresh resident: bench/HISTORY.md). Minifying drops comments, so it is
+      // put in after.
       const file = join(wxt.config.outDir, 'extract.js');
       const code = await readFile(file, 'utf8').catch(() => null);
       if (code !== null && !code.startsWith(COMPILE_ALL)) await writeFile(file, `${COMPILE_ALL}\n${code}`);
