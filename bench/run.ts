@@ -313,6 +313,13 @@ async function firstAudio() {
         const origin = await popup.evaluate(() => performance.timeOrigin);
         const arrived = await firstRequestAfter(rig.service.url, origin);
         if (arrived !== null) toRequest.push(arrived - origin);
+        // Where the time went: the worker's marks from its start of the reading, and that start after the popup's opening.
+        const trace = await withServiceMarks(await rig.takeTrace(), rig.service.url, origin);
+        collectSteps(trace, `popup ${kind}`, steps);
+        const start = trace.findLast(([label]) => label === 'start');
+        if (start) (steps[`popup ${kind} (opened → start)`] ??= []).push(start[1] - origin);
+        const bytesAt = await rig.offscreen<number>('player.stats.firstBytesAt ? performance.timeOrigin + player.stats.firstBytesAt : 0');
+        if (bytesAt && start) (steps[`popup ${kind} player:bytes`] ??= []).push(bytesAt - start[1]);
       }
       if (run >= 0) popupLoad.push(await popup.evaluate(() => (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming).domContentLoadedEventEnd));
       await rig.stopReading(popup);
