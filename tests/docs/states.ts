@@ -87,9 +87,9 @@ export function stateTable(): string {
 }
 
 /** `markdown` with the text between the markers (the markers included) replaced by `table`; null when a marker is missing. */
-export function withTable(markdown: string, table: string): string | null {
-  const begin = markdown.indexOf(BEGIN);
-  const end = markdown.indexOf(END);
+export function withTable(markdown: string, table: string, markers: readonly [string, string] = [BEGIN, END]): string | null {
+  const begin = markdown.indexOf(markers[0]);
+  const end = markdown.indexOf(markers[1]);
   if (begin < 0 || end < begin) return null;
-  return markdown.slice(0, begin) + table + markdown.slice(end + END.length);
+  return markdown.slice(0, begin) + table + markdown.slice(end + markers[1].length);
 }
