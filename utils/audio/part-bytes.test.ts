@@ -26,6 +26,7 @@ describe('PartBytes: a part\'s bytes and its whole frames, as they come', () => 
     expect(bytes.frame(3)).toEqual({ offset: before.length + 3 * 156, ms: 3 * FRAME_MS });
     expect(bytes.wholeEnd).toBe(all.length);
     expect(bytes.wholeMs).toBeCloseTo(10 * FRAME_MS);
+    expect(bytes.bytesPerS).toBeCloseTo((156 * 22_050) / 576);
     expect([...bytes.bytes(before.length + 156, before.length + 160)]).toEqual([0xff, 0xf3, 0x60, 0xc0]);
   });
 
@@ -63,7 +64,7 @@ describe('PartBytes: a part\'s bytes and its whole frames, as they come', () => 
     const bytes = new PartBytes();
     bytes.add(new Uint8Array([1, 2, 3]));
     bytes.add(new Uint8Array(20));
-    expect([bytes.frames, bytes.wholeEnd, bytes.size]).toEqual([0, 0, 23]);
+    expect([bytes.frames, bytes.wholeEnd, bytes.size, bytes.bytesPerS]).toEqual([0, 0, 23, undefined]);
     expect([...bytes.bytes(0, 4)]).toEqual([1, 2, 3, 0]);
   });
 });

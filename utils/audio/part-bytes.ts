@@ -19,6 +19,8 @@ export class PartBytes {
   private readonly offsets: number[] = [];
   private readonly startsMs: number[] = [];
   private endMs = 0;
+  /** Bytes a second of audio, from the first whole frame (undefined before it). */
+  bytesPerS: number | undefined;
 
   add(chunk: Uint8Array): void {
     this.chunks.push(chunk);
@@ -31,6 +33,8 @@ export class PartBytes {
     if (this.scanned >= this.size) return;
     const rest = this.bytes(this.scanned, this.size);
     const { frames, consumed } = scanMp3Frames(rest);
+    const head = frames[0];
+    if (head && this.bytesPerS === undefined) this.bytesPerS = (head.length * head.sampleRate) / head.samples;
     for (const f of frames) {
       this.offsets.push(this.scanned + f.offset);
       this.startsMs.push(this.endMs);

@@ -12,7 +12,6 @@
  * bytes are let go once the part is timed whole.
  */
 import pLimit from 'p-limit';
-import { id3Length, scanMp3Frames } from './mp3-frames';
 import { PartBytes } from './part-bytes';
 import { endsSentence, wordsOf } from './word-measure';
 import { moreWordTimes, type PartTimes, USUAL_MS_PER_WEIGHT } from './word-timing';
@@ -149,13 +148,11 @@ export class PartWords {
   /** Bytes of `part` as appended (kept by reference: nothing else writes them). A cut stream's rest is added as it comes: the decoder finds its frames again. */
   add(part: number, bytes: ArrayBuffer): void {
     const p = this.partOf(part);
-    const chunk = new Uint8Array(bytes);
+    p.bytes.add(new Uint8Array(bytes));
     if (p.bytesPerS === undefined) {
-      const first = scanMp3Frames(chunk, id3Length(chunk)).frames[0];
-      p.bytesPerS = first ? (first.length * first.sampleRate) / first.samples : DEFAULT_BYTES_PER_S;
+      p.bytesPerS = p.bytes.bytesPerS ?? DEFAULT_BYTES_PER_S;
       p.nextAt = FIRST_SO_FAR_S * p.bytesPerS;
     }
-    p.bytes.add(chunk);
     if (p.bytes.size >= p.nextAt && p.text && !p.ended && !p.queued && this.nearest() === part) this.soFar(part, p);
   }
 
