@@ -76,13 +76,30 @@ function partsOf(lang: 'ru' | 'en', perText: number): string[] {
 
 const quantile = (sorted: readonly number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))] ?? 0;
 
+/**
+ * `WORD_TIMING_RATE=<Hz>`: the voice taken down to that rate (an integer fraction of the voice's own, each output
+ * sample the mean of the ones it stands for), as a decoder at a lower rate would give it.
+ */
+async function atRate(voice: Awaited<ReturnType<typeof timedVoice>>): Promise<Awaited<ReturnType<typeof timedVoice>>> {
+  const rate = Number(process.env.WORD_TIMING_RATE ?? voice.sampleRate);
+  const step = Math.round(voice.sampleRate / rate);
+  if (step <= 1) return voice;
+  const pcm = new Int16Array(Math.floor(voice.pcm.length / step));
+  for (let i = 0; i < pcm.length; i++) {
+    let sum = 0;
+    for (let j = 0; j < step; j++) sum += voice.pcm[i * step + j]!;
+    pcm[i] = Math.round(sum / step);
+  }
+  return { ...voice, pcm, sampleRate: voice.sampleRate / step };
+}
+
 export async function measureWordTiming(perText = 2): Promise<Record<'ru' | 'en' | 'all', WordTimingResult>> {
   const out = {} as Record<'ru' | 'en' | 'all', WordTimingResult>;
   const all = { parts: 0, words: 0, samples: 0, on: 0, near: 0, errors: [] as number[], soFar: noSoFar(), chainedOn: 0 };
   for (const lang of ['ru', 'en'] as const) {
     const acc = { parts: 0, words: 0, samples: 0, on: 0, near: 0, errors: [] as number[], soFar: noSoFar(), chainedOn: 0 };
     for (const text of partsOf(lang, perText)) {
-      const voice = await timedVoice(text);
+      const voice = await atRate(await timedVoice(text));
       const samples = Float32Array.from(voice.pcm, (s) => s / 32768);
       const { timed } = wordTimesOfAudio(text, samples, voice.sampleRate);
       if (timed.length !== voice.words.length) throw new Error(`words differ: ${timed.length} estimated, ${voice.words.length} said`);

@@ -12,6 +12,7 @@
  * bytes are let go once the part is timed whole.
  */
 import pLimit from 'p-limit';
+import { type Decode, browserCodecs, frameDecoder } from './decode';
 import { PartBytes } from './part-bytes';
 import { endsSentence, wordsOf } from './word-measure';
 import { moreWordTimes, type PartTimes, USUAL_MS_PER_WEIGHT } from './word-timing';
@@ -43,21 +44,6 @@ export function tellTimes(text: string, starts: readonly number[]): number[] {
     return Math.max(ms - SENTENCE_LEAD_MS, (starts[i - 1]! + ms) / 2);
   });
 }
-
-/** Decoded audio: one channel. */
-export interface DecodedAudio {
-  samples: Float32Array;
-  sampleRate: number;
-}
-
-export type Decode = (bytes: Uint8Array<ArrayBuffer>) => Promise<DecodedAudio>;
-
-/** The browser's decoder: an offline context at 22,050 Hz (enough for loudness; less to resample). */
-export const browserDecode: Decode = async (bytes) => {
-  const context = new OfflineAudioContext(1, 1, 22_050);
-  const decoded = await context.decodeAudioData(bytes.buffer);
-  return { samples: decoded.getChannelData(0), sampleRate: decoded.sampleRate };
-};
 
 /** Runs an estimate's steps to the end; the browser's lets the page's other work in between. */
 export type Slicer = <T>(steps: Steps<T>) => Promise<T>;
@@ -128,7 +114,7 @@ export class PartWords {
   constructor(
     /** Told when to tell a part's words (ms; `tellTimes`), in the order of its words (`wordsOf`): the first few (the last of them for now), then more, then all. */
     private readonly onWords: (part: number, starts: number[]) => void,
-    private readonly decode: Decode = browserDecode,
+    private readonly decode: Decode = frameDecoder(import.meta.env.FIREFOX ? undefined : browserCodecs()),
     private readonly slice: Slicer = browserSlicer,
     /** Waits before an estimate so far: the part may end meanwhile. */
     private readonly settle: () => Promise<void> = () => new Promise((resolve) => setTimeout(resolve, SO_FAR_SETTLE_MS)),

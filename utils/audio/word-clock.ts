@@ -6,7 +6,8 @@
  * last word told stays. Timers are passed in, so the clock is tested without a browser.
  */
 
-import { type Decode, PartWords } from './part-words';
+import type { Decode } from './decode';
+import { PartWords } from './part-words';
 import { lastStarted } from './word-measure';
 
 /** Where playback is, as the player sees it; null when it is not moving (paused, waiting, not started). */
