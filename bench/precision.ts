@@ -13,6 +13,7 @@ import { corpusDirOf, type ExpectedLang, expectedPages, expectedText } from '../
 import { averageScores, type Averages, type PageScore, score } from '../tests/fixtures/shingles.ts';
 import { corpusDir, corpusPages, expectedWords } from '../tests/fixtures/corpus.ts';
 import { billedOn, offline } from './billed.ts';
+import { expected2026, PAGES_2026, pages2026Dir, type Shape } from '../tests/fixtures/pages-2026.ts';
 
 export interface PrecisionRow extends PageScore {
   lang: ExpectedLang;
@@ -83,6 +84,44 @@ export async function measureCorpusRecall(extensionDir?: string): Promise<{ page
   return { pages: recalls.length, recall: recalls.reduce((n, [, r]) => n + r, 0) / Math.max(1, recalls.length), below95: recalls.filter(([, r]) => r < 0.95).map(([p, r]) => `${p} ${Math.round(r * 1000) / 1000}`) };
 }
 
+export interface Row2026 extends PageScore {
+  page: string;
+  shape: Shape;
+  lang: 'ru' | 'en';
+  billedChars: number;
+  leftOutChars: number;
+  expectedChars: number;
+}
+
+/**
+ * The same on the saved pages of 2024–26 (`tests/fixtures/pages-2026/`, issue 61), averaged by shape (listicles,
+ * reviews, how-tos, long articles, vendor blogs, news, event lists) and in all.
+ */
+export async function measurePages2026(extensionDir?: string): Promise<{ rows: Row2026[]; byShape: Record<string, Averages>; all: Averages }> {
+  const browser = await launchWithExtension(extensionDir ? { extensionDir } : {});
+  const rows: Row2026[] = [];
+  try {
+    const sw = await serviceWorkerOf(browser.context);
+    await offline(browser.context);
+    const server = await startPagesServer(pages2026Dir);
+    try {
+      for (const [page, { shape, lang }] of Object.entries(PAGES_2026)) {
+        const got = await billedOn(browser.context, sw, `${server.url}/${page}.html`);
+        const expected = expected2026(page);
+        if (process.env.DUMP) writeFileSync(join(process.env.DUMP, `2026-${page}.txt`), got.billed);
+        rows.push({ page, shape, lang, ...score(expected, got.billed), billedChars: got.billedChars, leftOutChars: got.leftOutChars, expectedChars: expected.replace(/\s+/g, ' ').trim().length });
+      }
+    } finally {
+      await server.close();
+    }
+  } finally {
+    await browser.close();
+  }
+  const byShape: Record<string, Averages> = {};
+  for (const shape of new Set(rows.map((r) => r.shape))) byShape[shape] = averageScores(rows.filter((r) => r.shape === shape));
+  return { rows, byShape, all: averageScores(rows) };
+}
+
 const r3 = (n: number) => Math.round(n * 1000) / 1000;
 
 if (import.meta.url === `file://${process.argv[1]}`) {
@@ -92,6 +131,11 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   console.table(rows.map((r) => ({ lang: r.lang, page: r.page, billed: r.billedChars, expected: r.expectedChars, leftOut: r.leftOutChars, P: r3(r.precision), R: r3(r.recall), F1: r3(r.f1) })));
   for (const [k, a] of Object.entries(averages)) if (a) console.log(`${k}: ${a.pages} pages, P ${r3(a.precision)}, R ${r3(a.recall)}, F1 ${r3(a.f1)}`);
   if (process.env.JSON) writeFileSync(process.env.JSON, JSON.stringify({ rows, averages }, null, 1));
+  if (process.env.PAGES_2026) {
+    const p = await measurePages2026(process.argv[2] ? resolve(process.argv[2]) : undefined);
+    console.table(p.rows.map((r) => ({ shape: r.shape, page: r.page, billed: r.billedChars, expected: r.expectedChars, leftOut: r.leftOutChars, P: r3(r.precision), R: r3(r.recall), F1: r3(r.f1) })));
+    for (const [k, a] of [...Object.entries(p.byShape), ['all', p.all] as const]) console.log(`2026 ${k}: ${a.pages} pages, P ${r3(a.precision)}, R ${r3(a.recall)}, F1 ${r3(a.f1)}`);
+  }
   if (process.env.CORPUS_RECALL) {
     const whole = await measureCorpusRecall(process.argv[2] ? resolve(process.argv[2]) : undefined);
     console.log(`whole corpus: ${whole.pages} pages, recall of Readability's output ${r3(whole.recall)}; under 0.95: ${whole.below95.join(', ') || 'none'}`);

@@ -13,7 +13,7 @@ import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { hashOf } from '../utils/storage/bounds.ts';
-import { measureCorpusRecall, measurePrecision } from './precision.ts';
+import { measureCorpusRecall, measurePages2026, measurePrecision } from './precision.ts';
 import { measureArticleBenchmark } from './article-benchmark.ts';
 import { measureWordTiming } from './word-timing.ts';
 import { measureDecode } from './decode.ts';
@@ -654,7 +654,8 @@ async function extraction() {
 async function precision() {
   const { rows: pages, averages } = await measurePrecision();
   const whole = await measureCorpusRecall();
-  results.precision = { pages, averages, wholeCorpus: whole };
+  const pages2026 = await measurePages2026();
+  results.precision = { pages, averages, wholeCorpus: whole, pages2026 };
   rows.push({ measure: `whole corpus (${whole.pages} pages): recall of Readability's own output`, value: String(Math.round(whole.recall * 1000) / 1000), target: '—', met: null });
   const r3 = (n: number) => Math.round(n * 1000) / 1000;
   for (const [k, a] of Object.entries(averages)) {
@@ -666,6 +667,11 @@ async function precision() {
       met: a.f1 >= 0.975 && a.precision >= 0.96 && a.recall >= 0.98,
     });
   }
+  for (const [shape, a] of Object.entries(pages2026.byShape)) {
+    rows.push({ measure: `pages of 2024–26, ${shape} (${a.pages} pages): what is read vs the hand-checked text`, value: `P ${r3(a.precision)}, R ${r3(a.recall)}, F1 ${r3(a.f1)}`, target: 'F1 ≥ 0.97', met: a.f1 >= 0.97, num: a.f1 });
+  }
+  const all = pages2026.all;
+  rows.push({ measure: `pages of 2024–26, all (${all.pages} pages)`, value: `P ${r3(all.precision)}, R ${r3(all.recall)}, F1 ${r3(all.f1)}`, target: 'F1 ≥ 0.975', met: all.f1 >= 0.975, num: all.f1 });
 }
 
 // --- 3c. what is read: the public article-extraction benchmark --------------------
@@ -772,10 +778,12 @@ async function memory() {
     rig.pages.put('/hour.html', makeArticleHtml(chars, 'Час чтения'));
     const { tabId } = await rig.openTab('/hour.html');
     const { popup } = await rig.popupUntilPlaying(tabId);
-    // `--decode-probe off|<Hz>`: the player's decoding for word times left out, or done at another rate (what the heap owes it).
+    // `--decode-probe off|offline|<Hz>`: the player's decoding for word times left out, or done by the Web Audio
+    // decoder (not WebCodecs'), or by it at another rate (what the heap owes each).
     const probe = arg('decode-probe', '');
-    if (probe === 'off') await rig.offscreen(`OfflineAudioContext.prototype.decodeAudioData = () => Promise.reject(new Error('probe'))`);
-    else if (probe) await rig.offscreen(`{ const O = OfflineAudioContext; globalThis.OfflineAudioContext = function (c, l) { return new O(c, l, ${Number(probe)}); }; }`);
+    if (probe === 'off') await rig.offscreen(`globalThis.AudioDecoder = undefined; OfflineAudioContext.prototype.decodeAudioData = () => Promise.reject(new Error('probe'))`);
+    else if (probe) await rig.offscreen(`globalThis.AudioDecoder = { isConfigSupported: async () => ({ supported: false }) }`);
+    if (probe && probe !== 'off' && probe !== 'offline') await rig.offscreen(`{ const O = OfflineAudioContext; globalThis.OfflineAudioContext = function (c, l) { return new O(c, l, ${Number(probe)}); }; }`);
     await rig.offscreen('player.audio.playbackRate = 16');
     // `--allocations`: where the player's allocations come from, garbage included (V8's sampling heap profiler).
     const allocations = process.argv.includes('--allocations');
