@@ -60,6 +60,9 @@ const TEXT_NODE = 3;
 const SECTION_CLASS = /(^|\s)(references|reflist|refbegin|mw-references-wrap|reference-text|footnotes?|bibliography|navbox|catlinks|printfooter)(\s|$)/i;
 const SECTION_ROLE = /^doc-(endnotes|bibliography|footnote)$/;
 /** Headings of sections a listener does not want read (Russian and English). */
+/** Selectors of the headings of level 1 to n, by n. */
+const HEADINGS_UP_TO = ['', 'h1', 'h1,h2', 'h1,h2,h3', 'h1,h2,h3,h4', 'h1,h2,h3,h4,h5', 'h1,h2,h3,h4,h5,h6'];
+
 const UNWANTED_HEADING =
   /^(references?|notes?|footnotes|citations|sources|bibliography|further reading|see also|external links|works cited|notes and references|references and notes|literature|примечания|литература|ссылки|см\.? также|смотрите также|источники|библиография|сноски|дополнительная литература|внешние ссылки)$/;
 function matches(el: Element, cls: RegExp, role: RegExp): boolean {
@@ -227,7 +230,13 @@ export function blocksOf(
         return;
       }
     }
-    if (skipping) return void leave(el);
+    if (skipping) {
+      // A section left out ends at the next heading as high, also one inside an element that begins in it (page
+      // builders put each heading in a block of its own): such an element is gone through, not left whole.
+      if (!el.querySelector(HEADINGS_UP_TO[skipping]!)) return void leave(el);
+      for (let child = el.firstChild; child; child = child.nextSibling) walk(child);
+      return;
+    }
     if (isNoise(el, onPage) || (!opts.keepReferences && matches(el, SECTION_CLASS, SECTION_ROLE)) || pagePartOf(el, (articleChars ??= (root.textContent ?? '').replace(/\s+/g, ' ').length))) return void leave(el);
     if (tag === 'BR') return flush(pending.kind);
     if (tag === 'IMG') {

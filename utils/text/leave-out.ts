@@ -138,7 +138,7 @@ const BOILERPLATE = new Set([
   'оставить комментарий', 'оставьте комментарий', 'добавить комментарий', 'написать комментарий', 'комментарии', 'отзывы', 'закрыть', 'войти',
   'показать ещё', 'показать еще', 'загрузить ещё', 'загрузить еще', 'по теме', 'популярное', 'рекомендуем', 'вам может быть интересно', 'другие новости',
   'by', 'reuters', 'associated press', 'the associated press', 'breaking news', 'order reprints', 'print article', 'print', 'text size', 'email', 'save', 'subscribe',
-  'tags', 'see more photos', 'more photos', 'автор', 'теги', 'метки',
+  'tags', 'see more photos', 'more photos', 'post navigation', 'navigation', 'автор', 'теги', 'метки',
   'нашли ошибку? выделите её и нажмите ctrl+enter', 'нашли опечатку? выделите её и нажмите ctrl+enter',
 ]);
 

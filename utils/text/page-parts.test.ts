@@ -36,5 +36,9 @@ describe('parts of a page that are not the article', () => {
     ['Оставить комментарий', true],
     ['Comments on the new law', false],
     ['Отзывы врачей о диете', false],
+    ['Reviews (12)', true],
+    ['Customer reviews', true],
+    ['Write a review', true],
+    ['Review', false],
   ])('heading %s opens the readers\' section → %s', (heading, want) => expect(COMMENTS_HEADING.test(heading)).toBe(want));
 });
