@@ -5,6 +5,7 @@
  * article. Each block keeps the live page's text nodes it came from. Runs in the content script (and where a
  * fetched page is parsed).
  */
+import { isSpecIntro, isSpecList } from './spec-sheet';
 import { looseForm, type TextSlice } from './text-index';
 import { countChars, squeezeSpaces } from './chars';
 import { isBoilerplate, isCodeBlock, isJunkLine, isMarkedAsCode } from './leave-out';
@@ -247,6 +248,21 @@ export function blocksOf(
     if ((tag === 'PRE' && !opts.readCode && (isCodeBlock(el) || isCodeOnPage(el))) || (opts.leaveOutCaptions && tag === 'FIGCAPTION') || (opts.leaveOutTables && tag === 'TABLE')) {
       flush(pending.kind);
       return void leave(el);
+    }
+    if (tag === 'UL' || tag === 'OL') {
+      flush(pending.kind);
+      // A spec sheet (spec-sheet.ts): by the line just before it, which goes with it, or by its own rows.
+      const intro = blocks.at(-1);
+      const introduced = intro !== undefined && isSpecIntro(intro.text);
+      if (introduced || isSpecList(Array.from(el.children, (li) => clean(li.textContent ?? '')))) {
+        if (introduced) {
+          leftOutChars += countChars(intro.text);
+          blocks.pop();
+          segments.pop();
+          facts.pop();
+        }
+        return void leave(el);
+      }
     }
     const block = BLOCK_TAGS.has(tag) || level > 0;
     if (block) flush(level ? 'heading' : 'paragraph');

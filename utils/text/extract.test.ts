@@ -113,6 +113,12 @@ describe('what a listener does not want is left out, and counted', () => {
       {},
       ['heading: 1. Sony WH-1000XM5', 'heading: Review', 'paragraph: The fit is fantastic.', 'heading: 2. Bose QC45', 'heading: Review', 'paragraph: Light and quiet.'],
     ],
+    [
+      'a spec sheet is left out, with the line that names it; a list of prose is read',
+      '<p>The board adds ten ports.</p><p>Suptronics X1013 specifications:</p><ul><li>Compatible with Raspberry Pi 5</li><li>Dimensions – 107.5 x 85mm</li></ul><ul><li>Processor: AMD Ryzen 5</li><li>Memory: 16GB DDR5</li><li>Storage: 512GB SSD</li><li>Battery life: 7.5+ hours</li></ul><ul><li>It is quick.</li><li>It is light.</li></ul>',
+      {},
+      ['paragraph: The board adds ten ports.', 'paragraph: It is quick.', 'paragraph: It is light.'],
+    ],
     ['a tooltip inside a sentence', '<p>He threatened Rep. <a href="/p/omar">Ilhan Omar</a><span class="rollover-people-block"><a href="/p/omar">Ilhan Omar</a><a href="/x">Other story</a></span> in a call.</p>', {}, ['paragraph: He threatened Rep. Ilhan Omar in a call.']],
     ["the author's biography at the end", '<p>The story.</p><p>Steven Mufson covers the White House for The Post.</p>', {}, ['paragraph: The story.']],
     ["a reporter's description within the story is kept", '<p>Steven Mufson covers the White House for The Post.</p><p>He said one thing.</p><p>Then another.</p><p>And a third.</p>', {}, ['paragraph: Steven Mufson covers the White House for The Post.', 'paragraph: He said one thing.', 'paragraph: Then another.', 'paragraph: And a third.']],
