@@ -50,6 +50,15 @@ const PATTERNS: ReadonlyArray<[RegExp, number]> = [
   [/^(?:this (?:web)?site uses cookies|we use cookies|(?:этот|наш) сайт использует (?:файлы )?cookie|мы используем (?:файлы )?cookie)/iu, 320],
   // A subscription or follow prompt: «Подписывайтесь на наш канал», "Sign up for our newsletter", "Subscribe to …".
   [/^(?:подписывайтесь|подпишитесь)(?!\p{L})|^(?:sign up|subscribe)\s+(?:for|to)\b|^(?:get|want)\s+(?:the|our)\s+\S+\s+newsletter/iu, 160],
+  // A stock picture's credit: "Photo David von Diemar on unsplash.com", "Photo by Jane Doe on Unsplash".
+  [/^(?:photo|image|picture|фото)(?:\s+by)?\s+.{1,60}\s+(?:on|from|с)\s+(?:unsplash|pexels|pixabay|flickr|freepik|shutterstock|istock)(?:\.com)?\.?$/iu, 120],
+  // A price row, or a row that is only where to sign up (issue 61: a listing's "Pricing: $150–$1,700 …",
+  // "Registration: ces.tech"), «Стоимость: …», «Регистрация: site.ru».
+  [/^(?:pricing|prices?|cost|tickets?|стоимость|цена|цены|билеты)(?:\s*\([^)]{1,30}\))?\s*:\s*\S|^(?:registration|register|tickets?|website|more info|регистрация|сайт)\s*:\s*(?:https?:\/\/)?(?:www\.)?[\w-]+(?:\.[\w-]+)+(?:\/\S*)?\.?$/iu, 110],
+  // An affiliate disclosure: "We also use affiliate links in articles to earn commissions if you make a purchase …".
+  [/\baffiliate links?\b.{0,120}\b(?:commissions?|earn)\b|\b(?:earn|may earn)\b.{0,40}\bcommission\b.{0,80}\b(?:links?|purchases?)\b/iu, 260],
+  // A prompt to support the site: "Support CNX Software! Donate via cryptocurrencies, become a Patron on Patreon, …".
+  [/^(?:please\s+)?support\s+(?:us|[\p{Lu}\d][^!.]{0,40})\s*[!.:].{0,200}\b(?:donate|donation|patreon|patron|buy me a coffee)\b/iu, 260],
 ];
 
 /**
