@@ -1,6 +1,6 @@
 import { parseHTML } from 'linkedom';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { headlineElement, otherArticles } from './container';
+import { headlineElement, otherArticles, unmarkProseWidgets } from './container';
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -48,5 +48,19 @@ describe('headlineElement: where the headline read is on the page', () => {
   ])('%s', (_name, body, text, tag) => {
     const { live } = pageAndCopy(body);
     expect(headlineElement(live, text, undefined)?.tagName ?? null).toBe(tag);
+  });
+});
+
+describe('unmarkProseWidgets: a "widget" that holds prose is not counted against by Readability', () => {
+  const para = '<p>The new laptop sports delicate lines on the lid, all the ports you could need, and a battery that lasts.</p>';
+  it.each<[string, string, string]>([
+    ['a product card with the author\'s paragraphs', `<div class="c-product-widget" id="widget-1">${para}${para}</div>`, 'c-product-card card-1'],
+    ['a widget of one paragraph', `<div class="c-product-widget" id="widget-1">${para}</div>`, 'c-product-widget widget-1'],
+    ['a widget of links and short lines', '<div class="share-widget"><p><a href="/a">Share</a></p><p>Tweet</p><p>Email</p></div>', 'share-widget '],
+  ])('%s', (_name, body, classAndId) => {
+    const { document } = parseHTML(`<html><body>${body}</body></html>`);
+    unmarkProseWidgets(document as unknown as Document);
+    const el = document.body.firstElementChild!;
+    expect(`${el.getAttribute('class')} ${el.getAttribute('id') ?? ''}`).toBe(classAndId);
   });
 });

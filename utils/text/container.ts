@@ -53,3 +53,21 @@ export function headlineElement(doc: Document, text: string, h1Text: Text | unde
   }
   return null;
 }
+
+/**
+ * Readability counts "widget" in an element's class or id against it, and its cleaning then drops the element
+ * when little else speaks for it: a buying guide's product cards ("c-product-widget": the product, the author's
+ * paragraphs about it, its pros and cons) went whole. In Readability's copy, an element so named that holds
+ * prose (two paragraphs of 80 characters or more) loses the word; a widget of links, buttons or a line stays one.
+ */
+export function unmarkProseWidgets(copy: Document): void {
+  for (const el of Array.from(copy.querySelectorAll('[class*="widget"], [class*="Widget"], [id*="widget"]'))) {
+    let prose = 0;
+    for (const p of Array.from(el.getElementsByTagName('p'))) if ((p.textContent ?? '').replace(/\s+/g, ' ').trim().length >= 80 && ++prose >= 2) break;
+    if (prose < 2) continue;
+    const cls = el.getAttribute('class');
+    if (cls) el.setAttribute('class', cls.replace(/widget/gi, 'card'));
+    const id = el.getAttribute('id');
+    if (id) el.setAttribute('id', id.replace(/widget/gi, 'card'));
+  }
+}

@@ -13,7 +13,7 @@ import { isBoilerplate, isCodeBlock, isJunkLine } from './leave-out';
 import { hiddenOnPage, type Sight } from './sight';
 import { headlineOf } from './headline';
 import { articleBodyOf } from './json-ld';
-import { headlineElement, otherArticles } from './container';
+import { headlineElement, otherArticles, unmarkProseWidgets } from './container';
 import { blocksFromPlainText, blocksOf, type CleanupChoices, type Segment, type TextBlock } from './blocks';
 
 export { isBoilerplate, isCodeBlock, isJunkLine };
@@ -151,6 +151,7 @@ function extract(doc: Document, opts: ExtractOptions): Extraction {
 /** A copy of `doc`, each of its text nodes paired in `pairs` with the one of `doc` it copies. */
 function copyOf(doc: Document, pairs: Map<Text, Text>): Document {
   const copy = doc.cloneNode(true) as Document;
+  unmarkProseWidgets(copy);
   const liveWalker = doc.createTreeWalker(doc, NodeFilter.SHOW_TEXT);
   const copyWalker = copy.createTreeWalker(copy, NodeFilter.SHOW_TEXT);
   for (let a = liveWalker.nextNode(), b = copyWalker.nextNode(); a && b; a = liveWalker.nextNode(), b = copyWalker.nextNode()) {
