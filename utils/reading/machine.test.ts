@@ -11,6 +11,7 @@ const EVENTS: Record<string, ReadingEvent> = {
   confirm: { type: 'confirm' },
   'answered (to loading)': { type: 'answered', to: 'loading' },
   'answered (to paused)': { type: 'answered', to: 'paused' },
+  'answered (to playing)': { type: 'answered', to: 'playing' },
   jump: { type: 'jump' },
   stop: { type: 'stop' },
   pause: { type: 'pause' },
@@ -55,7 +56,7 @@ const TABLE: Partial<Record<ReadingStateName, Partial<Record<keyof typeof EVENTS
   stopped: { start: STARTS },
   error: { start: STARTS },
   extracting: { start: STARTS, planned: ['loading', []], ask: ['confirm', []], unreachable: WAITS('extracting'), stop: STOPPED, 'ended (all handed over)': ENDED, 'ended (all handed over, an error waiting)': FAILED, 'player-error': AUDIO_ERROR, fault: FAULT },
-  confirm: { start: STARTS, unreachable: WAITS('confirm'), confirm: ['confirm', ['agree']], 'answered (to loading)': ['loading', []], 'answered (to paused)': ['paused', []], stop: STOPPED, 'ended (all handed over)': ENDED, 'ended (all handed over, an error waiting)': FAILED, 'player-error': AUDIO_ERROR, fault: FAULT },
+  confirm: { start: STARTS, unreachable: WAITS('confirm'), confirm: ['confirm', ['agree']], 'answered (to loading)': ['loading', []], 'answered (to paused)': ['paused', []], 'answered (to playing)': ['playing', []], stop: STOPPED, 'ended (all handed over)': ENDED, 'ended (all handed over, an error waiting)': FAILED, 'player-error': AUDIO_ERROR, fault: FAULT },
   loading: {
     start: STARTS,
     ask: ['confirm', []],
@@ -123,6 +124,7 @@ const WAITING: Partial<Record<ReadingStateName, Partial<Record<keyof typeof EVEN
     confirm: ['confirm', ['agree'], N],
     'answered (to loading)': ['loading', ['retry-now'], N],
     'answered (to paused)': ['paused', ['retry-now'], N],
+    'answered (to playing)': ['playing', ['retry-now'], N],
     reachable: ['confirm', ['wait-ends']],
   },
   loading: {
@@ -187,8 +189,8 @@ describe('the reading as a state machine: every state × event', () => {
     expect(step(state, EVENTS[event]!)).toEqual({ state: to, wait, effects, money: MONEY[to as ReadingStateName], applies: cell !== undefined });
   });
 
-  it('covers every pair: 9 states × 22 events', () => {
-    expect(rows).toHaveLength(198);
+  it('covers every pair: 9 states × 23 events', () => {
+    expect(rows).toHaveLength(207);
   });
 });
 
