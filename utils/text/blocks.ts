@@ -12,10 +12,11 @@ import { isBoilerplate, isCodeBlock, isJunkLine, isMarkedAsCode } from './leave-
 import { type RailFacts, railBlocks } from './rails';
 import { anchorsOn, isNoise } from './notes';
 import { furnitureLines, repeatedEdges } from './page-furniture';
-import { COMMENTS_HEADING, pagePartOf } from './page-parts';
+import { COMMENTS_HEADING, pagePartOf, SITE_SECTION_HEADING } from './page-parts';
 import { outsideBody } from './json-ld';
 import { isAuthorBio, isCreditedCaption } from './site-lines';
 import { captionWords, restates } from './captions';
+import { foreignTailLength } from './foreign-tail';
 
 export interface TextBlock {
   text: string;
@@ -58,7 +59,7 @@ const ELEMENT_NODE = 1;
 const TEXT_NODE = 3;
 
 /** Reference lists, notes and navigation boxes: left out unless the listener asks for references. */
-const SECTION_CLASS = /(^|\s)(references|reflist|refbegin|mw-references-wrap|reference-text|footnotes?|bibliography|navbox|catlinks|printfooter)(\s|$)/i;
+const SECTION_CLASS = /(^|\s)(references|reflist|refbegin|mw-references-wrap|reference-text|footnotes?|wp-block-footnotes|bibliography|navbox|catlinks|printfooter)(\s|$)/i;
 const SECTION_ROLE = /^doc-(endnotes|bibliography|footnote)$/;
 /** Headings of sections a listener does not want read (Russian and English). */
 /** Selectors of the headings of level 1 to n, by n. */
@@ -225,7 +226,7 @@ export function blocksOf(
       if (skipping && level <= skipping) skipping = 0;
       // "External links[edit]": the heading's words without its bracketed edit link or trailing colon.
       const words = looseForm(clean((el.textContent ?? '').replace(/\[[^\]]*\]/g, ''))).replace(/:$/, '').trim();
-      if ((!opts.keepReferences && UNWANTED_HEADING.test(words)) || COMMENTS_HEADING.test(words)) {
+      if ((!opts.keepReferences && UNWANTED_HEADING.test(words)) || COMMENTS_HEADING.test(words) || SITE_SECTION_HEADING.test(words)) {
         skipping = level;
         leave(el);
         return;
@@ -238,7 +239,21 @@ export function blocksOf(
       for (let child = el.firstChild; child; child = child.nextSibling) walk(child);
       return;
     }
-    if (isNoise(el, onPage) || (!opts.keepReferences && matches(el, SECTION_CLASS, SECTION_ROLE)) || pagePartOf(el, (articleChars ??= (root.textContent ?? '').replace(/\s+/g, ' ').length))) return void leave(el);
+    if (!opts.keepReferences && matches(el, SECTION_CLASS, SECTION_ROLE)) {
+      flush(pending.kind);
+      // Its label, when a paragraph and not a heading gives it: "Notes:" above WordPress's footnotes.
+      const label = blocks.at(-1);
+      if (label && label.text.length <= 40 && UNWANTED_HEADING.test(looseForm(label.text).replace(/:$/, '').trim())) {
+        leftOutChars += countChars(label.text);
+        blocks.pop();
+        segments.pop();
+        facts.pop();
+      }
+      return void leave(el);
+    }
+    // An author's line the page keeps out of search snippets: "Archie is a writer from South London. …" over the article.
+    if (el.hasAttribute('data-nosnippet') && isAuthorBio(clean(el.textContent ?? '').replace(/\s*\b(?:inquiries|contact|e-?mail)\s*:.*$/i, ''))) return void leave(el);
+    if (isNoise(el, onPage) || pagePartOf(el, (articleChars ??= (root.textContent ?? '').replace(/\s+/g, ' ').length))) return void leave(el);
     if (tag === 'BR') return flush(pending.kind);
     if (tag === 'IMG') {
       const words = captionWords(el.getAttribute('alt') ?? '');
@@ -288,6 +303,15 @@ export function blocksOf(
   };
   // The author's biography under the article (one of its last three blocks).
   drop(blocks.map((_, k) => k).filter((k) => k >= blocks.length - 3 && isAuthorBio(blocks[k]!.text)));
+  // A teaser card: a heading, then a link that repeats it, as the site's list of its other posts is made.
+  drop(blocks.flatMap((b, k) => {
+    const next = blocks[k + 1];
+    const linkOnly = next && facts[k + 1]!.linkChars >= facts[k + 1]!.chars - 2;
+    return b.kind === 'heading' && next && linkOnly && looseForm(next.text).replace(/[.\s]+$/, '') === looseForm(b.text).replace(/[.\s]+$/, '') ? [k, k + 1] : [];
+  }));
+  // The site's blurb in its own language after an article in another (foreign-tail.ts).
+  const foreign = foreignTailLength(blocks.map((b) => b.text));
+  if (foreign) drop(blocks.map((_, k) => k).slice(-foreign));
   // Links inside the article that the page's own structured data says are not of it (json-ld.ts).
   if (opts.articleBody) drop(outsideBody(blocks.map((b, k) => ({ ...b, linkShare: facts[k]!.linkChars / Math.max(1, facts[k]!.chars) })), opts.articleBody));
   const rail = railBlocks(facts);

@@ -53,6 +53,15 @@ describe('what a listener does not want is left out, and counted', () => {
     ['table-of-contents leaders in a pre', '<pre>1.  Introduction . . . . . . . . . . . . 3\n2.  Terms........................... 4\n\nThe text starts here.</pre>', ['paragraph: The text starts here.']],
     ['a box-drawing table', '<pre>┌───┬───┐\n│ a │ b │\n└───┴───┘\n\nAfter the table.</pre>', ['paragraph: After the table.']],
     ['an ASCII-art rule', '<p>Before.</p><p>+-------+-------+</p><p>After.</p>', ['paragraph: Before.', 'paragraph: After.']],
+    ["WordPress's footnotes block and the paragraph that labels it", '<p>Body.</p><p>Notes:</p><ol class="wp-block-footnotes"><li>Gallery, consulted on November 5, 2025. ↩</li></ol>', ['paragraph: Body.']],
+    ["the site's own section after the article, to the next heading as high", '<h2>Verdict</h2><p>Buy it.</p><h2>Meet the testers</h2><p>Jane has tested laptops for years.</p><h3>Jane Doe</h3><p>Senior editor.</p><h2>Checking our work.</h2><p>Our team is here to help.</p>', ['heading: Verdict', 'paragraph: Buy it.']],
+    ["teaser cards: a heading, then a link that repeats it", '<p>Body.</p><h2>20 Free Sewing Patterns</h2><ul><li><a href="/a">20 Free Sewing Patterns</a></li></ul><h2>Quilt Panels</h2><ul><li><a href="/b">Quilt Panels</a>.</li></ul>', ['paragraph: Body.']],
+    ['an author\'s line kept out of search snippets', '<p>Body of the list.</p><div data-nosnippet>Archie is a writer from South London. He studied film.<br><br>Inquiries: archie@example.com</div>', ['paragraph: Body of the list.']],
+    [
+      "the site's blurb in its own language after the article",
+      `${'<p>The conference is one of the largest in the world, and it has been held in the city for more than a decade, with talks on the future of the web.</p>'.repeat(6)}<p>emit digital ist eine Webagentur aus Düsseldorf. Wir konzipieren und entwickeln Web- und Digitallösungen für unsere Kunden aus aller Welt, die mit uns auch in Zukunft arbeiten.</p>`,
+      Array(6).fill('paragraph: The conference is one of the largest in the world, and it has been held in the city for more than a decade, with talks on the future of the web.'),
+    ],
   ])('%s', (_name, html, lines) => {
     const found = read(html);
     expect(found.lines).toEqual(lines);
@@ -153,6 +162,14 @@ describe('what a listener does not want is left out, and counted', () => {
   it('the setting keeps reference sections', () => {
     expect(read('<p>Body.</p><h2>See also</h2><p>Other.</p>', { keepReferences: true }).lines).toEqual(['paragraph: Body.', 'heading: See also', 'paragraph: Other.']);
   });
+});
+
+describe("what looks like the site's but is the author's is read", () => {
+  it.each([
+    ['a heading repeated by a link with more words after it', '<h2>Quilt Panels</h2><p><a href="/b">Quilt Panels</a> are the quickest way to a finished quilt.</p>', ['heading: Quilt Panels', 'paragraph: Quilt Panels are the quickest way to a finished quilt.']],
+    ['a section of the author\'s own', '<h2>More from the interview</h2><p>She laughed.</p>', ['heading: More from the interview', 'paragraph: She laughed.']],
+    ['a "Notes:" paragraph before an ordinary list', '<p>Notes:</p><ul><li>Bring water.</li></ul>', ['paragraph: Notes:', 'paragraph: Bring water.']],
+  ])('%s', (_name, html, lines) => expect(read(html).lines).toEqual(lines));
 });
 
 describe('isBoilerplate: a block that is only a label or button', () => {

@@ -1,6 +1,6 @@
 import { parseHTML } from 'linkedom';
 import { describe, expect, it } from 'vitest';
-import { COMMENTS_HEADING, pagePartOf } from './page-parts';
+import { COMMENTS_HEADING, pagePartOf, SITE_SECTION_HEADING } from './page-parts';
 
 const el = (html: string) => parseHTML(`<html><body>${html}</body></html>`).document.body.firstElementChild as unknown as Element;
 
@@ -13,9 +13,13 @@ describe('parts of a page that are not the article', () => {
     ['<ol class="comment-list"><li>First!</li></ol>', 'comments'],
     ['<div itemprop="comment"><p>I disagree.</p></div>', 'comments'],
     ['<div itemscope itemtype="https://schema.org/Comment"><p>Nice.</p></div>', 'comments'],
+    ['<div class="entry-author-description author-bio"><p>Angela first became a professional writer in kindergarten.</p></div>', 'author'],
+    ['<div class="about-author"><b>Jane Doe</b><p>Jane writes about gardens.</p></div>', 'author'],
     // Kept: the article's own blocks, whatever their classes say besides.
     ['<div class="comment-body">The article\'s text.</div>', null],
     ['<div class="entry-content">The article.</div>', null],
+    // A byline's link to the author's page is not the author's box.
+    ['<a class="meta_txt article-author" href="/author/archie-fenn/">Archie Fenn</a>', null],
     ['<div class="social-media-embed"><blockquote class="twitter-tweet"><p>Yes this is real.</p></blockquote></div>', null],
     ['<div class="mv-create-reviews"><h3>Ingredients</h3></div>', null],
     [`<div class="social-story">${'A long story about social media. '.repeat(20)}</div>`, null],
@@ -41,4 +45,23 @@ describe('parts of a page that are not the article', () => {
     ['Write a review', true],
     ['Review', false],
   ])('heading %s opens the readers\' section → %s', (heading, want) => expect(COMMENTS_HEADING.test(heading)).toBe(want));
+
+  it.each([
+    ['More from SewCanShe', true],
+    ['More Articles You Might Enjoy', true],
+    ['Related posts', true],
+    ['Meet the testers', true],
+    ['Why We’re the Experts', true],
+    ['Why trust us', true],
+    ['Checking our work.', true],
+    ['About the author', true],
+    ['Об авторе', true],
+    ['Похожие статьи', true],
+    // The author's own sections
+    ['More from the interview', false],
+    ['More about the battery', false],
+    ['Related work', false],
+    ['Why the experts disagree', false],
+    ['Meet the new boss', false],
+  ])("heading %s opens the site's own section → %s", (heading, want) => expect(SITE_SECTION_HEADING.test(heading.toLowerCase())).toBe(want));
 });

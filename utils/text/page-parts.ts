@@ -1,7 +1,7 @@
 /**
  * Parts of a page inside an article's container that are not the article, told by their markup (pure; the
  * extraction walk asks it of every element): readers' comments and reviews, tooltips and hover cards, share
- * and follow bars. Signals are ARIA roles, schema.org microdata and the words sites' class names are made of,
+ * and follow bars, the author's box. Signals are ARIA roles, schema.org microdata and the words sites' class names are made of,
  * never a site's name. Each is bounded so the article itself is never taken for one (a share bar is short; a
  * comments block is a whole element whose class says so exactly). Runs in the content script.
  */
@@ -18,7 +18,10 @@ const NOT_COMMENTS = new Set(['body', 'content', 'text', 'article', 'entry', 'po
 const TOOLTIP_TOKENS = new Set(['tooltip', 'tooltips', 'tooltiptext', 'rollover', 'popover', 'hovercard', 'popup', 'hover']);
 const SHARE_TOKENS = new Set(['share', 'sharing', 'shares', 'sharebar', 'social', 'socials', 'follow', 'sharethis', 'addthis', 'shareaholic']);
 
-export type PagePart = 'comments' | 'tooltip' | 'share';
+/** The author's box: "author-bio", "entry-author-profile", "about-author" (a byline's "article-author" link is not one). */
+const AUTHOR_BOX_TOKENS = new Set(['bio', 'biography', 'box', 'description', 'profile', 'about', 'card']);
+
+export type PagePart = 'comments' | 'tooltip' | 'share' | 'author';
 
 /**
  * What part of the page `el` is, when it is not the article's; null for the article's own elements. `articleChars`:
@@ -27,7 +30,7 @@ export type PagePart = 'comments' | 'tooltip' | 'share';
  */
 export function pagePartOf(el: Element, articleChars = Infinity): PagePart | null {
   const part = partOf(el);
-  return part === 'comments' && textLength(el) * 2 > articleChars ? null : part;
+  return (part === 'comments' || part === 'author') && textLength(el) * 2 > articleChars ? null : part;
 }
 
 function partOf(el: Element): PagePart | null {
@@ -40,6 +43,8 @@ function partOf(el: Element): PagePart | null {
   if (tokens.length === 0) return null;
   if (tokens.some((t) => TOOLTIP_TOKENS.has(t)) && textLength(el) <= 1500) return 'tooltip';
   if (tokens.some((t) => COMMENT_TOKENS.has(t)) && !tokens.some((t) => NOT_COMMENTS.has(t))) return 'comments';
+  // The author's box under (or over) the article: a picture, a name, a few lines about them.
+  if (tokens.includes('author') && tokens.some((t) => AUTHOR_BOX_TOKENS.has(t)) && textLength(el) <= 1200) return 'author';
   // A share or follow bar is a row of buttons and handles: short.
   // Not an embedded post ("social-media-embed": a quoted tweet is the author's quote).
   if (tokens.some((t) => SHARE_TOKENS.has(t)) && !tokens.some((t) => t.startsWith('embed')) && !el.querySelector('blockquote') && textLength(el) <= 200) return 'share';
@@ -55,3 +60,12 @@ const textLength = (el: Element) => (el.textContent ?? '').replace(/\s+/g, ' ').
  */
 export const COMMENTS_HEADING =
   /^(?:\d+\s+)?(?:comments?|reviews|(?:customer|user|reader)s?'? reviews|(?:write|leave) a review|responses?|replies|reader comments|join the (?:conversation|discussion)|leave a (?:reply|comment)|add a comment|post a comment|what do you think\??|отзывы|отзывов|комментарии|комментариев|комментарий|\d+\s+комментари[йяев]+|оставить (?:комментарий|отзыв)|оставьте (?:комментарий|отзыв)|добавить (?:комментарий|отзыв)|написать (?:комментарий|отзыв)|обсуждение)(?:\s*\(\d+\))?(?:\s*:)?$/i;
+
+/**
+ * A heading that opens the site's own section after an article, not the author's: "More from SewCanShe:", "More
+ * Articles You Might Enjoy", "Related posts", "Meet the testers", "Why We’re the Experts", "Why trust us", "Checking
+ * our work", "About the author", «Об авторе», «Похожие статьи». What follows it, to the next heading as high, is
+ * left out (and counted).
+ */
+export const SITE_SECTION_HEADING =
+  /^(?:more from (?!(?:the|this|that|our|my|his|her|their|its) )[\p{L}\d .&'’-]{2,40}|more (?:articles|stories|posts|reviews|guides) (?:you (?:might|may) (?:enjoy|like)|like this|to read)|(?:you (?:might|may) )?also (?:like|enjoy)|related (?:posts|articles|stories|reading|content|guides|reviews)|meet the (?:testers?|experts?|team|authors?|reviewers?)|why (?:we['’]re|we are) the experts?|why (?:you should )?trust (?:us|our [\p{L} ]{2,30})|checking our work\.?|about (?:the )?authors?|об авторе|об авторах|похожие (?:статьи|материалы|записи|публикации)|читайте также|другие материалы)(?:\s*:)?$/iu;

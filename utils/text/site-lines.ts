@@ -36,7 +36,7 @@ const PATTERNS: ReadonlyArray<[RegExp, number]> = [
   // A gallery's counter or label: "1 of 24", «3 из 12», "Gallery: Apple Vision Pro | 14 Photos".
   [/^(?:(?:image|photo|picture|slide|фото|слайд|изображение)\s+)?\d{1,3}\s*(?:of|из|\/)\s*\/?\s*\d{1,3}$|^(?:gallery|галерея|фотогалерея)\s*:.{0,80}\d+\s*(?:photos|images|фото)$/iu, 100],
   // An author's contact line: an address or handle alone, "Follow Jane on Twitter @jane", «Пишите: name@site.ru».
-  [/^(?:(?:e-?mail|contact|write to|пишите(?: автору)?|почта|эл\. почта)\s*:?\s*)?[\w.+-]+@[\w-]+(?:\.[\w-]+)+\.?$|^@\w{2,30}$|^follow\s+.{1,60}\s+on\s+(?:twitter|x|instagram|facebook|threads|bluesky)\b/iu, 140],
+  [/^(?:(?:e-?mail|contact|inquiries|enquiries|write to|пишите(?: автору)?|почта|эл\. почта)\s*:?\s*)?[\w.+-]+@[\w-]+(?:\.[\w-]+)+\.?$|^@\w{2,30}$|^follow\s+.{1,60}\s+on\s+(?:twitter|x|instagram|facebook|threads|bluesky)\b/iu, 140],
   // "Write to Al Root at allen.root@dowjones.com", "Email Tariq Malik at tmalik@space.com or follow him @tariqjmalik. …".
   [/^(?:e-?mail|write to|contact|reach|напишите)\s+[\p{L} .'’-]{2,40}\s+(?:at|на|:)\s+[\w.+-]+@[\w-]+(?:\.[\w-]+)+/iu, 260],
   // A newsletter's prompt: a short block that asks for a sign-up to something delivered to the inbox.
@@ -50,13 +50,26 @@ const PATTERNS: ReadonlyArray<[RegExp, number]> = [
   [/^(?:this (?:web)?site uses cookies|we use cookies|(?:этот|наш) сайт использует (?:файлы )?cookie|мы используем (?:файлы )?cookie)/iu, 320],
   // A subscription or follow prompt: «Подписывайтесь на наш канал», "Sign up for our newsletter", "Subscribe to …".
   [/^(?:подписывайтесь|подпишитесь)(?!\p{L})|^(?:sign up|subscribe)\s+(?:for|to)\b|^(?:get|want)\s+(?:the|our)\s+\S+\s+newsletter/iu, 160],
-  // A stock picture's credit: "Photo David von Diemar on unsplash.com", "Photo by Jane Doe on Unsplash".
-  [/^(?:photo|image|picture|фото)(?:\s+by)?\s+.{1,60}\s+(?:on|from|с)\s+(?:unsplash|pexels|pixabay|flickr|freepik|shutterstock|istock)(?:\.com)?\.?$/iu, 120],
+  // A stock picture's credit: "Photo David von Diemar on unsplash.com", "Photo by Jane Doe on Unsplash", with the
+  // picture's address in place of the site's name ("Photo Jane Doe on https://unsplash.com/de/fotos/…").
+  [/^(?:photo|image|picture|фото)(?:\s+by)?\s+.{1,60}?\s+(?:(?:on|from|с|via)\s+)?(?:https?:\/\/)?(?:www\.)?(?:unsplash|pexels|pixabay|flickr|freepik|shutterstock|istock)(?:\.com)?(?:\/\S*)?\.?$/iu, 240],
   // A price row, or a row that is only where to sign up (issue 61: a listing's "Pricing: $150–$1,700 …",
-  // "Registration: ces.tech"), «Стоимость: …», «Регистрация: site.ru».
-  [/^(?:pricing|prices?|cost|tickets?|стоимость|цена|цены|билеты)(?:\s*\([^)]{1,30}\))?\s*:\s*\S|^(?:registration|register|tickets?|website|more info|регистрация|сайт)\s*:\s*(?:https?:\/\/)?(?:www\.)?[\w-]+(?:\.[\w-]+)+(?:\/\S*)?\.?$/iu, 110],
-  // An affiliate disclosure: "We also use affiliate links in articles to earn commissions if you make a purchase …".
-  [/\baffiliate links?\b.{0,120}\b(?:commissions?|earn)\b|\b(?:earn|may earn)\b.{0,40}\bcommission\b.{0,80}\b(?:links?|purchases?)\b/iu, 260],
+  // "Registration: ces.tech", "Registration: TBD blackhat.com", "Registration: slush.org (use the … link)"),
+  // «Стоимость: …», «Регистрация: site.ru».
+  [/^(?:pricing|prices?|cost|tickets?|стоимость|цена|цены|билеты)(?:\s*\([^)]{1,30}\))?\s*:\s*\S|^(?:registration|register|tickets?|website|more info|регистрация|сайт)\s*:\s*(?:tb[ad]\s+)?(?:https?:\/\/)?(?:www\.)?[\w-]+(?:\.[\w-]+)+(?:\/\S*)?\.?(?:\s*\([^)]{1,100}\))?$/iu, 140],
+  // A pointer to the site's own review elsewhere: "Read our full Acer Nitro 16 review.", "Read my review of the Juki
+  // TL2010Q for more information.", "You can read more about … in our in-depth Coros Vertix 2S review."
+  [/^(?:you can\s+)?(?:read|see|check out)\b.{0,80}\b(?:our|my)\b.{0,60}\breview\b.{0,60}$/iu, 160],
+  // "Back to top", "Back to our top GPS Watches for Running Picks"; a shop button's words, no sentence: "Shop the Suunto Vertical 2".
+  [/^back to (?:top|the top|our\b.{1,60})\.?$|^(?:shop|buy)\s+(?:the|now|it|at|on|from)\b(?!.*[.!?]$)/iu, 100],
+  // Where the story first ran: "First published in The Conversation.", "This article was originally published on …".
+  [/^(?:this (?:article|story|piece|post) was\s+)?(?:first|originally) (?:published|appeared) (?:in|on|by|at)\s+[^,]{2,80}$/iu, 160],
+  // Who else reported it: "… Associated Press writers Will Weissert in Johnstown … contributed to this report."
+  [/\bcontributed (?:to )?(?:this|the) (?:report|story|article)\.?$/iu, 400],
+  // An affiliate disclosure: "We also use affiliate links in articles to earn commissions if you make a purchase …",
+  // "Disclosure: some of my posts contain affiliate links.", "If you purchase something through one of those links I
+  // may receive a small commission, …".
+  [/\baffiliate links?\b.{0,120}\b(?:commissions?|earn)\b|\b(?:earn|may earn)\b.{0,40}\bcommission\b.{0,80}\b(?:links?|purchases?)\b|^(?:affiliate\s+)?disclosure\s*:|\bthrough (?:one of )?(?:those|these|our|my|the) links?\b.{0,80}\bcommission\b/iu, 300],
   // A prompt to support the site: "Support CNX Software! Donate via cryptocurrencies, become a Patron on Patreon, …".
   [/^(?:please\s+)?support\s+(?:us|[\p{Lu}\d][^!.]{0,40})\s*[!.:].{0,200}\b(?:donate|donation|patreon|patron|buy me a coffee)\b/iu, 260],
 ];
@@ -91,8 +104,8 @@ export function isDateline(block: string): boolean {
   return words.every((w) => DATELINE_WORDS.test(w)) && /\d/.test(t) === true;
 }
 
-/** "(Image: GETTY)", "(Photo credit: …)", «(Фото: …)» at the end. */
-const CREDIT_LABEL = /\((?:image|photo|picture|pic|photograph|credit|video|фото|иллюстрация)s?\s*(?:credit)?\s*:[^()]{1,80}\)\.?$/iu;
+/** "(Image: GETTY)", "(Photo credit: …)", «(Фото: …)» at the end; or after the caption's last sentence, unbracketed: "… Photo: iRunFar/Eszter Horanyi". */
+const CREDIT_LABEL = /\((?:image|photo|picture|pic|photograph|credit|video|фото|иллюстрация)s?\s*(?:credit)?\s*:[^()]{1,80}\)\.?$|[.!?]\s+(?:image|photo|photograph|credit|фото)s?\s*(?:credit)?\s*:\s*[^.:()]{2,60}$/iu;
 /** A news or photo agency's credit at the end, alone or after a photographer: "(Reuters)", "(Thomas Coex/AFP/Getty Images)", "(AP Photo/Alan Diaz, File)". */
 const AGENCY = String.raw`(?:ap(?: photo)?|afp|reuters|getty images|getty|epa(?:-efe)?|bloomberg|shutterstock|istock|pa(?: wire| media)?|тасс|риа новости)`;
 const CREDIT_AGENCY = new RegExp(
@@ -112,9 +125,11 @@ export function isCreditedCaption(block: string): boolean {
   return t.length <= 400 && (CREDIT_LABEL.test(t) || CREDIT_AGENCY.test(t));
 }
 
-const NAME = String.raw`\p{Lu}[\p{L}'’.-]+(?:\s+\p{Lu}[\p{L}'’.-]+){1,3}`;
+const NAME = String.raw`\p{Lu}[\p{L}'’.-]+(?:\s+\p{Lu}[\p{L}'’.-]+){0,3}`;
 const BIO = new RegExp(
-  String.raw`^${NAME}\s+(?:(?:is|was)\s+(?:a|an|the)\s+[^.]{0,120}?\b(?:reporter|correspondent|writer|editor|columnist|journalist|contributor|critic|producer|bureau chief|photographer)s?\b|(?:covers|writes about|reports on)\s)|` +
+  String.raw`^${NAME}\s+(?:(?:is|was)\s+(?:a|an|the)\s+[^.]{0,120}?\b(?:reporter|correspondent|writer|editor|columnist|journalist|contributor|critic|producer|bureau chief|photographer|researcher|professor|lecturer)s?\b|(?:covers|writes about|reports on)\s)|` +
+    // A founder's line: "Jean-Luc started CNX Software in 2010 as a part-time endeavor, …".
+    String.raw`^${NAME}\s+(?:started|founded)\s+\p{Lu}[^.]{0,60}?\bin\s+\d{4}\b|` +
     String.raw`^${NAME}\s+[—–-]\s+(?:корреспондент|обозреватель|журналист|редактор|автор|колумнист)`,
   'u',
 );
