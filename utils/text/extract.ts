@@ -12,6 +12,7 @@ import { countChars, squeezeSpaces } from './chars';
 import { isBoilerplate, isCodeBlock, isJunkLine } from './leave-out';
 import { hiddenOnPage, type Sight } from './sight';
 import { headlineOf } from './headline';
+import { ledeBetween } from './lede';
 import { articleBodyOf } from './json-ld';
 import { headlineElement, otherArticles, unmarkProseWidgets } from './container';
 import { blocksFromPlainText, blocksOf, type CleanupChoices, type Segment, type TextBlock } from './blocks';
@@ -125,7 +126,8 @@ function extract(doc: Document, opts: ExtractOptions): Extraction {
   const headline = opts.headline ?? headlineOf(doc, article?.title ?? doc.title ?? '', seen);
   // The other articles beside the headline's (teasers, the next post) are not read (container.ts).
   let otherChars = 0;
-  for (const other of otherArticles(content, headlineElement(doc, headline.text, headline.segments[0]?.node), live)) {
+  const headlineEl = headlineElement(doc, headline.text, headline.segments[0]?.node);
+  for (const other of otherArticles(content, headlineEl, live)) {
     otherChars += countChars(clean(other.textContent ?? ''));
     other.remove();
   }
@@ -140,6 +142,17 @@ function extract(doc: Document, opts: ExtractOptions): Extraction {
   if (blocks[0] && sameWords(blocks[0].text, headline.text)) {
     blocks.shift();
     segments.shift();
+  }
+  // The lede the page sets apart between the headline and the body Readability picked (lede.ts).
+  const start = segments.find((s) => s.length)?.[0]?.node;
+  const ledeEl = headlineEl && start ? ledeBetween(headlineEl, start, (el) => hiddenOnPage(el, seen)) : null;
+  if (ledeEl) {
+    const lede = blocksOf(ledeEl, (n) => n, opts);
+    const opening = tokens(blocks.slice(0, 5).map((b) => b.text).join(' ')).join(' ');
+    if (lede.blocks.length && !opening.includes(tokens(lede.blocks.map((b) => b.text).join(' ')).join(' '))) {
+      blocks.unshift(...lede.blocks);
+      segments.unshift(...lede.segments);
+    }
   }
   if (headline.text) {
     blocks.unshift({ text: headline.text, kind: 'title' });

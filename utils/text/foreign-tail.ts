@@ -18,6 +18,8 @@ const FUNCTION_WORDS: Record<string, ReadonlySet<string>> = {
 
 /** A block's language by its short words, when they say so clearly (at least 4, twice as many as the runner-up's). */
 export function latinLanguageOf(text: string): string | null {
+  // A block in another script is told at a glance, before its words are counted.
+  if (!/[a-z]{2}/i.test(text.slice(0, 200))) return null;
   const words = text.toLowerCase().match(/\p{L}+/gu) ?? [];
   if (words.length < 12) return null;
   // Mostly not Latin letters (Cyrillic, Greek, …): none of these.
@@ -30,30 +32,42 @@ export function latinLanguageOf(text: string): string | null {
   return best![1] >= 4 && best![1] >= 2 * second![1] ? best![0] : null;
 }
 
+/** Blocks looked at, at the article's start and at its end: a long page costs no more than a short one. */
+const LOOKED_AT = 40;
+
+/** The article's language: the one most of its first clear blocks are in (up to 3,000 characters of them are weighed). */
+function mainLanguage(blocks: readonly string[]): string | undefined {
+  const chars = new Map<string, number>();
+  let weighed = 0;
+  for (const block of blocks.slice(0, LOOKED_AT)) {
+    const lang = latinLanguageOf(block);
+    if (!lang) continue;
+    chars.set(lang, (chars.get(lang) ?? 0) + block.length);
+    if ((weighed += block.length) >= 3000) break;
+  }
+  return [...chars].sort((a, b) => b[1] - a[1])[0]?.[0];
+}
+
 /**
- * How many of the last blocks are in another language than the article's (the language most of its characters are
- * in): 0 unless they hold at least 150 characters and at most a fifth of the article. A block whose language is
- * unclear (a short line, a name) between them goes with them; the first block in the article's language ends the tail.
+ * How many of the last blocks are in another language than the article's: 0 unless they hold at least 150
+ * characters and at most a fifth of the article. A block whose language is unclear (a short line, a name) after
+ * them goes with them; the first block from the end in the article's language ends the tail. Only the article's
+ * first blocks and its last are weighed.
  */
 export function foreignTailLength(blocks: readonly string[]): number {
-  const langs = blocks.map(latinLanguageOf);
-  const chars = new Map<string, number>();
-  let total = 0;
-  for (const [k, lang] of langs.entries()) {
-    total += blocks[k]!.length;
-    if (lang) chars.set(lang, (chars.get(lang) ?? 0) + blocks[k]!.length);
-  }
-  const main = [...chars].sort((a, b) => b[1] - a[1])[0]?.[0];
+  const main = mainLanguage(blocks);
   if (!main) return 0;
   let n = 0;
   let foreign = 0;
-  for (let k = blocks.length - 1; k >= 0; k--) {
-    const lang = langs[k];
+  let foreignChars = 0;
+  for (let k = blocks.length - 1; k >= Math.max(0, blocks.length - LOOKED_AT); k--) {
+    const lang = latinLanguageOf(blocks[k]!);
     if (lang === main) break;
     n++;
+    // Unclear blocks between the article's last and the tail's first stay with the article.
     if (lang) foreign = n;
   }
-  // Unclear blocks between the article's last and the tail's first stay with the article.
-  const kept = blocks.slice(blocks.length - foreign).reduce((sum, b) => sum + b.length, 0);
-  return foreign > 0 && kept >= 150 && kept * 5 <= total ? foreign : 0;
+  for (let k = blocks.length - foreign; k < blocks.length; k++) foreignChars += blocks[k]!.length;
+  const total = blocks.reduce((sum, b) => sum + b.length, 0);
+  return foreign > 0 && foreignChars >= 150 && foreignChars * 5 <= total ? foreign : 0;
 }
