@@ -108,6 +108,8 @@ export function blocksOf(
   let inLink = 0;
   /** Inside an unwanted section: its heading's level (a heading at this level or above ends it). */
   let skipping = 0;
+  /** The element a site's section was found in: it ends with it (or at the next heading as high). */
+  let skipScope: Node | null = null;
 
   /** Inside a table (its cells' numbers are read). */
   let inTable = 0;
@@ -223,11 +225,19 @@ export function blocksOf(
     if (SKIP_TAGS.has(tag)) return;
     const level = Number(HEADING.exec(tag)?.[1] ?? 0);
     if (level) {
-      if (skipping && level <= skipping) skipping = 0;
+      if (skipping && level <= skipping) [skipping, skipScope] = [0, null];
       // "External links[edit]": the heading's words without its bracketed edit link or trailing colon.
       const words = looseForm(clean((el.textContent ?? '').replace(/\[[^\]]*\]/g, ''))).replace(/:$/, '').trim();
-      if ((!opts.keepReferences && UNWANTED_HEADING.test(words)) || COMMENTS_HEADING.test(words) || SITE_SECTION_HEADING.test(words)) {
+      if ((!opts.keepReferences && UNWANTED_HEADING.test(words)) || COMMENTS_HEADING.test(words)) {
         skipping = level;
+        leave(el);
+        return;
+      }
+      // The site's own section ends with the element its heading is in, too: a "More from UK" box of teasers in
+      // the middle of a story is left out, and the story goes on after it.
+      if (SITE_SECTION_HEADING.test(words)) {
+        skipping = level;
+        skipScope = el.parentNode;
         leave(el);
         return;
       }
@@ -237,6 +247,7 @@ export function blocksOf(
       // builders put each heading in a block of its own): such an element is gone through, not left whole.
       if (!el.querySelector(HEADINGS_UP_TO[skipping]!)) return void leave(el);
       for (let child = el.firstChild; child; child = child.nextSibling) walk(child);
+      if (el === skipScope) [skipping, skipScope] = [0, null];
       return;
     }
     if (!opts.keepReferences && matches(el, SECTION_CLASS, SECTION_ROLE)) {
@@ -286,6 +297,7 @@ export function blocksOf(
     if (tag === 'TABLE') inTable++;
     if (tag === 'PRE') preformatted(el);
     else for (let child = el.firstChild; child; child = child.nextSibling) walk(child);
+    if (el === skipScope) [skipping, skipScope] = [0, null];
     if (link) inLink--;
     if (block) flush();
     if (tag === 'TABLE') inTable--;

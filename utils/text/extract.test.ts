@@ -55,6 +55,7 @@ describe('what a listener does not want is left out, and counted', () => {
     ['an ASCII-art rule', '<p>Before.</p><p>+-------+-------+</p><p>After.</p>', ['paragraph: Before.', 'paragraph: After.']],
     ["WordPress's footnotes block and the paragraph that labels it", '<p>Body.</p><p>Notes:</p><ol class="wp-block-footnotes"><li>Gallery, consulted on November 5, 2025. ↩</li></ol>', ['paragraph: Body.']],
     ["the site's own section after the article, to the next heading as high", '<h2>Verdict</h2><p>Buy it.</p><h2>Meet the testers</h2><p>Jane has tested laptops for years.</p><h3>Jane Doe</h3><p>Senior editor.</p><h2>Checking our work.</h2><p>Our team is here to help.</p>', ['heading: Verdict', 'paragraph: Buy it.']],
+    ["a box of the site's teasers in the middle of a story: the story goes on after it", '<p>First.</p><div class="related"><h3>More from UK</h3><h4>Prince Andrew: BT abandons ties</h4><p>Teaser.</p></div><p>The story goes on.</p>', ['paragraph: First.', 'paragraph: The story goes on.']],
     ["teaser cards: a heading, then a link that repeats it", '<p>Body.</p><h2>20 Free Sewing Patterns</h2><ul><li><a href="/a">20 Free Sewing Patterns</a></li></ul><h2>Quilt Panels</h2><ul><li><a href="/b">Quilt Panels</a>.</li></ul>', ['paragraph: Body.']],
     ['an author\'s line kept out of search snippets', '<p>Body of the list.</p><div data-nosnippet>Archie is a writer from South London. He studied film.<br><br>Inquiries: archie@example.com</div>', ['paragraph: Body of the list.']],
     [

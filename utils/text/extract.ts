@@ -13,6 +13,7 @@ import { isBoilerplate, isCodeBlock, isJunkLine } from './leave-out';
 import { hiddenOnPage, type Sight } from './sight';
 import { headlineOf } from './headline';
 import { ledeBetween } from './lede';
+import { denseProse, TOO_LITTLE } from './dense-prose';
 import { articleBodyOf } from './json-ld';
 import { headlineElement, otherArticles, unmarkProseWidgets } from './container';
 import { blocksFromPlainText, blocksOf, type CleanupChoices, type Segment, type TextBlock } from './blocks';
@@ -136,6 +137,14 @@ function extract(doc: Document, opts: ExtractOptions): Extraction {
   // `body { visibility: hidden }` its scripts have not lifted yet, an overlay): then it is all read.
   // Counted only when something was hidden (the count costs time on a long article).
   if (found.hiddenChars > 0 && found.hiddenChars > found.blocks.reduce((n, b) => n + countChars(b.text), 0)) found = blocksOf(content, live, { ...opts, articleBody });
+  // Readability's pick far too small to be the article (the site's header, a call to action): the page's
+  // densest prose is read instead, when there is much more of it (dense-prose.ts).
+  const picked = found.blocks.filter((b) => !sameWords(b.text, headline.text)).reduce((n, b) => n + b.text.length, 0);
+  const dense = picked < TOO_LITTLE ? denseProse(doc, picked, (el) => hiddenOnPage(el, seen)) : null;
+  if (dense) {
+    const prose = blocksOf(dense, (n) => n, { ...opts, articleBody, hidden: (n) => hiddenOnPage(n.parentElement, seen) });
+    if (prose.blocks.reduce((n, b) => n + b.text.length, 0) > picked) found = prose;
+  }
   const { blocks, segments } = found;
   const leftOutChars = found.leftOutChars + otherChars;
   // Readability often keeps the headline as the first heading: it is read once, as the title.
