@@ -44,6 +44,9 @@ describe('parts of a page that are not the article', () => {
     ['Customer reviews', true],
     ['Write a review', true],
     ['Review', false],
+    // "Response" alone heads the author's own section (the Fetch API's Response object, corpus 002).
+    ['Response', false],
+    ['1 Response', true],
   ])('heading %s opens the readers\' section → %s', (heading, want) => expect(COMMENTS_HEADING.test(heading)).toBe(want));
 
   it.each([

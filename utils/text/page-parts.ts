@@ -55,11 +55,11 @@ const textLength = (el: Element) => (el.textContent ?? '').replace(/\s+/g, ' ').
 
 /**
  * A heading that opens the readers' section: «Отзывы», "Comments (12)", "3 Responses", "Leave a Reply",
- * «Комментарии (5)». What follows it, to the next heading as high, is theirs. "Review" alone is not: it heads the
- * author's own review of an item in a buying guide or a ranked list.
+ * «Комментарии (5)». What follows it, to the next heading as high, is theirs. "Review" and "Response" alone are
+ * not: they head the author's own review of an item in a buying guide, or a section on an API's Response object.
  */
 export const COMMENTS_HEADING =
-  /^(?:\d+\s+)?(?:comments?|reviews|(?:customer|user|reader)s?'? reviews|(?:write|leave) a review|responses?|replies|reader comments|join the (?:conversation|discussion)|leave a (?:reply|comment)|add a comment|post a comment|what do you think\??|отзывы|отзывов|комментарии|комментариев|комментарий|\d+\s+комментари[йяев]+|оставить (?:комментарий|отзыв)|оставьте (?:комментарий|отзыв)|добавить (?:комментарий|отзыв)|написать (?:комментарий|отзыв)|обсуждение)(?:\s*\(\d+\))?(?:\s*:)?$/i;
+  /^(?:\d+\s+)?(?:comments?|reviews|(?:customer|user|reader)s?'? reviews|(?:write|leave) a review|responses|(?<=\d\s+)response|replies|reader comments|join the (?:conversation|discussion)|leave a (?:reply|comment)|add a comment|post a comment|what do you think\??|отзывы|отзывов|комментарии|комментариев|комментарий|\d+\s+комментари[йяев]+|оставить (?:комментарий|отзыв)|оставьте (?:комментарий|отзыв)|добавить (?:комментарий|отзыв)|написать (?:комментарий|отзыв)|обсуждение)(?:\s*\(\d+\))?(?:\s*:)?$/i;
 
 /**
  * A heading that opens the site's own section after an article, not the author's: "More from SewCanShe:", "More
