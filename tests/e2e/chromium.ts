@@ -64,14 +64,14 @@ export interface LaunchedBrowser {
  * and closes it about 30 s into playback (CHROMIUM-TESTING.md).
  */
 export async function launchWithExtension(
-  opts: { headless?: boolean; /** other hosts than loopback reachable (the demo: a reader may open real pages) */ network?: boolean; extensionDir?: string; locale?: string; colorScheme?: 'light' | 'dark'; /** device pixels per CSS pixel (2: as the browser's 200 % zoom draws) */ deviceScaleFactor?: number; args?: string[]; /** loaded as well (`bench/ab.ts` compares two builds) */ alsoLoad?: string[] } = {},
+  opts: { headless?: boolean; /** other hosts than loopback reachable (the demo: a reader may open real pages) */ network?: boolean; extensionDir?: string; locale?: string; colorScheme?: 'light' | 'dark'; /** device pixels per CSS pixel (2: as the browser's 200 % zoom draws) */ deviceScaleFactor?: number; args?: string[]; /** loaded as well (`bench/ab.ts` compares two builds) */ alsoLoad?: string[]; /** a profile kept across launches (a browser restart); `close()` then leaves it */ profileDir?: string } = {},
 ): Promise<LaunchedBrowser> {
   const ext = opts.extensionDir ?? EXTENSION_DIR;
   if (!existsSync(join(ext, 'manifest.json'))) {
     throw new Error(`No built extension at ${ext}: run ${ext === EXTENSION_DIR ? 'npx wxt build --mode test' : 'npm run build'}`);
   }
   const dirs = [ext, ...(opts.alsoLoad ?? [])].join(',');
-  const profileDir = newProfileDir('tts-profile-');
+  const profileDir = opts.profileDir ?? newProfileDir('tts-profile-');
   const context = await chromium.launchPersistentContext(profileDir, {
     executablePath: chromiumPath(),
     headless: opts.headless ?? true,
@@ -104,7 +104,7 @@ export async function launchWithExtension(
     profileDir,
     async close() {
       await context.close().catch(() => undefined);
-      rmSync(profileDir, { recursive: true, force: true });
+      if (!opts.profileDir) rmSync(profileDir, { recursive: true, force: true });
     },
   };
 }

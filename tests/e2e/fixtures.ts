@@ -85,134 +85,10 @@ export const test = base.extend<ExtensionFixtures>({
     await use(new URL(sw.url()).host);
   },
   ext: async ({ context, sw, extensionId, service, pages }, use) => {
-    const url = (path: string) => `chrome-extension://${extensionId}/${path.replace(/^\//, '')}`;
-    const helpers: ExtensionHelpers = {
-      url,
-      async openOptions() {
-        const page = await context.newPage();
-        await page.goto(url('options.html'));
-        return page;
-      },
-      async configure(opts = {}) {
-        const worker = await helpers.serviceWorker();
-        const changes = {
-          key: opts.key ?? TEST_KEY,
-          baseUrl: opts.baseUrl ?? service.url,
-          ...(opts.voice !== undefined ? { voice: opts.voice } : {}),
-          ...(opts.threshold !== undefined ? { confirmThresholdRub: opts.threshold } : {}),
-          ...(opts.dailyCap !== undefined ? { dailyCapRub: opts.dailyCap } : {}),
-        };
-        const result = await worker.evaluate((changes) => {
-          const save = (globalThis as { saveSettings?: (c: object) => Promise<{ ok: boolean; code?: string }> }).saveSettings;
-          if (!save) throw new Error('saveSettings is missing: run the tests on the test build (npx wxt build --mode test)');
-          return save(changes);
-        }, changes);
-        if (!result.ok) throw new Error(`The settings were refused: ${result.code}`);
-      },
-      async openTab(pathOrUrl) {
-        const target = /^[a-z-]+:/.test(pathOrUrl) ? pathOrUrl : `${pages.url}/${pathOrUrl.replace(/^\//, '')}`;
-        const page = await context.newPage();
-        await page.goto(target);
-        const tabId = await sw.evaluate(async (u) => {
-          const tabs = await chrome.tabs.query({});
-          // Without the "tabs" permission a browser page's URL is hidden: it is then the newest tab.
-          return tabs.find((t) => t.url === u)?.id ?? Math.max(...tabs.map((t) => t.id ?? -1));
-        }, page.url());
-        expect(tabId).toBeGreaterThan(0);
-        return { page, tabId };
-      },
-      async openPopup(tabId) {
-        const page = await context.newPage();
-        await page.goto(url(`popup.html?tabId=${tabId}`));
-        return page;
-      },
-      async stopServiceWorker() {
-        // From an extension page's DevTools session, the way chrome://serviceworker-internals stops a worker.
-        const page = await context.newPage();
-        await page.goto(url('options.html'));
-        const cdp = await context.newCDPSession(page);
-        const stopped = new Promise<void>((ok) =>
-          cdp.on('ServiceWorker.workerVersionUpdated', ({ versions }) => {
-            if (versions.some((v) => v.scriptURL.includes(extensionId) && v.runningStatus === 'stopped')) ok();
-          }),
-        );
-        await cdp.send('ServiceWorker.enable');
-        await cdp.send('ServiceWorker.stopAllWorkers');
-        await stopped;
-        await cdp.detach().catch(() => undefined);
-        await page.close();
-      },
-      async serviceWorker() {
-        return (
-          context.serviceWorkers().find((w) => w.url().includes(extensionId)) ??
-          (await context.waitForEvent('serviceworker', { predicate: (w) => w.url().includes(extensionId) }))
-        );
-      },
-      async readingView() {
-        const sw = await helpers.serviceWorker();
-        return sw.evaluate(async () => ((await chrome.storage.session.get('reading-view'))['reading-view'] ?? {}) as ReadingViewSeen);
-      },
-      async diagnostics(call, point) {
-        const sw = await helpers.serviceWorker();
-        return sw.evaluate(
-          ([call, point]) => Number((globalThis as unknown as { diagnostics: Record<string, (p: string) => unknown> }).diagnostics[call]!(point) ?? 0),
-          [call, point] as const,
-        );
-      },
-      async control(tabId, host, testId, act = {}) {
-        const sw = await helpers.serviceWorker();
-        return sw.evaluate(
-          async ({ tabId, host, testId, act }) => {
-            const [done] = await chrome.scripting.executeScript({
-              target: { tabId },
-              world: 'ISOLATED',
-              args: [host, testId, act],
-              func: (host: string, testId: string, act: { focus?: boolean; value?: string }) => {
-                const el = document.querySelector(host);
-                const root = el && chrome.dom.openOrClosedShadowRoot(el as HTMLElement);
-                const found = root?.querySelector<HTMLElement>(`[data-testid="${testId}"]`);
-                if (!el || !root || !found) return null;
-                if (act.focus) found.focus();
-                if (act.value !== undefined && found instanceof HTMLSelectElement) {
-                  found.value = act.value;
-                  found.dispatchEvent(new Event('change', { bubbles: true }));
-                }
-                const r = found.getBoundingClientRect();
-                return {
-                  box: { x: r.x, y: r.y, width: r.width, height: r.height },
-                  attrs: Object.fromEntries([...found.attributes].map((a) => [a.name, a.value])),
-                  hidden: found.hidden || !found.checkVisibility(),
-                  focused: root.activeElement === found,
-                  openToPage: el.shadowRoot !== null,
-                };
-              },
-            });
-            return (done?.result ?? null) as ControlSeen | null;
-          },
-          { tabId, host, testId, act },
-        );
-      },
-      async menuClick(tabId, selectionText, menuItemId = 'read-selection') {
-        const sw = await helpers.serviceWorker();
-        const readingId = async () => (await helpers.readingView()).id ?? '';
-        const before = await readingId();
-        await sw.evaluate(
-          async ({ tabId, selectionText, menuItemId }) => {
-            const tab = await chrome.tabs.get(tabId);
-            const hook = (globalThis as { contextMenuClick?: (i: object, t: object) => void }).contextMenuClick;
-            // Only the test build (`wxt build --mode test`) has the hook.
-            if (!hook) throw new Error('contextMenuClick is missing: run the tests on the test build (npx wxt build --mode test)');
-            hook({ menuItemId, selectionText, editable: false, pageUrl: tab.url }, tab);
-          },
-          { tabId, selectionText, menuItemId },
-        );
-        // The click starts a new reading; a popup opened before it shows would start one of its own.
-        await expect.poll(readingId).not.toBe(before);
-      },
-    };
-    await use(helpers);
+    await use(extensionHelpers(context, sw, extensionId, service, pages));
   },
 });
+
 
 export { expect };
 
@@ -237,3 +113,136 @@ export const drawnStates = (popup: Page): Promise<string[]> => popup.evaluate(()
  */
 export const menuItemExists = (sw: Worker, id: string) =>
   sw.evaluate((id) => chrome.contextMenus.update(id, {}).then(() => true, () => false), id);
+
+/**
+ * The helpers of one launched browser with the extension: the fixture's own, or (a browser restarted on the
+ * same profile) those of the next launch.
+ */
+export function extensionHelpers(context: BrowserContext, sw: Worker, extensionId: string, service: FakeService, pages: PagesServer): ExtensionHelpers {
+  const url = (path: string) => `chrome-extension://${extensionId}/${path.replace(/^\//, '')}`;
+  const helpers: ExtensionHelpers = {
+    url,
+    async openOptions() {
+      const page = await context.newPage();
+      await page.goto(url('options.html'));
+      return page;
+    },
+    async configure(opts = {}) {
+      const worker = await helpers.serviceWorker();
+      const changes = {
+        key: opts.key ?? TEST_KEY,
+        baseUrl: opts.baseUrl ?? service.url,
+        ...(opts.voice !== undefined ? { voice: opts.voice } : {}),
+        ...(opts.threshold !== undefined ? { confirmThresholdRub: opts.threshold } : {}),
+        ...(opts.dailyCap !== undefined ? { dailyCapRub: opts.dailyCap } : {}),
+      };
+      const result = await worker.evaluate((changes) => {
+        const save = (globalThis as { saveSettings?: (c: object) => Promise<{ ok: boolean; code?: string }> }).saveSettings;
+        if (!save) throw new Error('saveSettings is missing: run the tests on the test build (npx wxt build --mode test)');
+        return save(changes);
+      }, changes);
+      if (!result.ok) throw new Error(`The settings were refused: ${result.code}`);
+    },
+    async openTab(pathOrUrl) {
+      const target = /^[a-z-]+:/.test(pathOrUrl) ? pathOrUrl : `${pages.url}/${pathOrUrl.replace(/^\//, '')}`;
+      const page = await context.newPage();
+      await page.goto(target);
+      const tabId = await sw.evaluate(async (u) => {
+        const tabs = await chrome.tabs.query({});
+        // Without the "tabs" permission a browser page's URL is hidden: it is then the newest tab.
+        return tabs.find((t) => t.url === u)?.id ?? Math.max(...tabs.map((t) => t.id ?? -1));
+      }, page.url());
+      expect(tabId).toBeGreaterThan(0);
+      return { page, tabId };
+    },
+    async openPopup(tabId) {
+      const page = await context.newPage();
+      await page.goto(url(`popup.html?tabId=${tabId}`));
+      return page;
+    },
+    async stopServiceWorker() {
+      // From an extension page's DevTools session, the way chrome://serviceworker-internals stops a worker.
+      const page = await context.newPage();
+      await page.goto(url('options.html'));
+      const cdp = await context.newCDPSession(page);
+      const stopped = new Promise<void>((ok) =>
+        cdp.on('ServiceWorker.workerVersionUpdated', ({ versions }) => {
+          if (versions.some((v) => v.scriptURL.includes(extensionId) && v.runningStatus === 'stopped')) ok();
+        }),
+      );
+      await cdp.send('ServiceWorker.enable');
+      await cdp.send('ServiceWorker.stopAllWorkers');
+      await stopped;
+      await cdp.detach().catch(() => undefined);
+      await page.close();
+    },
+    async serviceWorker() {
+      return (
+        context.serviceWorkers().find((w) => w.url().includes(extensionId)) ??
+        (await context.waitForEvent('serviceworker', { predicate: (w) => w.url().includes(extensionId) }))
+      );
+    },
+    async readingView() {
+      const sw = await helpers.serviceWorker();
+      return sw.evaluate(async () => ((await chrome.storage.session.get('reading-view'))['reading-view'] ?? {}) as ReadingViewSeen);
+    },
+    async diagnostics(call, point) {
+      const sw = await helpers.serviceWorker();
+      return sw.evaluate(
+        ([call, point]) => Number((globalThis as unknown as { diagnostics: Record<string, (p: string) => unknown> }).diagnostics[call]!(point) ?? 0),
+        [call, point] as const,
+      );
+    },
+    async control(tabId, host, testId, act = {}) {
+      const sw = await helpers.serviceWorker();
+      return sw.evaluate(
+        async ({ tabId, host, testId, act }) => {
+          const [done] = await chrome.scripting.executeScript({
+            target: { tabId },
+            world: 'ISOLATED',
+            args: [host, testId, act],
+            func: (host: string, testId: string, act: { focus?: boolean; value?: string }) => {
+              const el = document.querySelector(host);
+              const root = el && chrome.dom.openOrClosedShadowRoot(el as HTMLElement);
+              const found = root?.querySelector<HTMLElement>(`[data-testid="${testId}"]`);
+              if (!el || !root || !found) return null;
+              if (act.focus) found.focus();
+              if (act.value !== undefined && found instanceof HTMLSelectElement) {
+                found.value = act.value;
+                found.dispatchEvent(new Event('change', { bubbles: true }));
+              }
+              const r = found.getBoundingClientRect();
+              return {
+                box: { x: r.x, y: r.y, width: r.width, height: r.height },
+                attrs: Object.fromEntries([...found.attributes].map((a) => [a.name, a.value])),
+                hidden: found.hidden || !found.checkVisibility(),
+                focused: root.activeElement === found,
+                openToPage: el.shadowRoot !== null,
+              };
+            },
+          });
+          return (done?.result ?? null) as ControlSeen | null;
+        },
+        { tabId, host, testId, act },
+      );
+    },
+    async menuClick(tabId, selectionText, menuItemId = 'read-selection') {
+      const sw = await helpers.serviceWorker();
+      const readingId = async () => (await helpers.readingView()).id ?? '';
+      const before = await readingId();
+      await sw.evaluate(
+        async ({ tabId, selectionText, menuItemId }) => {
+          const tab = await chrome.tabs.get(tabId);
+          const hook = (globalThis as { contextMenuClick?: (i: object, t: object) => void }).contextMenuClick;
+          // Only the test build (`wxt build --mode test`) has the hook.
+          if (!hook) throw new Error('contextMenuClick is missing: run the tests on the test build (npx wxt build --mode test)');
+          hook({ menuItemId, selectionText, editable: false, pageUrl: tab.url }, tab);
+        },
+        { tabId, selectionText, menuItemId },
+      );
+      // The click starts a new reading; a popup opened before it shows would start one of its own.
+      await expect.poll(readingId).not.toBe(before);
+    },
+  };
+  return helpers;
+}
