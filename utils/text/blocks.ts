@@ -144,6 +144,12 @@ export function blocksOf(
     const liveNode = live(node);
     if (liveNode && data.trim()) pending.segments.push({ node: liveNode, start, end });
   };
+  /** The block just kept goes after all, counted as left out (a label or an introduction of what is left out next). */
+  const dropLast = () => {
+    leftOutChars += countChars(blocks.pop()!.text);
+    segments.pop();
+    facts.pop();
+  };
   const leave = (node: Node) => (leftOutChars += countChars(clean(node.textContent ?? '')));
   // Notes are looked for on the live page: Readability's article is a copy, without the notes it left out.
   const onPage = anchorsOn(() => {
@@ -254,12 +260,7 @@ export function blocksOf(
       flush(pending.kind);
       // Its label, when a paragraph and not a heading gives it: "Notes:" above WordPress's footnotes.
       const label = blocks.at(-1);
-      if (label && label.text.length <= 40 && UNWANTED_HEADING.test(looseForm(label.text).replace(/:$/, '').trim())) {
-        leftOutChars += countChars(label.text);
-        blocks.pop();
-        segments.pop();
-        facts.pop();
-      }
+      if (label && label.text.length <= 40 && UNWANTED_HEADING.test(looseForm(label.text).replace(/:$/, '').trim())) dropLast();
       return void leave(el);
     }
     // An author's line the page keeps out of search snippets: "Archie is a writer from South London. …" over the article.
@@ -281,12 +282,7 @@ export function blocksOf(
       const intro = blocks.at(-1);
       const introduced = intro !== undefined && isSpecIntro(intro.text);
       if (introduced || isSpecList(Array.from(el.children, (li) => clean(li.textContent ?? '')))) {
-        if (introduced) {
-          leftOutChars += countChars(intro.text);
-          blocks.pop();
-          segments.pop();
-          facts.pop();
-        }
+        if (introduced) dropLast();
         return void leave(el);
       }
     }

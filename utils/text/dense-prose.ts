@@ -4,15 +4,15 @@
  * elsewhere. The prose is the element whose own paragraphs hold the most text; never readers' comments, and never
  * an element the page hides. Pure but for the document it is given; runs in the content script.
  */
+import { squeezeSpaces } from './chars';
 import { pagePartOf } from './page-parts';
 
 /** Below this many characters, what was extracted may be the page's furniture, not its article. */
-export const TOO_LITTLE = 500;
+const TOO_LITTLE = 500;
 /** The prose found must hold at least this many characters, and this many times what was extracted. */
 const AT_LEAST = 1500;
 const TIMES = 4;
 
-const squeeze = (s: string) => s.replace(/\s+/g, ' ').trim();
 
 /** `el` or one of its ancestors is readers' comments or a share bar (page-parts.ts). */
 function insideNonArticle(el: Element): boolean {
@@ -34,7 +34,7 @@ export function denseProse(doc: Document, extractedChars: number, hidden: (el: E
   for (const p of Array.from(doc.getElementsByTagName('p'))) {
     const parent = p.parentElement;
     if (!parent) continue;
-    const n = squeeze(p.textContent ?? '').length;
+    const n = squeezeSpaces(p.textContent ?? '').length;
     if (n >= 80) sums.set(parent, (sums.get(parent) ?? 0) + n);
   }
   const ranked = [...sums].sort((a, b) => b[1] - a[1]);

@@ -13,7 +13,7 @@ import { isBoilerplate, isCodeBlock, isJunkLine } from './leave-out';
 import { hiddenOnPage, type Sight } from './sight';
 import { headlineOf } from './headline';
 import { ledeBetween } from './lede';
-import { denseProse, TOO_LITTLE } from './dense-prose';
+import { denseProse } from './dense-prose';
 import { articleBodyOf } from './json-ld';
 import { headlineElement, otherArticles, unmarkProseWidgets } from './container';
 import { blocksFromPlainText, blocksOf, type CleanupChoices, type Segment, type TextBlock } from './blocks';
@@ -140,7 +140,7 @@ function extract(doc: Document, opts: ExtractOptions): Extraction {
   // Readability's pick far too small to be the article (the site's header, a call to action): the page's
   // densest prose is read instead, when there is much more of it (dense-prose.ts).
   const picked = found.blocks.filter((b) => !sameWords(b.text, headline.text)).reduce((n, b) => n + b.text.length, 0);
-  const dense = picked < TOO_LITTLE ? denseProse(doc, picked, (el) => hiddenOnPage(el, seen)) : null;
+  const dense = denseProse(doc, picked, (el) => hiddenOnPage(el, seen));
   if (dense) {
     const prose = blocksOf(dense, (n) => n, { ...opts, articleBody, hidden: (n) => hiddenOnPage(n.parentElement, seen) });
     if (prose.blocks.reduce((n, b) => n + b.text.length, 0) > picked) found = prose;

@@ -4,6 +4,7 @@
  * paragraph. Found on the live page, in document order after the headline and before the article's first words, by
  * the words its class or id is made of; pure but for the document it is given. Runs in the content script.
  */
+import { squeezeSpaces } from './chars';
 
 /** Class or id tokens that name a lede: "lead", "lede", "standfirst", "dek", "intro", "summary", "subtitle", «анонс» (anons). */
 const LEDE_TOKENS = new Set(['lead', 'lede', 'leadin', 'standfirst', 'dek', 'deck', 'intro', 'summary', 'subtitle', 'subheadline', 'annotation', 'anons', 'announce', 'excerpt', 'abstract', 'preamble', 'description', 'descr']);
@@ -18,7 +19,6 @@ const tokensOf = (el: Element) =>
     .split(/[\s_-]+|(?<=[a-z])(?=[A-Z])/)
     .map((t) => t.toLowerCase())
     .filter(Boolean);
-const squeeze = (s: string) => s.replace(/\s+/g, ' ').trim();
 
 /** The element in document order after `el`, not inside it when `skipInside`. */
 function nextElement(el: Element, skipInside: boolean): Element | null {
@@ -46,8 +46,8 @@ export function ledeBetween(headline: Element, articleStart: Text, hidden: (el: 
     }
     const tokens = tokensOf(el);
     if (!lede && tokens.some((t) => LEDE_TOKENS.has(t)) && !tokens.some((t) => NOT_LEDE.has(t))) {
-      const text = squeeze(el.textContent ?? '');
-      const links = Array.from(el.querySelectorAll('a'), (a) => squeeze(a.textContent ?? '').length).reduce((s, x) => s + x, 0);
+      const text = squeezeSpaces(el.textContent ?? '');
+      const links = Array.from(el.querySelectorAll('a'), (a) => squeezeSpaces(a.textContent ?? '').length).reduce((s, x) => s + x, 0);
       if (text.length >= 60 && text.length <= 1200 && links * 2 < text.length && /[.!?…»"”]$/u.test(text) && !hidden(el)) lede = el;
       el = nextElement(el, true);
       continue;
