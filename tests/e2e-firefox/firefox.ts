@@ -224,17 +224,32 @@ export async function click(page: Page, selector: string): Promise<void> {
   if (!element) throw new Error(`No element matches ${selector}`);
   // Scrolled and measured in one step, and again if the page moved it out of view meanwhile (a panel that
   // appears above it as an earlier answer comes: "move target out of bounds", seen once on the options page).
+  // The element notes the click it gets: a page that moved it between the measure and the press (the options
+  // page's account panel appearing above Save, seen once in CI) had its click land elsewhere, and it is pressed
+  // again where it now is.
   for (let attempt = 0; ; attempt++) {
     const at = await element.evaluate((el) => {
       el.scrollIntoView({ block: 'nearest', inline: 'nearest' });
       const r = el.getBoundingClientRect();
       const x = r.left + r.width / 2;
       const y = r.top + r.height / 2;
-      return r.width > 0 && r.height > 0 && x >= 0 && y >= 0 && x < innerWidth && y < innerHeight ? { x, y } : null;
+      if (!(r.width > 0 && r.height > 0 && x >= 0 && y >= 0 && x < innerWidth && y < innerHeight)) return null;
+      const root = el.getRootNode() as Document | ShadowRoot;
+      const hit = root.elementFromPoint(x, y);
+      if (hit && hit !== el && !el.contains(hit)) return null;
+      const mark = el as Element & { testClicked?: boolean };
+      mark.testClicked = false;
+      el.addEventListener('click', () => void (mark.testClicked = true), { capture: true, once: true });
+      return { x, y };
     });
     if (at) {
       await page.mouse.click(at.x, at.y);
-      return;
+      // The press is dispatched before mouse.click returns. A control that is disabled gets no click event (as
+      // for the user), and one the press removed, or whose page it closed, was pressed.
+      const landed = await element
+        .evaluate((el) => !el.isConnected || el.matches(':disabled') || (el as Element & { testClicked?: boolean }).testClicked === true)
+        .catch(() => true);
+      if (landed) return;
     }
     if (attempt === 4) throw new Error(`${selector} is not shown`);
   }

@@ -43,6 +43,8 @@ test('a content script that rewrites the settings in storage.local changes nothi
 test('a changed service address gets the saved key only once the user confirms that host', async ({ ext }) => {
   await ext.configure();
   const page = await ext.openOptions();
+  // The saved key's account appears above the form once the page has its settings.
+  await page.waitForSelector('[data-testid="account"]');
   await fill(page, 'base-url', other.url);
   await click(page, '[data-testid="save"]');
   await expect.poll(() => attr(page, 'options-error', 'data-code')).toBe('key-origin');
