@@ -3,7 +3,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['.spike/**', '.cache/**', '.output/**', '.wxt/**', 'node_modules/**', 'test-results/**', 'bench/results.json'] },
+  { ignores: ['vendor/**', '.spike/**', '.cache/**', '.output/**', '.wxt/**', 'node_modules/**', 'test-results/**', 'bench/results.json'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

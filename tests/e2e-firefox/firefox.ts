@@ -205,7 +205,9 @@ export async function openPage(browser: Browser, url: string, timeout = 15_000):
   const page = await browser.newPage();
   void page.goto(url).catch(() => undefined);
   const deadline = Date.now() + timeout;
-  while (!(await evaluate(page, () => `${location.href} ${document.readyState}`).catch(() => '')).startsWith(`${url} complete`)) {
+  // The page may add to its own address as it starts (the book page adds its book's id: `&book=…`).
+  const loaded = (seen: string) => seen.endsWith(' complete') && seen.startsWith(url);
+  while (!loaded(await evaluate(page, () => `${location.href} ${document.readyState}`).catch(() => ''))) {
     if (Date.now() > deadline) throw new Error(`${url} did not load in ${timeout} ms`);
     await new Promise((r) => setTimeout(r, 50));
   }

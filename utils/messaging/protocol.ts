@@ -125,13 +125,14 @@ export const { sendMessage, onMessage } = defineExtensionMessaging<ProtocolMap>(
 
 // ── Who may send what ────────────────────────────────────────────────────────
 /** The senders the background takes messages from: the extension's pages by their file, and its content script. */
-export type PageSender = 'popup' | 'options' | 'welcome' | 'pdf' | 'offscreen' | 'page-controls';
+export type PageSender = 'popup' | 'options' | 'welcome' | 'pdf' | 'book' | 'offscreen' | 'page-controls';
 
 const SENDER_PAGES: Record<string, PageSender> = {
   '/popup.html': 'popup',
   '/options.html': 'options',
   '/welcome.html': 'welcome',
   '/pdf.html': 'pdf',
+  '/book.html': 'book',
   '/offscreen.html': 'offscreen',
 };
 
@@ -142,12 +143,12 @@ const SENDER_PAGES: Record<string, PageSender> = {
  * the tab being read: `onPageMessage`'s `fromTab`).
  */
 export const MAY_SEND: { readonly [T in keyof ProtocolMap]: readonly PageSender[] } = {
-  getSettings: ['popup', 'options', 'welcome', 'pdf'],
+  getSettings: ['popup', 'options', 'welcome', 'pdf', 'book'],
   saveSettings: ['options', 'welcome'],
   trySample: ['welcome'],
   removeKey: ['options'],
   clearHistory: ['options'],
-  startReading: ['popup', 'pdf'],
+  startReading: ['popup', 'pdf', 'book'],
   command: ['popup'],
   jumpTo: ['popup'],
   resumeFromOffer: ['popup'],
@@ -187,7 +188,8 @@ export function pageSender(sender: { id?: string; url?: string; tab?: unknown; f
  */
 export function tabToStart(from: PageSender | null, asked: number, senderTab: number | undefined): number | null {
   if (from === 'popup') return asked;
-  if (from === 'pdf') return senderTab !== undefined && senderTab === asked ? asked : null;
+  // The PDF page and the book page start only their own tab's reading.
+  if (from === 'pdf' || from === 'book') return senderTab !== undefined && senderTab === asked ? asked : null;
   return null;
 }
 

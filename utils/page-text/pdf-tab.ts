@@ -14,10 +14,16 @@ import { readSettings } from '../storage/settings';
 import { originPattern } from '../speech/base-url';
 
 export const PDF_PAGE = '/pdf.html';
+export const BOOK_PAGE = '/book.html';
 
 /** The extension's own PDF page. */
 export function isPdfPage(url: string | undefined): boolean {
   return !!url && url.startsWith(browser.runtime.getURL(PDF_PAGE));
+}
+
+/** The extension's own document pages, which answer for their text themselves: the PDF page and the book page. */
+export function isDocPage(url: string | undefined): boolean {
+  return isPdfPage(url) || (!!url && url.startsWith(browser.runtime.getURL(BOOK_PAGE)));
 }
 
 /**
@@ -165,14 +171,14 @@ export async function openPdfPage(tabId: number, url: string): Promise<void> {
   await browser.tabs.update(tabId, { url: `${browser.runtime.getURL(PDF_PAGE)}?${params}` });
 }
 
-/** Codes the PDF page fails with (its errors arrive as messages). */
-const PAGE_CODES = new Set(['bad-pdf', 'file-access', 'network', 'no-text', 'too-large', 'redirect-refused']);
+/** Codes the PDF page and the book page fail with (their errors arrive as messages). */
+const PAGE_CODES = new Set(['bad-pdf', 'bad-book', 'drm', 'file-access', 'network', 'no-text', 'too-large', 'redirect-refused']);
 
-/** Asks the PDF page in tab `tabId` for its text, waiting for the page to be there (it was just opened). */
+/** Asks the PDF page (or the book page) in tab `tabId` for its text, waiting for the page to be there (it was just opened). */
 export async function askPdfPage(tabId: number, timeoutMs = 20_000): Promise<ExtractedText> {
   try {
     // The page being replaced (the browser's viewer) may still answer: only the PDF page's answer counts.
-    return await untilReady(() => sendToPage('extract', { mode: 'normal' }, tabId), { awaited: (text) => text.pdfPage === true, withinMs: timeoutMs, every: 50 });
+    return await untilReady(() => sendToPage('extract', { mode: 'normal' }, tabId), { awaited: (text) => text.docPage === true, withinMs: timeoutMs, every: 50 });
   } catch (err) {
     const code = err instanceof Error ? err.message : '';
     throw PAGE_CODES.has(code) ? new ReadingError(code) : err;

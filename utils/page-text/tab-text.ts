@@ -10,7 +10,7 @@ import { titleFirstMax } from '../money/bound';
 import { ReadingError } from '../speech/errors';
 import { afterHold } from '../diagnostics/diagnostics';
 import { diagnostics } from '../diagnostics/wired';
-import { askPdfPage, isPdfPage, looksLikePdf, openPdfPage, servesPdf, tabUrl } from './pdf-tab';
+import { askPdfPage, isDocPage, looksLikePdf, openPdfPage, servesPdf, tabUrl } from './pdf-tab';
 import { answerOf, earlyAnswer } from './injection-answers';
 import { hashOf } from '../storage/bounds';
 import { isRestrictedUrl } from './restricted';
@@ -34,9 +34,9 @@ function askOwnPage(tabId: number, request: ExtractRequest): Promise<ExtractedTe
   return untilReady(() => sendToPage('extract', request, tabId), { withinMs: 5_000, every: 50 });
 }
 
-/** A page the extract script may be put in: not one the browser protects, not the PDF page, not a PDF. */
+/** A page the extract script may be put in: not one the browser protects, not the PDF or book page, not a PDF. */
 function scriptable(url: string): boolean {
-  return !isRestrictedUrl(url) && !isPdfPage(url) && !looksLikePdf(url);
+  return !isRestrictedUrl(url) && !isDocPage(url) && !looksLikePdf(url);
 }
 
 /**
@@ -187,7 +187,7 @@ const REST_WAIT_MS = 20_000;
  */
 export async function moreFromTab(tabId: number, after: number): Promise<TextBatch> {
   const tab = await browser.tabs.get(tabId);
-  if (isPdfPage(await tabUrl(tab))) return sendToPage('extractMore', { after }, tabId);
+  if (isDocPage(await tabUrl(tab))) return sendToPage('extractMore', { after }, tabId);
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('The page did not give the rest of the article in time.')), REST_WAIT_MS)));
   try {
@@ -256,8 +256,9 @@ export async function extractFromTab(tabId: number, how: ExtractHow = {}): Promi
     if (fromPdf.blocks.every((b) => !b.text.trim())) throw new ReadingError('no-text');
     return fromPdf;
   };
-  // The extension's PDF page reads its PDF: the selection on it, or its pages from the one in view.
-  if (tab && isPdfPage(url)) return pdfText();
+  // The extension's PDF page reads its PDF: the selection on it, or its pages from the one in view; the book
+  // page its book, from the chapter chosen.
+  if (tab && isDocPage(url)) return pdfText();
   // The welcome page's sample answers for itself (no script can be put in an extension page). Firefox does not
   // deliver a tab's messages to an extension page: there its text is the bundled one, without the highlight.
   if (tab && isSamplePage(url)) {

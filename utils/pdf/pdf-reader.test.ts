@@ -25,7 +25,7 @@ describe('PdfReader', () => {
   it('gives the first batch from the page in view, then the next ones in order, each only to a request that follows on', async () => {
     const reader = new PdfReader(fakeText(4), fakeView({ page: 2 }), () => 'Книга');
     const first = await reader.extract();
-    expect(first).toMatchObject({ title: 'Книга', source: 'article', blocks: [{ text: 'Страница 2.' }], more: true, pdfPage: true, leftOutChars: 3 });
+    expect(first).toMatchObject({ title: 'Книга', source: 'article', blocks: [{ text: 'Страница 2.' }], more: true, docPage: true, leftOutChars: 3 });
     // A request that does not follow on (a reading of this page before it reloaded, with 5 blocks) gets nothing,
     // takes nothing, and is told the rest cannot be given (never an end as if the document were whole).
     expect(await reader.more(5)).toEqual({ blocks: [], leftOutChars: 0, more: false, incomplete: true });

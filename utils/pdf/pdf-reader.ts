@@ -64,12 +64,12 @@ export class PdfReader {
     void this.batches?.return(undefined);
     this.batches = null;
     const selected = this.view.selectionText();
-    if (selected.trim()) return { title: this.title(), site: this.site, source: 'selection', blocks: selectionBlocks(selected), pdfPage: true };
+    if (selected.trim()) return { title: this.title(), site: this.site, source: 'selection', blocks: selectionBlocks(selected), docPage: true };
     const range = this.nextRange ?? { from: this.view.currentPage(), to: this.text.pageCount };
     this.nextRange = null;
     this.batches = this.text.batches(range.from, range.to);
     const first = await this.next();
-    return { title: this.title(), site: this.site, url: this.url, source: 'article', blocks: first.blocks, leftOutChars: first.leftOutChars, tookMs: performance.now() - started, pdfPage: true, ...(first.more ? { more: true } : {}) };
+    return { title: this.title(), site: this.site, url: this.url, source: 'article', blocks: first.blocks, leftOutChars: first.leftOutChars, tookMs: performance.now() - started, docPage: true, ...(first.more ? { more: true } : {}) };
   }
 
   /** The whole document has been given (this reading). */

@@ -188,6 +188,8 @@ describe('who may send what', () => {
     ['the PDF page, for its own tab', 'pdf', 7, 7, 7],
     ['the PDF page, for another tab', 'pdf', 3, 7, null],
     ['the PDF page, not in a tab', 'pdf', 7, undefined, null],
+    ['the book page, for its own tab', 'book', 7, 7, 7],
+    ['the book page, for another tab', 'book', 3, 7, null],
     ['the options page', 'options', 7, 7, null],
     ['a web page', null, 7, 7, null],
   ] as const)('a reading started by %s: %s', (_n, from, asked, senderTab, expected) => {

@@ -231,6 +231,8 @@ export const KNOWN_ERROR_CODES = [
   'key-origin',
   'file-access',
   'bad-pdf',
+  'bad-book',
+  'drm',
   'page-refused',
   'not-a-page',
   'too-large',

@@ -46,8 +46,8 @@ export interface ExtractedText {
    * the article's words are a part of (the reading's estimate is bounded by it before it is counted).
    */
   bound?: number;
-  /** Set by the extension's PDF page (a page being replaced by it may still answer for a moment). */
-  pdfPage?: true;
+  /** Set by the extension's own document pages, the PDF page and the book page (a page being replaced by one may still answer for a moment). */
+  docPage?: true;
 }
 
 /** The next batch of a document read in batches. */

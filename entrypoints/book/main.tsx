@@ -1,0 +1,15 @@
+import { render } from 'preact';
+import { BookBar } from '@/components/BookBar';
+import { i18n, uiLocale } from '@/utils/pages/i18n';
+import { BookPage } from '@/utils/book/page';
+import { HIGHLIGHT_CSS } from '@/utils/text/highlight';
+import './book.css';
+
+// The book page: a book picked or dropped here, or at an address (`book.html?file=URL`).
+const locale = uiLocale();
+document.documentElement.lang = locale.slice(0, 2);
+document.head.append(Object.assign(document.createElement('style'), { textContent: HIGHLIGHT_CSS }));
+const page = new BookPage(document.getElementById('book-text')!, (n) => i18n.t('bookSection', { n }), browser.i18n.getUILanguage());
+const file = new URLSearchParams(location.search).get('file');
+if (file) void page.openUrl(file);
+render(<BookBar page={page} />, document.getElementById('app')!);

@@ -1,0 +1,83 @@
+/**
+ * Books read aloud on the extension's book page, in Firefox (issue 62): the same books and the same
+ * checks as in Chromium (tests/e2e/books.spec.ts).
+ */
+import { join } from 'node:path';
+import { billed, letters, words } from '../fixtures/billed.ts';
+import { bookBytes, TEST_BOOKS } from '../fixtures/books.ts';
+import { RU } from '../fixtures/books/texts.ts';
+import { click, evaluate } from './firefox.ts';
+import { attr, expect, test, type FirefoxHelpers } from './fixtures.ts';
+import type { Page } from 'puppeteer-core';
+import type { PagesServer } from '../e2e/pages-server.ts';
+
+const readingState = async (ext: FirefoxHelpers) => (await ext.readingView()).state ?? '';
+
+async function openBookAt(ext: FirefoxHelpers, pages: PagesServer, file: string, type: string) {
+  pages.putFile(`/books/${file}`, await bookBytes(file), type);
+  return ext.openTab(ext.url(`book.html?file=${encodeURIComponent(`${pages.url}/books/${file}`)}`));
+}
+
+/** Clicks the table of contents' entry labelled `label`. */
+async function readChapter(page: Page, label: string) {
+  const index = await evaluate(page, (l: string) => [...document.querySelectorAll('[data-testid="toc-item"]')].find((b) => b.textContent?.includes(l))?.getAttribute('data-index') ?? '', label);
+  expect(index).not.toBe('');
+  await click(page, `[data-testid="toc-item"][data-index="${index}"]`);
+}
+
+const bookText = (page: Page) => evaluate(page, () => document.querySelector('[data-testid="book-text"]')?.textContent ?? '');
+
+for (const book of TEST_BOOKS) {
+  test(`${book.file}: read from its second chapter to the end — every sentence once, in order; nothing of the first, no note, alt text or page number`, async ({ ext, service, pages }) => {
+    await ext.configure();
+    const { page } = await openBookAt(ext, pages, book.file, book.type);
+    await expect.poll(() => attr(page, 'book-title', 'data-title')).toBe(book.title);
+    expect(await attr(page, 'book-error', 'data-code')).toBe('');
+    await readChapter(page, book.second);
+    await expect.poll(() => readingState(ext), { timeout: 30_000 }).toBe('finished');
+    expect(words(billed(service))).toEqual(words(book.heard));
+    for (const never of book.neverHeard) expect(letters(billed(service))).not.toContain(letters(never));
+    // The page followed the reading to the last chapter.
+    await expect.poll(() => bookText(page)).toContain(book.heard.slice(-12));
+  });
+}
+
+test('a book picked from the computer is read the same, and a click on a paragraph reads from there', async ({ ext, service }) => {
+  await ext.configure();
+  const { page } = await ext.openTab(ext.url('book.html'));
+  const book = TEST_BOOKS[0]!;
+  const input = await page.waitForSelector('[data-testid="book-file"]');
+  await input!.uploadFile(join(import.meta.dirname, '../fixtures/books', book.file));
+  await expect.poll(() => attr(page, 'book-title', 'data-title')).toBe(book.title);
+  await readChapter(page, 'Апчхи');
+  await expect.poll(() => readingState(ext), { timeout: 30_000 }).toBe('finished');
+  const before = service.speechLog().length;
+  await expect.poll(() => bookText(page)).toContain('Чихнул');
+  const firstReading = (await ext.readingView()).id;
+  await click(page, '[data-testid="book-text"] p:last-of-type');
+  await expect.poll(async () => (await ext.readingView()).id).not.toBe(firstReading);
+  await expect.poll(() => readingState(ext), { timeout: 30_000 }).toBe('finished');
+  const again = (service.speechLog() as { text: string }[]).slice(before).map((e) => e.text);
+  expect(words(again.join(' '))).toEqual(words(RU.chapters[2]!.blocks[0]!));
+});
+
+for (const [file, code] of [
+  ['not-a-book.epub', 'bad-book'],
+  ['locked.epub', 'drm'],
+] as const) {
+  test(`${file}: ${code}, with nothing sent`, async ({ ext, service, pages }) => {
+    await ext.configure();
+    const { page } = await openBookAt(ext, pages, file, 'application/epub+zip');
+    await expect.poll(() => attr(page, 'book-error', 'data-code')).toBe(code);
+    expect(await attr(page, 'book-title', 'data-title')).toBe('');
+    expect(service.speechLog()).toHaveLength(0);
+  });
+}
+
+test('a book past the size bound: too-large as soon as its size is known, with nothing sent', async ({ ext, service, pages }) => {
+  await ext.configure();
+  pages.putHuge('/books/huge.epub', { type: 'application/epub+zip', size: 101 * 1024 * 1024, head: 'PK\x03\x04', declareLength: true });
+  const { page } = await ext.openTab(ext.url(`book.html?file=${encodeURIComponent(`${pages.url}/books/huge.epub`)}`));
+  await expect.poll(() => attr(page, 'book-error', 'data-code')).toBe('too-large');
+  expect(service.speechLog()).toHaveLength(0);
+});

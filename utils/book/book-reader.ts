@@ -1,0 +1,173 @@
+/**
+ * The book page's side of a reading (runs in the extension's book page): answers the background's
+ * `extract` with the selection, or with the chosen chapter's section from its start (or the paragraph
+ * clicked), then `extractMore` with the sections after it in the book's order, one at a time, to the
+ * book's end; `highlight` shows the section being read on the page and marks the sentence in it.
+ */
+import type { ExtractedText, TextBatch, TextBlock } from '../text/extract';
+import type { PageHighlighter } from '../text/highlight';
+import type { WordPlace } from '../text/text-index';
+import { selectionBlocks } from '../pdf/pdf-reader';
+import type { BookBlock, SectionText } from './section-blocks';
+
+/** A block as the reading keeps it: its text and where it is in the book (no element: a section's document is let go). */
+export interface PlacedBlock extends TextBlock {
+  section: number;
+  /** Its index among its section's blocks. */
+  index: number;
+  line?: true;
+}
+
+/** The book as the reader sees it. */
+export interface BookSource {
+  readonly sectionCount: number;
+  /** Whether section `s` is in the reading order (not `linear="no"`). */
+  linear(s: number): boolean;
+  /** Section `s`'s blocks (and the document they are in, for a chapter's anchor). */
+  text(s: number): Promise<SectionText & { doc?: Document }>;
+}
+
+/** What the page gives the reader. */
+export interface BookView {
+  /** The text node of each block of section `s`, in order, when the page shows it; else null. */
+  nodesOf(s: number): Text[] | null;
+  /** Shows section `s` on the page (all its blocks); resolves once it is there. */
+  showSection(s: number): Promise<void>;
+  /** The text selected on the page ('' when none). */
+  selectionText(): string;
+  readonly highlighter: PageHighlighter;
+}
+
+/** Where a reading starts: a section, and a block in it or an anchor the book resolves in its document. */
+export interface BookStart {
+  section: number;
+  block?: number;
+  anchor?: ((doc: Document) => Element | number | null) | null;
+}
+
+/** The index of the first block at or after `anchor` in document order (0 when the anchor is not an element). */
+export function blockAtAnchor(blocks: readonly BookBlock[], anchor: Element | number | null | undefined): number {
+  if (!anchor || typeof anchor === 'number') return 0;
+  const i = blocks.findIndex((b) => b.el === anchor || anchor.contains(b.el) || b.el.contains(anchor) || !!(anchor.compareDocumentPosition(b.el) & 4));
+  return i < 0 ? blocks.length : i;
+}
+
+const placed = (blocks: readonly BookBlock[], section: number, from = 0): PlacedBlock[] =>
+  blocks.slice(from).map((b, i) => ({ text: b.text, kind: b.kind, section, index: from + i, ...(b.line ? { line: true as const } : {}) }));
+
+const asText = (b: PlacedBlock): TextBlock => ({ text: b.text, kind: b.kind });
+
+export class BookReader {
+  /** The blocks of the reading in progress, in the order given to the background. */
+  private blocks: PlacedBlock[] = [];
+  /** The next section to read (this reading), or past the end. */
+  private nextSection = Number.POSITIVE_INFINITY;
+  /** Bumped by each reading: what an older one finds afterwards is not the new one's. */
+  private generation = 0;
+  /** Where the next reading starts (the chapter or paragraph chosen); none: the book's first section. */
+  nextStart: BookStart | null = null;
+  private pulling: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly source: BookSource,
+    private readonly view: BookView,
+    private readonly meta: () => { title: string; site: string; url: string },
+  ) {}
+
+  async extract(): Promise<ExtractedText> {
+    const started = performance.now();
+    this.view.highlighter.clear();
+    this.generation++;
+    this.blocks = [];
+    const { title, site, url } = this.meta();
+    const selected = this.view.selectionText();
+    if (selected.trim()) {
+      this.nextSection = Number.POSITIVE_INFINITY;
+      return { title, site, source: 'selection', blocks: selectionBlocks(selected), docPage: true };
+    }
+    const start = this.nextStart ?? { section: this.firstLinear(0) };
+    this.nextStart = null;
+    const first = await this.source.text(start.section);
+    let from = start.block ?? 0;
+    if (start.block === undefined && start.anchor && first.doc) from = blockAtAnchor(first.blocks, start.anchor(first.doc));
+    this.nextSection = this.firstLinear(start.section + 1);
+    const blocks = placed(first.blocks, start.section, from);
+    this.blocks.push(...blocks);
+    let leftOutChars = first.leftOutChars;
+    let batch: TextBatch = { blocks: blocks.map(asText), leftOutChars: 0, more: this.nextSection < this.source.sectionCount };
+    // A chapter with no text where it starts (a picture): the next section with some.
+    if (!batch.blocks.length && batch.more) batch = await this.next(this.generation);
+    leftOutChars += batch.leftOutChars;
+    return { title, site, url, source: 'article', blocks: batch.blocks, leftOutChars, tookMs: performance.now() - started, docPage: true, ...(batch.more ? { more: true } : {}) };
+  }
+
+  /** The first section in the reading order from `s` on (the section count when none is left). */
+  private firstLinear(s: number): number {
+    while (s < this.source.sectionCount && !this.source.linear(s)) s++;
+    return s;
+  }
+
+  /**
+   * The blocks after the first `after` of this reading: the next section with text when the reader has had
+   * all it was given; what it was given again when it has less (a restarted background lost an answer);
+   * nothing, `incomplete`, for a request that does not follow on (a replaced reading's).
+   */
+  more(after: number): Promise<TextBatch> {
+    const generation = this.generation;
+    const step = this.pulling.then((): TextBatch | Promise<TextBatch> => {
+      if (this.generation !== generation || after > this.blocks.length) return { blocks: [], leftOutChars: 0, more: false, incomplete: true };
+      if (after < this.blocks.length) return { blocks: this.blocks.slice(after).map(asText), leftOutChars: 0, more: this.nextSection < this.source.sectionCount };
+      return this.next(generation);
+    });
+    this.pulling = step.catch(() => undefined);
+    return step;
+  }
+
+  /** The next section with text (sections with none, pictures, are passed over and counted). */
+  private async next(generation: number): Promise<TextBatch> {
+    let leftOutChars = 0;
+    while (this.generation === generation && this.nextSection < this.source.sectionCount) {
+      const s = this.nextSection;
+      const text = await this.source.text(s);
+      if (this.generation !== generation) break;
+      this.nextSection = this.firstLinear(s + 1);
+      leftOutChars += text.leftOutChars;
+      if (!text.blocks.length) continue;
+      const blocks = placed(text.blocks, s);
+      this.blocks.push(...blocks);
+      return { blocks: blocks.map(asText), leftOutChars, more: this.nextSection < this.source.sectionCount };
+    }
+    if (this.generation !== generation) return { blocks: [], leftOutChars: 0, more: false, incomplete: true };
+    return { blocks: [], leftOutChars, more: false };
+  }
+
+  /** The section a block of this reading is in (for the page's "now reading"). */
+  sectionOf(block: number): number | undefined {
+    return this.blocks[block]?.section;
+  }
+
+  /** Shows the block's section and marks `sentence` in it (and `word`); false when the block is not this reading's. */
+  highlight(block: number, sentence: string, word?: WordPlace): boolean {
+    const b = this.blocks[block];
+    if (!b) return false;
+    const mark = () => {
+      const node = this.view.nodesOf(b.section)?.[b.index];
+      return !!node && this.view.highlighter.show(this.slicesOf(node), sentence, word);
+    };
+    if (this.view.nodesOf(b.section)) return mark();
+    // Another section is on the page: this one is shown (the reading went on into it), then marked.
+    void this.view.showSection(b.section).then(mark);
+    return true;
+  }
+
+  /** The same array while a block stays marked: the highlighter keeps its place in it. */
+  private slices: { node: Text; list: { node: Text; start: number; end: number }[] } | null = null;
+  private slicesOf(node: Text) {
+    if (this.slices?.node !== node) this.slices = { node, list: [{ node, start: 0, end: node.data.length }] };
+    return this.slices.list;
+  }
+
+  clear(): void {
+    this.view.highlighter.clear();
+  }
+}

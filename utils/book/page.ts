@@ -1,0 +1,161 @@
+/**
+ * The book page's start (runs in the extension's book page, `book.html`, or `book.html?file=URL` for a
+ * book at an address): opens the book a file or an address gives, lists its chapters, answers the
+ * background's requests for its text (which wait while a book opens), and starts a reading from a chapter
+ * or a paragraph the listener chose.
+ */
+import { NOT_AT, onPageRequest } from '../messaging/content';
+import { sendMessage } from '../messaging/protocol';
+import { LoadError, loadPdfFile } from '../pdf/load-file';
+import { BookError, BOOK_MAX_BYTES, openBook, type BookErrorCode, type OpenedBook } from './open-book';
+import { BookReader, type BookSource, type BookStart } from './book-reader';
+import { BookTextView } from './book-view';
+import { chaptersOf, flattenToc, type Chapter } from './toc';
+import { sectionBlocks, type SectionText } from './section-blocks';
+import type { FoliateBook } from '@/vendor/foliate-js/book';
+
+export interface BookSession {
+  opened: OpenedBook;
+  chapters: Chapter[];
+  reader: BookReader;
+  /** The book's own id: a hash of its bytes, never its name. */
+  id: string;
+}
+
+export type BookPageState = { status: 'empty' } | { status: 'loading' } | { status: 'ready'; session: BookSession } | { status: 'error'; code: string };
+
+/** The book's id: SHA-256 of its size, its first and its last 64 KB (the same file gives the same id wherever it comes from). */
+export async function bookId(file: Blob): Promise<string> {
+  const edge = 64 * 1024;
+  const parts = [new TextEncoder().encode(String(file.size)), new Uint8Array(await file.slice(0, edge).arrayBuffer()), new Uint8Array(await file.slice(Math.max(0, file.size - edge)).arrayBuffer())];
+  const digest = await crypto.subtle.digest('SHA-256', await new Blob(parts).arrayBuffer());
+  return [...new Uint8Array(digest).slice(0, 16)].map((b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** A section's document: as the book gives it, or read again as HTML when it is not well-formed XML (common in EPUBs). */
+async function sectionDocument(book: FoliateBook, s: number): Promise<Document> {
+  const section = book.sections[s]!;
+  const doc = await section.createDocument();
+  if (!doc.querySelector('parsererror')) return doc;
+  const loadText = (book as { loadText?: (name: string) => Promise<string | null> | string | null }).loadText;
+  const text = typeof section.id === 'string' && loadText ? await loadText.call(book, section.id) : null;
+  return text ? new DOMParser().parseFromString(text, 'text/html') : doc;
+}
+
+/** The book's sections as the reader reads them; the last few kept (a section's document is let go after). */
+export function bookSource(book: FoliateBook, keep = 4): BookSource {
+  const cache = new Map<number, Promise<SectionText & { doc?: Document }>>();
+  return {
+    sectionCount: book.sections.length,
+    linear: (s) => book.sections[s]?.linear !== 'no',
+    text(s) {
+      const known = cache.get(s);
+      if (known) {
+        cache.delete(s);
+        cache.set(s, known);
+        return known;
+      }
+      const made = sectionDocument(book, s).then(
+        (doc) => ({ ...sectionBlocks(doc), doc }),
+        // A section that cannot be read is passed over (said as text left out: none known).
+        () => ({ blocks: [], leftOutChars: 0 }),
+      );
+      cache.set(s, made);
+      while (cache.size > keep) cache.delete(cache.keys().next().value!);
+      return made;
+    },
+  };
+}
+
+export class BookPage {
+  state: BookPageState = { status: 'empty' };
+  private listeners = new Set<(state: BookPageState) => void>();
+  readonly view: BookTextView;
+  private source: BookSource | null = null;
+
+  constructor(
+    container: HTMLElement,
+    private readonly untitled: (n: number) => string,
+    private readonly uiLanguage = '',
+  ) {
+    this.view = new BookTextView(
+      container,
+      async (s) => (this.source ? (await this.source.text(s)).blocks : []),
+      (section, block) => void this.readFrom({ section, block }),
+    );
+    const withReader = async <T>(f: (reader: BookReader) => T | Promise<T>): Promise<T> => {
+      const state = this.state;
+      if (state.status !== 'ready') throw new Error(state.status === 'error' ? state.code : 'no-text');
+      return f(state.session.reader);
+    };
+    onPageRequest('extract', ({ data }) => (data.at !== undefined ? Promise.reject(new Error(NOT_AT)) : withReader((r) => r.extract())));
+    onPageRequest('extractMore', ({ data }) => withReader((r) => r.more(data.after)));
+    onPageRequest('highlight', ({ data }) => withReader((r) => r.highlight(data.block, data.text, data.word)));
+    onPageRequest('clearHighlight', () => withReader((r) => r.clear()));
+  }
+
+  subscribe(listener: (state: BookPageState) => void): () => void {
+    this.listeners.add(listener);
+    listener(this.state);
+    return () => this.listeners.delete(listener);
+  }
+
+  private set(state: BookPageState) {
+    this.state = state;
+    for (const l of this.listeners) l(state);
+  }
+
+  /** Opens the book at `url` (the `file` parameter): fetched by the page within the same bounds as a PDF's. */
+  async openUrl(url: string): Promise<void> {
+    this.set({ status: 'loading' });
+    let bytes: ArrayBuffer;
+    try {
+      bytes = await loadPdfFile(url, BOOK_MAX_BYTES);
+    } catch (err) {
+      return this.set({ status: 'error', code: err instanceof LoadError ? err.code : 'network' });
+    }
+    await this.open(new Blob([bytes]), decodeURIComponent(new URL(url).pathname.split('/').pop() ?? ''));
+  }
+
+  /** Opens the book in `file` (picked, dropped or fetched); a book open before is closed. */
+  async open(file: Blob, name: string): Promise<void> {
+    const last = this.state;
+    if (last.status === 'ready') last.session.opened.book.destroy?.();
+    this.set({ status: 'loading' });
+    try {
+      const [opened, id] = await Promise.all([openBook(file, name, this.uiLanguage), bookId(file)]);
+      const source = bookSource(opened.book);
+      const chapters = await chaptersOf(flattenToc(opened.book.toc), opened.book.sections, (href) => opened.book.resolveHref(href), this.untitled);
+      if (!chapters.length) throw new BookError('no-text');
+      this.source = source;
+      const reader = new BookReader(source, this.view, () => ({ title: opened.title, site: opened.author, url: location.href }));
+      const params = new URLSearchParams(location.search);
+      params.set('book', id);
+      history.replaceState(null, '', `?${params}`);
+      document.title = opened.title;
+      this.set({ status: 'ready', session: { opened, chapters, reader, id } });
+      await this.view.showSection(chapters[0]!.section);
+    } catch (err) {
+      const code: BookErrorCode = err instanceof BookError ? err.code : 'bad-book';
+      this.set({ status: 'error', code });
+    }
+  }
+
+  /** Reads chapter `i` from its start to the book's end. */
+  readChapter(i: number): Promise<void> {
+    const state = this.state;
+    if (state.status !== 'ready') return Promise.resolve();
+    const chapter = state.session.chapters[i];
+    if (!chapter) return Promise.resolve();
+    return this.readFrom({ section: chapter.section, anchor: chapter.anchor });
+  }
+
+  private async readFrom(start: BookStart): Promise<void> {
+    const state = this.state;
+    if (state.status !== 'ready') return;
+    state.session.reader.nextStart = start;
+    void this.view.showSection(start.section);
+    const tab = await browser.tabs.getCurrent();
+    if (tab?.id !== undefined) await sendMessage('startReading', { tabId: tab.id, force: true });
+  }
+}

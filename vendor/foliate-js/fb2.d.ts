@@ -1,0 +1,2 @@
+import type { FoliateBook } from './book';
+export function makeFB2(blob: Blob): Promise<FoliateBook>;
