@@ -4,6 +4,9 @@
  */
 import { useEffect, useState } from 'preact/hooks';
 import { errorText, i18n } from '@/utils/pages/i18n';
+import { minutesSeconds } from '@/utils/pages/clock';
+
+const clockTime = (seconds: number) => minutesSeconds(Math.max(0, seconds) * 1000);
 import type { BookPage, BookPageState } from '@/utils/book/page';
 
 export function BookBar({ page }: { page: BookPage }) {
@@ -46,6 +49,18 @@ export function BookBar({ page }: { page: BookPage }) {
         {session ? session.opened.title : state.status === 'loading' ? i18n.t('bookLoading') : i18n.t('bookNone')}
       </h1>
       {session?.opened.author && <p class="author">{session.opened.author}</p>}
+      {session?.place && (
+        <button
+          type="button"
+          class="resume"
+          data-testid="resume-offer"
+          data-chapter={String(session.place.chapter)}
+          data-position={String(Math.round(session.place.position - session.place.chapterStart))}
+          onClick={() => void page.continueReading()}
+        >
+          {i18n.t('bookResume', { chapter: session.chapters[session.place.chapter]?.label ?? '', time: clockTime(session.place.position - session.place.chapterStart) })}
+        </button>
+      )}
       <p class="error" role="alert" data-testid="book-error" data-code={code}>
         {code ? errorText(code) : ''}
       </p>

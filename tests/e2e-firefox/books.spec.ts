@@ -4,10 +4,10 @@
  */
 import { join } from 'node:path';
 import { billed, letters, words } from '../fixtures/billed.ts';
-import { bookBytes, TEST_BOOKS } from '../fixtures/books.ts';
+import { bookBytes, longFb2, TEST_BOOKS } from '../fixtures/books.ts';
 import { RU } from '../fixtures/books/texts.ts';
 import { click, evaluate } from './firefox.ts';
-import { attr, expect, test, type FirefoxHelpers } from './fixtures.ts';
+import { attr, expect, state, test, type FirefoxHelpers } from './fixtures.ts';
 import type { Page } from 'puppeteer-core';
 import type { PagesServer } from '../e2e/pages-server.ts';
 
@@ -46,7 +46,7 @@ test('a book picked from the computer is read the same, and a click on a paragra
   await ext.configure();
   const { page } = await ext.openTab(ext.url('book.html'));
   const book = TEST_BOOKS[0]!;
-  const input = await page.waitForSelector('[data-testid="book-file"]');
+  const input = await page.waitForSelector('input[data-testid="book-file"]');
   await input!.uploadFile(join(import.meta.dirname, '../fixtures/books', book.file));
   await expect.poll(() => attr(page, 'book-title', 'data-title')).toBe(book.title);
   await readChapter(page, 'Апчхи');
@@ -80,4 +80,35 @@ test('a book past the size bound: too-large as soon as its size is known, with n
   const { page } = await ext.openTab(ext.url(`book.html?file=${encodeURIComponent(`${pages.url}/books/huge.epub`)}`));
   await expect.poll(() => attr(page, 'book-error', 'data-code')).toBe('too-large');
   expect(service.speechLog()).toHaveLength(0);
+});
+
+test('stopped in a chapter, the book opened again offers "continue from" that chapter and second, and goes on there with nothing paid twice', async ({ ext, service, pages }) => {
+  test.setTimeout(90_000);
+  await ext.configure({ threshold: '100' });
+  pages.putFile('/books/long.fb2', longFb2(3, 6_000), 'application/x-fictionbook+xml');
+  const address = ext.url(`book.html?file=${encodeURIComponent(`${pages.url}/books/long.fb2`)}`);
+  let { page, tabId } = await ext.openTab(address);
+  await expect.poll(() => attr(page, 'book-title', 'data-title')).toBe('Длинная книга');
+  await readChapter(page, 'Глава 2');
+  let popup = await ext.openPopup(tabId);
+  await expect.poll(() => state(popup), { timeout: 30_000 }).toBe('playing');
+  await click(popup, '[data-testid="next"]');
+  await expect.poll(async () => Number(await attr(popup, 'player', 'data-position')), { timeout: 30_000 }).toBeGreaterThan(6);
+  await click(popup, '[data-testid="stop"]');
+  await expect.poll(() => state(popup)).toBe('stopped');
+  const stopPart = await attr(popup, 'player', 'data-part');
+  await popup.close();
+  await page.close();
+  const paid = new Set(service.speechLog().filter((e) => e.status === 200).map((e) => e.text));
+  const before = service.speechLog().length;
+
+  ({ page, tabId } = await ext.openTab(address));
+  const chapterTwo = await evaluate(page, () => [...document.querySelectorAll('[data-testid="toc-item"]')].find((b) => b.textContent?.includes('Глава 2'))?.getAttribute('data-index') ?? '-');
+  await expect.poll(() => attr(page, 'resume-offer', 'data-chapter')).toBe(chapterTwo);
+  expect(Number(await attr(page, 'resume-offer', 'data-position'))).toBeGreaterThan(5);
+  await click(page, '[data-testid="resume-offer"]');
+  popup = await ext.openPopup(tabId);
+  await expect.poll(() => attr(popup, 'player', 'data-part'), { timeout: 30_000 }).toBe(stopPart);
+  expect(await state(popup)).toBe('playing');
+  expect(service.speechLog().slice(before).filter((e) => paid.has(e.text))).toEqual([]);
 });

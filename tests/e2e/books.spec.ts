@@ -5,9 +5,9 @@
  * cannot read said so, with nothing sent.
  */
 import { billed, letters, words } from '../fixtures/billed.ts';
-import { bookBytes, TEST_BOOKS } from '../fixtures/books.ts';
+import { bookBytes, longFb2, TEST_BOOKS } from '../fixtures/books.ts';
 import { RU } from '../fixtures/books/texts.ts';
-import { expect, type ExtensionHelpers, test } from './fixtures.ts';
+import { expect, type ExtensionHelpers, player, test } from './fixtures.ts';
 import type { Page } from 'playwright-core';
 import type { PagesServer } from './pages-server.ts';
 
@@ -79,4 +79,37 @@ test('a book past the size bound: too-large as soon as its size is known, with n
     await expect(page.getByTestId('book-error')).toHaveAttribute('data-code', 'too-large');
   });
   expect(service.speechLog()).toHaveLength(0);
+});
+
+test('stopped in a chapter, the book opened again offers "continue from" that chapter and second, and goes on there with nothing paid twice', async ({ ext, service, pages }) => {
+  test.setTimeout(90_000);
+  // The whole book costs more than the usual threshold: read without asking (asking is tested with the PDFs).
+  await ext.configure({ threshold: '100' });
+  pages.putFile('/books/long.fb2', longFb2(3, 6_000), 'application/x-fictionbook+xml');
+  const address = ext.url(`book.html?file=${encodeURIComponent(`${pages.url}/books/long.fb2`)}`);
+  let { page, tabId } = await ext.openTab(address);
+  await expect(page.getByTestId('book-title')).toHaveAttribute('data-title', 'Длинная книга');
+  await readChapter(page, 'Глава 2');
+  let popup = await ext.openPopup(tabId);
+  await expect(player(popup)).toHaveAttribute('data-state', 'playing', { timeout: 30_000 });
+  await popup.getByTestId('next').click();
+  await expect.poll(async () => Number(await player(popup).getAttribute('data-position')), { timeout: 30_000 }).toBeGreaterThan(6);
+  await popup.getByTestId('stop').click();
+  await expect(player(popup)).toHaveAttribute('data-state', 'stopped');
+  const stopPart = (await player(popup).getAttribute('data-part'))!;
+  await popup.close();
+  await page.close();
+  const paid = new Set(service.speechLog().filter((e) => e.status === 200).map((e) => e.text));
+  const before = service.speechLog().length;
+
+  ({ page, tabId } = await ext.openTab(address));
+  const offer = page.getByTestId('resume-offer');
+  await expect(offer).toHaveAttribute('data-chapter', (await page.getByTestId('toc-item').filter({ hasText: 'Глава 2' }).getAttribute('data-index')) ?? '-');
+  expect(Number(await offer.getAttribute('data-position'))).toBeGreaterThan(5);
+  await offer.click();
+  popup = await ext.openPopup(tabId);
+  await expect(player(popup)).toHaveAttribute('data-part', stopPart, { timeout: 30_000 });
+  await expect(player(popup)).toHaveAttribute('data-state', 'playing');
+  // Nothing received before was paid for again.
+  expect(service.speechLog().slice(before).filter((e) => paid.has(e.text))).toEqual([]);
 });

@@ -1,6 +1,6 @@
 import { parseHTML } from 'linkedom';
 import { describe, expect, it, vi } from 'vitest';
-import { BookReader, blockAtAnchor, type BookSource, type BookView } from './book-reader';
+import { BookReader, blockAtAnchor, startKey, type BookSource, type BookStart, type BookView } from './book-reader';
 import { sectionBlocks } from './section-blocks';
 import { chaptersOf, flattenToc } from './toc';
 
@@ -25,17 +25,19 @@ const view = (): BookView => ({
   selectionText: () => '',
   highlighter: { clear: () => undefined, show: () => true } as unknown as BookView['highlighter'],
 });
-const meta = () => ({ title: 'Book', site: 'Author', url: 'chrome-extension://x/book.html?book=1' });
+const meta = () => ({ title: 'Book', site: 'Author' });
+const urlOf = (start: BookStart) => `chrome-extension://x/book.html?book=1&start=${startKey(start)}`;
 const texts = (blocks: { text: string }[]) => blocks.map((b) => b.text);
 
 describe('a book read from the chapter chosen to its end', () => {
   const book = ['<h1>One</h1><p>a</p>', '<h1>Two</h1><p>b</p><h2 id="mid">Half</h2><p>c</p>', '<p>Notes</p>', '<img alt="x"/>', '<h1>Three</h1><p>d</p>'];
 
   it('gives the chosen section first, then each section after it, passing over the non-linear and the empty', async () => {
-    const reader = new BookReader(source(book, [2]), view(), meta);
+    const reader = new BookReader(source(book, [2]), view(), meta, urlOf);
     reader.nextStart = { section: 1 };
     const first = await reader.extract();
-    expect(first).toMatchObject({ title: 'Book', site: 'Author', source: 'article', more: true, docPage: true });
+    expect(first).toMatchObject({ title: 'Book', site: 'Author', source: 'article', more: true, docPage: true, url: 'chrome-extension://x/book.html?book=1&start=s1.0' });
+    expect(first.continuePlace).toBeUndefined();
     expect(texts(first.blocks)).toEqual(['Two', 'b', 'Half', 'c']);
     const next = await reader.more(4);
     // The picture's section has no text: its alt text is counted as left out, and the next section is given.
@@ -45,26 +47,37 @@ describe('a book read from the chapter chosen to its end', () => {
   });
 
   it('starts at the anchor of a chapter inside a section', async () => {
-    const reader = new BookReader(source(book, [2]), view(), meta);
+    const reader = new BookReader(source(book, [2]), view(), meta, urlOf);
     reader.nextStart = { section: 1, anchor: (d) => d.getElementById('mid') };
     expect(texts((await reader.extract()).blocks)).toEqual(['Half', 'c']);
   });
 
   it('starts at the paragraph clicked', async () => {
-    const reader = new BookReader(source(book), view(), meta);
+    const reader = new BookReader(source(book), view(), meta, urlOf);
     reader.nextStart = { section: 1, block: 3 };
     expect(texts((await reader.extract()).blocks)).toEqual(['c']);
   });
 
+  it('names the reading by its book and its start, the same each time, and asks to go on when continuing', async () => {
+    const reader = new BookReader(source(book), view(), meta, urlOf);
+    reader.nextStart = { section: 1, chapter: 4 };
+    const once = await reader.extract();
+    reader.nextStart = { section: 1, chapter: 4, continuePlace: true };
+    const again = await reader.extract();
+    expect(again.url).toBe(once.url);
+    expect(again.url).toMatch(/start=c4$/);
+    expect(again.continuePlace).toBe(true);
+  });
+
   it('reads a non-linear section when it is the one chosen, then goes on in the reading order', async () => {
-    const reader = new BookReader(source(book, [2]), view(), meta);
+    const reader = new BookReader(source(book, [2]), view(), meta, urlOf);
     reader.nextStart = { section: 2 };
     expect(texts((await reader.extract()).blocks)).toEqual(['Notes']);
     expect(texts((await reader.more(1)).blocks)).toEqual(['Three', 'd']);
   });
 
   it('gives again what a restarted background lost, and nothing to a reading that was replaced', async () => {
-    const reader = new BookReader(source(book), view(), meta);
+    const reader = new BookReader(source(book), view(), meta, urlOf);
     reader.nextStart = { section: 0 };
     await reader.extract();
     const second = await reader.more(2);
@@ -77,14 +90,14 @@ describe('a book read from the chapter chosen to its end', () => {
 
   it('a selection on the page is read alone', async () => {
     const v = { ...view(), selectionText: () => 'Selected words.' };
-    const reader = new BookReader(source(book), v, meta);
+    const reader = new BookReader(source(book), v, meta, urlOf);
     const got = await reader.extract();
     expect(got).toMatchObject({ source: 'selection', blocks: [{ text: 'Selected words.' }] });
   });
 
   it('shows the section of a block being read when the page shows another', async () => {
     const v = view();
-    const reader = new BookReader(source(book), v, meta);
+    const reader = new BookReader(source(book), v, meta, urlOf);
     reader.nextStart = { section: 0 };
     await reader.extract();
     expect(reader.highlight(0, 'One')).toBe(true);

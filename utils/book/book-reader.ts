@@ -43,6 +43,15 @@ export interface BookStart {
   section: number;
   block?: number;
   anchor?: ((doc: Document) => Element | number | null) | null;
+  /** The chapter chosen (its index in the table of contents), when the reading starts at one. */
+  chapter?: number;
+  /** Go on from the place kept for this start ("Continue from …"). */
+  continuePlace?: boolean;
+}
+
+/** A start as a word of an address: the same start gives the same word, so the place kept for it is found again. */
+export function startKey(start: Pick<BookStart, 'section' | 'block' | 'chapter'>): string {
+  return start.chapter !== undefined ? `c${start.chapter}` : `s${start.section}.${start.block ?? 0}`;
 }
 
 /** The index of the first block at or after `anchor` in document order (0 when the anchor is not an element). */
@@ -71,7 +80,9 @@ export class BookReader {
   constructor(
     private readonly source: BookSource,
     private readonly view: BookView,
-    private readonly meta: () => { title: string; site: string; url: string },
+    private readonly meta: () => { title: string; site: string },
+    /** The reading's address: the book and where the reading started (its place is kept by it). */
+    private readonly urlOf: (start: BookStart) => string,
   ) {}
 
   async extract(): Promise<ExtractedText> {
@@ -79,7 +90,7 @@ export class BookReader {
     this.view.highlighter.clear();
     this.generation++;
     this.blocks = [];
-    const { title, site, url } = this.meta();
+    const { title, site } = this.meta();
     const selected = this.view.selectionText();
     if (selected.trim()) {
       this.nextSection = Number.POSITIVE_INFINITY;
@@ -87,6 +98,7 @@ export class BookReader {
     }
     const start = this.nextStart ?? { section: this.firstLinear(0) };
     this.nextStart = null;
+    const url = this.urlOf(start);
     const first = await this.source.text(start.section);
     let from = start.block ?? 0;
     if (start.block === undefined && start.anchor && first.doc) from = blockAtAnchor(first.blocks, start.anchor(first.doc));
@@ -98,7 +110,18 @@ export class BookReader {
     // A chapter with no text where it starts (a picture): the next section with some.
     if (!batch.blocks.length && batch.more) batch = await this.next(this.generation);
     leftOutChars += batch.leftOutChars;
-    return { title, site, url, source: 'article', blocks: batch.blocks, leftOutChars, tookMs: performance.now() - started, docPage: true, ...(batch.more ? { more: true } : {}) };
+    return {
+      title,
+      site,
+      url,
+      source: 'article',
+      blocks: batch.blocks,
+      leftOutChars,
+      tookMs: performance.now() - started,
+      docPage: true,
+      ...(batch.more ? { more: true } : {}),
+      ...(start.continuePlace ? { continuePlace: true as const } : {}),
+    };
   }
 
   /** The first section in the reading order from `s` on (the section count when none is left). */
@@ -141,9 +164,10 @@ export class BookReader {
     return { blocks: [], leftOutChars, more: false };
   }
 
-  /** The section a block of this reading is in (for the page's "now reading"). */
-  sectionOf(block: number): number | undefined {
-    return this.blocks[block]?.section;
+  /** Where block `block` of this reading is in the book. */
+  placeOf(block: number): { section: number; index: number } | undefined {
+    const b = this.blocks[block];
+    return b && { section: b.section, index: b.index };
   }
 
   /** Shows the block's section and marks `sentence` in it (and `word`); false when the block is not this reading's. */

@@ -8,7 +8,9 @@ import { NOT_AT, onPageRequest } from '../messaging/content';
 import { sendMessage } from '../messaging/protocol';
 import { LoadError, loadPdfFile } from '../pdf/load-file';
 import { BookError, BOOK_MAX_BYTES, openBook, type BookErrorCode, type OpenedBook } from './open-book';
-import { BookReader, type BookSource, type BookStart } from './book-reader';
+import { BookReader, blockAtAnchor, startKey, type BookSource, type BookStart } from './book-reader';
+import { chapterAt, placeStore, type BookPlace, type PlaceStore } from './place';
+import { readingViewStorage, type ReadingView } from '../reading/state';
 import { BookTextView } from './book-view';
 import { chaptersOf, flattenToc, type Chapter } from './toc';
 import { sectionBlocks, type SectionText } from './section-blocks';
@@ -20,7 +22,13 @@ export interface BookSession {
   reader: BookReader;
   /** The book's own id: a hash of its bytes, never its name. */
   id: string;
+  /** Where the listener stopped in this book last time (null: nowhere kept). */
+  place: BookPlace | null;
 }
+
+/** Seconds heard before a place is worth keeping (as on web pages), and between two writes of it. */
+const PLACE_MIN_SECONDS = 5;
+const PLACE_EVERY_MS = 3_000;
 
 export type BookPageState = { status: 'empty' } | { status: 'loading' } | { status: 'ready'; session: BookSession } | { status: 'error'; code: string };
 
@@ -72,11 +80,20 @@ export class BookPage {
   private listeners = new Set<(state: BookPageState) => void>();
   readonly view: BookTextView;
   private source: BookSource | null = null;
+  /** This page's tab (the reading's view names the tab it reads). */
+  private readonly tabId = browser.tabs.getCurrent().then((t) => t?.id ?? null, () => null);
+  /** The reading of this book under way, as the page follows it for the place it keeps. */
+  private track = { reading: '', start: null as BookPlace['start'] | null, chapter: -1, chapterStart: 0, position: 0, savedAt: 0, holdUntil: 0 };
+  /** The place a reading about to start goes on from ("Continue from …"). */
+  private continued: BookPlace | null = null;
+  /** Each chapter's first block, once its section has been read. */
+  private chapterBlocks = new Map<number, number>();
 
   constructor(
     container: HTMLElement,
     private readonly untitled: (n: number) => string,
     private readonly uiLanguage = '',
+    private readonly places: PlaceStore = placeStore(),
   ) {
     this.view = new BookTextView(
       container,
@@ -90,7 +107,13 @@ export class BookPage {
     };
     onPageRequest('extract', ({ data }) => (data.at !== undefined ? Promise.reject(new Error(NOT_AT)) : withReader((r) => r.extract())));
     onPageRequest('extractMore', ({ data }) => withReader((r) => r.more(data.after)));
-    onPageRequest('highlight', ({ data }) => withReader((r) => r.highlight(data.block, data.text, data.word)));
+    onPageRequest('highlight', ({ data }) =>
+      withReader((r) => {
+        void this.marked(r, data.block);
+        return r.highlight(data.block, data.text, data.word);
+      }),
+    );
+    readingViewStorage.watch((view) => void this.followed(view));
     onPageRequest('clearHighlight', () => withReader((r) => r.clear()));
   }
 
@@ -128,12 +151,22 @@ export class BookPage {
       const chapters = await chaptersOf(flattenToc(opened.book.toc), opened.book.sections, (href) => opened.book.resolveHref(href), this.untitled);
       if (!chapters.length) throw new BookError('no-text');
       this.source = source;
-      const reader = new BookReader(source, this.view, () => ({ title: opened.title, site: opened.author, url: location.href }));
+      const reader = new BookReader(source, this.view, () => ({ title: opened.title, site: opened.author }), (start) => {
+        // Going on from a place: the chapter it stopped in, and where that chapter began in the reading, stay the
+        // same; nothing is noted until the reading is back there (its first part may play before it goes there).
+        const c = start.continuePlace ? this.continued : null;
+        this.continued = null;
+        const from = { section: start.section, ...(start.block !== undefined ? { block: start.block } : {}), ...(start.chapter !== undefined ? { chapter: start.chapter } : {}) };
+        this.track = { reading: '', start: from, chapter: c?.chapter ?? -1, chapterStart: c?.chapterStart ?? 0, position: 0, savedAt: 0, holdUntil: c ? c.position - 1 : 0 };
+        return `${location.origin}${location.pathname}?book=${id}&start=${startKey(start)}`;
+      });
       const params = new URLSearchParams(location.search);
       params.set('book', id);
       history.replaceState(null, '', `?${params}`);
       document.title = opened.title;
-      this.set({ status: 'ready', session: { opened, chapters, reader, id } });
+      this.chapterBlocks.clear();
+      const place = await this.places.get(id).catch(() => null);
+      this.set({ status: 'ready', session: { opened, chapters, reader, id, place: place && place.chapter < chapters.length ? place : null } });
       await this.view.showSection(chapters[0]!.section);
     } catch (err) {
       const code: BookErrorCode = err instanceof BookError ? err.code : 'bad-book';
@@ -147,7 +180,67 @@ export class BookPage {
     if (state.status !== 'ready') return Promise.resolve();
     const chapter = state.session.chapters[i];
     if (!chapter) return Promise.resolve();
-    return this.readFrom({ section: chapter.section, anchor: chapter.anchor });
+    return this.readFrom({ section: chapter.section, anchor: chapter.anchor, chapter: i });
+  }
+
+  /** Goes on from where the listener stopped last time: the same reading started again, gone on from its place. */
+  continueReading(): Promise<void> {
+    const state = this.state;
+    const place = state.status === 'ready' ? state.session.place : null;
+    if (state.status !== 'ready' || !place) return Promise.resolve();
+    const chapter = place.start.chapter !== undefined ? state.session.chapters[place.start.chapter] : undefined;
+    this.set({ status: 'ready', session: { ...state.session, place: null } });
+    this.continued = place;
+    return this.readFrom({ ...place.start, anchor: chapter?.anchor ?? null, continuePlace: true });
+  }
+
+  /** The reading marked block `block`: the chapter it is in is noted (the place kept says which). */
+  private async marked(reader: BookReader, block: number): Promise<void> {
+    const state = this.state;
+    const at = reader.placeOf(block);
+    if (state.status !== 'ready' || !at || !this.source || this.track.position < this.track.holdUntil) return;
+    const starts = await Promise.all(
+      state.session.chapters.map(async (c, i) => {
+        if (c.section !== at.section || !c.anchor) return { section: c.section, block: 0 };
+        let first = this.chapterBlocks.get(i);
+        if (first === undefined) {
+          const text = await this.source!.text(c.section);
+          first = text.doc ? blockAtAnchor(text.blocks, c.anchor(text.doc)) : 0;
+          this.chapterBlocks.set(i, first);
+        }
+        return { section: c.section, block: first };
+      }),
+    );
+    const chapter = chapterAt(starts, at.section, at.index);
+    if (chapter !== this.track.chapter) {
+      this.track.chapter = chapter;
+      this.track.chapterStart = this.track.position;
+    }
+    await this.keep(false);
+  }
+
+  /** The reading's view changed: where it is, and whether it stopped or ended (this page's tab only). */
+  private async followed(view: ReadingView): Promise<void> {
+    const tabId = await this.tabId;
+    if (tabId === null || view.tabId !== tabId || !view.id) return;
+    if (this.track.reading !== view.id) this.track.reading = view.id;
+    this.track.position = view.position;
+    if (view.state === 'finished') {
+      const state = this.state;
+      if (state.status === 'ready') await this.places.forget(state.session.id).catch(() => undefined);
+      return;
+    }
+    if (view.state === 'paused' || view.state === 'stopped') await this.keep(true);
+  }
+
+  /** Keeps where the listener is in this book (every few seconds, and at once on a pause or a stop). */
+  private async keep(now: boolean): Promise<void> {
+    const state = this.state;
+    const { start, chapter, chapterStart, position } = this.track;
+    if (state.status !== 'ready' || !start || chapter < 0 || position < PLACE_MIN_SECONDS) return;
+    if (!now && Date.now() - this.track.savedAt < PLACE_EVERY_MS) return;
+    this.track.savedAt = Date.now();
+    await this.places.set(state.session.id, { start, chapter, chapterStart: Math.min(chapterStart, position), position, at: Date.now() }).catch(() => undefined);
   }
 
   private async readFrom(start: BookStart): Promise<void> {

@@ -21,9 +21,14 @@ export function isPdfPage(url: string | undefined): boolean {
   return !!url && url.startsWith(browser.runtime.getURL(PDF_PAGE));
 }
 
+/** The extension's own book page. */
+export function isBookPage(url: string | undefined): boolean {
+  return !!url && url.startsWith(browser.runtime.getURL(BOOK_PAGE));
+}
+
 /** The extension's own document pages, which answer for their text themselves: the PDF page and the book page. */
 export function isDocPage(url: string | undefined): boolean {
-  return isPdfPage(url) || (!!url && url.startsWith(browser.runtime.getURL(BOOK_PAGE)));
+  return isPdfPage(url) || isBookPage(url);
 }
 
 /**

@@ -14,6 +14,7 @@ import { prepare } from './prepare';
 import { Unreachable } from '../net/bounded-fetch';
 import { ServiceError } from '../speech/client';
 import { resumeOfferOf } from './resume-place';
+import { resumeFromOffer } from './jumping';
 import type { ReadingRun } from './run';
 import type { ReadingView } from './state';
 
@@ -56,10 +57,15 @@ export async function carryOn(r: ReaderInside, run: ReadingRun, req: ReadingRequ
     // The place kept on this page is offered once it is known: the first request does not wait for
     // the lookup (the worker's time before it, on the toolbar path).
     void resumeLookup.then(async (point) => {
-      // An article read title first: its place is looked for among all its parts, once they are counted.
+      // An article read title first: its place is looked for among all its parts, once they are counted; a
+      // document read in batches (a book, a PDF), once the part it is in is counted.
       await run.growth.titleCounted(false);
+      if (point && batched) await run.growth.hasPart(point.part);
       const resumeOffer = resumeOfferOf(run, point);
-      if (resumeOffer && r.run() === run && r.active() && r.view().position < resumeOffer.position) return r.show({ type: 'offer', offer: resumeOffer });
+      if (!resumeOffer || r.run() !== run || !r.active() || r.view().position >= resumeOffer.position) return;
+      await r.show({ type: 'offer', offer: resumeOffer });
+      // Asked for by the page ("Continue from …" on the book page): gone to at once.
+      if (text.continuePlace && r.run() === run) await resumeFromOffer(r);
     }).catch(ignore('offering the place kept on the page'));
     await Promise.all([written, shown, r.play(load, 0, 0)]);
   } catch (err) {

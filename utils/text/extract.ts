@@ -48,6 +48,11 @@ export interface ExtractedText {
   bound?: number;
   /** Set by the extension's own document pages, the PDF page and the book page (a page being replaced by one may still answer for a moment). */
   docPage?: true;
+  /**
+   * The listener asked to go on from where they stopped in this document (the book page's "Continue from"):
+   * the place kept for its address is gone to at once, not offered.
+   */
+  continuePlace?: true;
 }
 
 /** The next batch of a document read in batches. */
