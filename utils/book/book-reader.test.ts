@@ -30,7 +30,7 @@ const urlOf = (start: BookStart) => `chrome-extension://x/book.html?book=1&start
 const texts = (blocks: { text: string }[]) => blocks.map((b) => b.text);
 
 describe('a book read from the chapter chosen to its end', () => {
-  const book = ['<h1>One</h1><p>a</p>', '<h1>Two</h1><p>b</p><h2 id="mid">Half</h2><p>c</p>', '<p>Notes</p>', '<img alt="x"/>', '<h1>Three</h1><p>d</p>'];
+  const book = ['<h1>One</h1><p>a</p>', '<h1>Two</h1><p>b</p><h2 id="mid">Half</h2><p>c</p>', '<p>Answers</p>', '<img alt="x"/>', '<h1>Three</h1><p>d</p>'];
 
   it('gives the chosen section first, then each section after it, passing over the non-linear and the empty', async () => {
     const reader = new BookReader(source(book, [2]), view(), meta, urlOf);
@@ -72,7 +72,7 @@ describe('a book read from the chapter chosen to its end', () => {
   it('reads a non-linear section when it is the one chosen, then goes on in the reading order', async () => {
     const reader = new BookReader(source(book, [2]), view(), meta, urlOf);
     reader.nextStart = { section: 2 };
-    expect(texts((await reader.extract()).blocks)).toEqual(['Notes']);
+    expect(texts((await reader.extract()).blocks)).toEqual(['Answers']);
     expect(texts((await reader.more(1)).blocks)).toEqual(['Three', 'd']);
   });
 
@@ -103,6 +103,15 @@ describe('a book read from the chapter chosen to its end', () => {
     expect(reader.highlight(0, 'One')).toBe(true);
     expect(v.showSection).toHaveBeenCalledWith(0);
     expect(reader.highlight(99, 'x')).toBe(false);
+  });
+
+  it('leaves out the rest of notes a section ended in (a MOBI split where its pages break), and goes on after them', async () => {
+    const reader = new BookReader(source(['<h1>One</h1><p>a</p><p>Примечания</p>', '<p>1</p><p>Note one.</p>', '<h1>Two</h1><p>b</p>']), view(), meta, urlOf);
+    reader.nextStart = { section: 0 };
+    expect(texts((await reader.extract()).blocks)).toEqual(['One', 'a']);
+    const rest = await reader.more(2);
+    expect(texts(rest.blocks)).toEqual(['Two', 'b']);
+    expect(rest.leftOutChars).toBe('1'.length + 'Note one.'.length);
   });
 
   it('finds the first block at or after an anchor', () => {

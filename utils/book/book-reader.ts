@@ -8,7 +8,7 @@ import type { ExtractedText, TextBatch, TextBlock } from '../text/extract';
 import type { PageHighlighter } from '../text/highlight';
 import type { WordPlace } from '../text/text-index';
 import { selectionBlocks } from '../pdf/pdf-reader';
-import type { BookBlock, SectionText } from './section-blocks';
+import { notesGoOn, type BookBlock, type SectionText } from './section-blocks';
 
 /** A block as the reading keeps it: its text and where it is in the book (no element: a section's document is let go). */
 export interface PlacedBlock extends TextBlock {
@@ -76,6 +76,8 @@ export class BookReader {
   /** Where the next reading starts (the chapter or paragraph chosen); none: the book's first section. */
   nextStart: BookStart | null = null;
   private pulling: Promise<unknown> = Promise.resolve();
+  /** The section read last ended in notes under their heading. */
+  private inNotes = false;
 
   constructor(
     private readonly source: BookSource,
@@ -103,6 +105,7 @@ export class BookReader {
     let from = start.block ?? 0;
     if (start.block === undefined && start.anchor && first.doc) from = blockAtAnchor(first.blocks, start.anchor(first.doc));
     this.nextSection = this.firstLinear(start.section + 1);
+    this.inNotes = first.notesAtEnd === true;
     const blocks = placed(first.blocks, start.section, from);
     this.blocks.push(...blocks);
     let leftOutChars = first.leftOutChars;
@@ -155,6 +158,12 @@ export class BookReader {
       if (this.generation !== generation) break;
       this.nextSection = this.firstLinear(s + 1);
       leftOutChars += text.leftOutChars;
+      // The rest of notes begun in the section before (a MOBI's, split where its pages break): left out too.
+      if (this.inNotes && notesGoOn(text)) {
+        leftOutChars += text.blocks.reduce((n, b) => n + b.text.length, 0);
+        continue;
+      }
+      this.inNotes = text.notesAtEnd === true;
       if (!text.blocks.length) continue;
       const blocks = placed(text.blocks, s);
       this.blocks.push(...blocks);

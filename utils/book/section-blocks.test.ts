@@ -23,6 +23,17 @@ describe('what a listener hears of a book section', () => {
     ['a poem line by line', '<p class="stanza">Мороз и солнце;<br/>день чудесный!<br/></p><p>Prose.</p>', ['| Мороз и солнце;', '| день чудесный!', 'Prose.']],
     ['an FB2 title (a header) is a heading', '<section><header><h1 class="p">I</h1></header><p>Text.</p></section>', ['# I', 'Text.']],
     ['text loose in a section beside blocks', '<section>Loose words<p>A paragraph.</p>more loose</section>', ['Loose words', 'A paragraph.', 'more loose']],
+    ['a bare mark: a number linked within the book, as a converter leaves it', '<p>Авроры<a href="#filepos1234">2</a>,</p>', ['Авроры,']],
+    ['a MOBI’s mark: a number linked to a place in its text', '<p>Авроры<a filepos="0000001234">2</a>,</p>', ['Авроры,']],
+    ['notes under a heading that is a paragraph of its own (a MOBI’s)', '<p>Prose.</p><p>notes</p><p>Примечания</p><p>1</p>', ['Prose.']],
+    ['a link to the web with a number is read', '<p>See <a href="https://a.ru/">2</a> sites.</p>', ['See 2 sites.']],
+    ['a page number without its type', '<p>One.</p><span id="page14">14</span><p>Two.</p><span class="pagenum">xii</span>', ['One.', 'Two.']],
+    ['a number in an ordinary span is read', '<p>Chapter <span id="n">14</span></p>', ['Chapter 14']],
+    ['notes under their heading, to the section’s end', '<p>Prose.</p><h2>Примечания</h2><p>1</p><p>Оперетта.</p>', ['Prose.']],
+    ['a contents page (a converter’s)', '<h1>Table of Contents</h1><p><a href="a.html">The Statue</a></p><p><a href="b.html">The Swallow</a></p><p><a href="c.html">A Song</a></p>', []],
+    ['a MOBI’s contents page: its heading in bold type, its links to places in its text', '<p><font size="5"><b>Table of Contents</b></font></p><p><a filepos=1011>Рассказы и стихи</a></p><p><a filepos=1187>Смерть чиновника</a></p><p><a filepos=2089>Зимнее утро</a></p><p><a filepos=3195>Апчхи</a></p><p><a filepos=3915>1</a></p>', []],
+    ['a contents heading left alone', '<h1>Table of Contents</h1>', []],
+    ['a page with a few links is read', '<p>Text with <a href="a.html">one</a>, <a href="b.html">two</a> and <a href="c.html">three</a> links in a long sentence.</p>', ['Text with one, two and three links in a long sentence.']],
     ['scripts and styles', '<style>p{}</style><script>var a</script><p>Only this.</p>', ['Only this.']],
   ])('%s (HTML)', (_name, body, expected) => {
     expect(heard(html(body))).toEqual(expected);

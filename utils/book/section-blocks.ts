@@ -19,6 +19,13 @@ export interface SectionText {
   blocks: BookBlock[];
   /** Code points left out: notes, their marks, alt text, page numbers. */
   leftOutChars: number;
+  /** The section ends in notes under their heading: a next section that starts as notes do is their rest. */
+  notesAtEnd?: true;
+}
+
+/** Whether a section's text, after one that ended in notes, is their rest: it starts with a note's number. */
+export function notesGoOn(text: SectionText): boolean {
+  return MARK_TEXT.test(text.blocks[0]?.text ?? '');
 }
 
 const EPUB_NS = 'http://www.idpf.org/2007/ops';
@@ -38,11 +45,46 @@ function epubTypes(el: Element): string[] {
   return value.split(/\s+/).filter(Boolean);
 }
 
-/** A note's mark without a type: a short link inside superscript ("1", "[2]", "*"). */
+const MARK_TEXT = /^\[?(\d{1,3}|[*†‡]{1,3})\]?$/;
+/** A link within the book (not to the web): a note's mark points there. */
+const internalLink = (a: Element) => {
+  // A MOBI's links name a place in its text (`filepos`) rather than an address.
+  if (a.hasAttribute('filepos')) return true;
+  const href = a.getAttribute('href') ?? '';
+  return href.includes('#') || /filepos|kindle:pos/i.test(href) || (href !== '' && !/^[a-z][\w+.-]*:/i.test(href));
+};
+
+/**
+ * A note's mark without a type: a short link within the book ("1", "[2]", "*"), alone or in superscript —
+ * as converters leave FB2's and EPUB's marks in a MOBI, and as many EPUBs make them.
+ */
 function bareNoteMark(el: Element): boolean {
-  if (el.localName !== 'sup' && !(el.localName === 'a' && el.parentElement?.localName === 'sup')) return false;
-  const a = el.localName === 'a' ? el : el.querySelector('a');
-  return !!a && (a.getAttribute('href') ?? '').includes('#') && /^\[?[\d*†‡]{1,4}\]?$/.test((el.textContent ?? '').trim());
+  const a = el.localName === 'a' ? el : el.localName === 'sup' ? el.querySelector('a') : null;
+  return !!a && internalLink(a) && MARK_TEXT.test((el.textContent ?? '').trim());
+}
+
+/** A page number a converter left without its type: a short number in an element named for pages. */
+function pageNumber(el: Element): boolean {
+  const name = `${el.getAttribute('id') ?? ''} ${el.getAttribute('class') ?? ''}`;
+  return /\b(page|pg)[-_]?\d+|pagenum|page-?break|page-?number/i.test(name) && /^[\divxlcdm]{0,8}$/i.test((el.textContent ?? '').trim());
+}
+
+/** A heading over notes (at a section's or the book's end), a block of its own: it and what follows it in the section are notes. */
+const NOTES_HEADING = /^(notes|footnotes|endnotes|примечания|сноски|комментарии|примечания и комментарии)[.:]?$/i;
+/** A contents page's heading: a section with it alone (its links gone, or never there) is no text to hear. */
+const CONTENTS_HEADING = /^(table of contents|contents|оглавление|содержание)[.:]?$/i;
+
+/** A contents page: at least three links, and nearly all its words but its heading in them (a converter's table of contents, a book's own). */
+export function contentsPage(root: Element): boolean {
+  const links = [...root.querySelectorAll('a[href], a[filepos]')];
+  if (links.length < 3) return false;
+  const headings = [...root.querySelectorAll('h1, h2, h3, h4, h5, h6')].reduce((n, h) => n + squeezeSpaces(h.textContent ?? '').length, 0);
+  const text = squeezeSpaces(root.textContent ?? '');
+  // Its heading, an element of its own or (a MOBI's) a paragraph in large bold type.
+  const lead = /^(table of contents|contents|оглавление|содержание)\b/i.exec(text)?.[0].length ?? 0;
+  const all = text.length - Math.max(headings, lead);
+  const linked = links.reduce((n, a) => n + squeezeSpaces(a.textContent ?? '').length, 0);
+  return all > 0 && linked / all >= 0.8;
 }
 
 /** Whether `el` (and all in it) is left out of the reading. */
@@ -52,7 +94,7 @@ export function leftOut(el: Element): boolean {
   if (epubTypes(el).some((t) => NOTE_TYPES.has(t))) return true;
   const role = el.getAttribute('role') ?? '';
   if (role.split(/\s+/).some((r) => NOTE_ROLES.has(r))) return true;
-  return bareNoteMark(el);
+  return bareNoteMark(el) || pageNumber(el);
 }
 
 /** What a left-out element would have been heard as: its text, or an image's alt text. */
@@ -117,7 +159,13 @@ export function sectionBlocks(root: Document | Element): SectionText {
   };
   const doc = root.nodeType === 9 ? (root as Document) : null;
   const start = doc ? (doc.querySelector('body') ?? doc.documentElement) : (root as Element);
-  if (start) walk(start, start, 'paragraph');
+  if (!start) return { blocks, leftOutChars };
+  if (contentsPage(start)) return { blocks: [], leftOutChars: countChars(squeezeSpaces((start.textContent ?? '').replace(INVISIBLE, ''))) };
+  walk(start, start, 'paragraph');
   flush(false);
-  return { blocks, leftOutChars };
+  // Notes gathered under their heading (a MOBI's heading may be a paragraph of its own): left out from it on.
+  const notes = blocks.findIndex((b) => NOTES_HEADING.test(b.text));
+  if (notes >= 0) for (const b of blocks.splice(notes)) leftOutChars += countChars(b.text);
+  if (blocks.length && blocks.every((b) => CONTENTS_HEADING.test(b.text))) return { blocks: [], leftOutChars: leftOutChars + countChars(blocks.map((b) => b.text).join(' ')) };
+  return { blocks, leftOutChars, ...(notes >= 0 ? { notesAtEnd: true as const } : {}) };
 }
