@@ -5,11 +5,13 @@ import { BookPage } from '@/utils/book/page';
 import { HIGHLIGHT_CSS } from '@/utils/text/highlight';
 import './book.css';
 
-// The book page: a book picked or dropped here, or at an address (`book.html?file=URL`).
+// The book page: a book picked or dropped here, or at an address (`book.html?file=URL`; `&id=` the copy the
+// background fetched for a link's "Read this book aloud").
 const locale = uiLocale();
 document.documentElement.lang = locale.slice(0, 2);
 document.head.append(Object.assign(document.createElement('style'), { textContent: HIGHLIGHT_CSS }));
 const page = new BookPage(document.getElementById('book-text')!, (n) => i18n.t('bookSection', { n }), browser.i18n.getUILanguage());
-const file = new URLSearchParams(location.search).get('file');
-if (file) void page.openUrl(file);
+const params = new URLSearchParams(location.search);
+const file = params.get('file');
+if (file) void page.openUrl(file, params.get('id'), params.get('error'));
 render(<BookBar page={page} />, document.getElementById('app')!);

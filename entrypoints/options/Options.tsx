@@ -307,6 +307,11 @@ export function Options() {
       <PageOptionsBox />
 
       <UsageHistory locale={locale} />
+      <p>
+        <a href={browser.runtime.getURL('/book.html')} target="_blank" data-testid="open-book">
+          {i18n.t('openBook')}
+        </a>
+      </p>
     </main>
   );
 }

@@ -342,6 +342,10 @@ export function Popup() {
       <QueueList locale={locale} priceRub={account?.pricePerMillionRub ?? ''} />
 
       <Shortcuts title={i18n.t('shortcuts')} unset={i18n.t('shortcutUnset')} change={i18n.t('changeShortcuts')} />
+
+      <button type="button" class="link" data-testid="open-book" onClick={() => void browser.tabs.create({ url: browser.runtime.getURL('/book.html') }).then(() => window.close())}>
+        {i18n.t('openBook')}
+      </button>
     </main>
   );
 }

@@ -7,7 +7,7 @@ import { billed, letters, words } from '../fixtures/billed.ts';
 import { bookBytes, longFb2, TEST_BOOKS } from '../fixtures/books.ts';
 import { RU } from '../fixtures/books/texts.ts';
 import { click, evaluate } from './firefox.ts';
-import { attr, expect, state, test, type FirefoxHelpers } from './fixtures.ts';
+import { attr, contextMenu, expect, state, test, type FirefoxHelpers } from './fixtures.ts';
 import type { Page } from 'puppeteer-core';
 import type { PagesServer } from '../e2e/pages-server.ts';
 
@@ -111,4 +111,24 @@ test('stopped in a chapter, the book opened again offers "continue from" that ch
   await expect.poll(() => attr(popup, 'player', 'data-part'), { timeout: 30_000 }).toBe(stopPart);
   expect(await state(popup)).toBe('playing');
   expect(service.speechLog().slice(before).filter((e) => paid.has(e.text))).toEqual([]);
+});
+
+test('"Read this book aloud" on a link to a book opens it on the book page beside the link’s tab, fetched by the background', async ({ ext, firefox, pages, service }) => {
+  await ext.configure();
+  const book = TEST_BOOKS[2]!;
+  pages.putFile(`/books/${book.file}`, await bookBytes(book.file), book.type);
+  pages.put('/library.html', `<!doctype html><html lang="en"><body><h1>Library</h1><p><a href="/books/${book.file}">${book.title}</a></p></body></html>`);
+  const { tabId } = await ext.openTab('library.html');
+  await contextMenu(ext, tabId, { menuItemId: 'read-book', linkUrl: `${pages.url}/books/${book.file}` });
+  const bookPage = async () => {
+    for (const p of await firefox.browser.pages()) if ((await evaluate(p, () => location.href).catch(() => '')).includes('/book.html?')) return p;
+    return null;
+  };
+  await expect.poll(async () => !!(await bookPage()), { timeout: 15_000 }).toBe(true);
+  const page = (await bookPage())!;
+  // The background's copy, not the page's own download: the page's address names it.
+  expect(await evaluate(page, () => location.href)).toMatch(/[?&]id=/);
+  await expect.poll(() => attr(page, 'book-title', 'data-title')).toBe(book.title);
+  expect(await attr(page, 'book-toc', 'data-count')).toBe('3');
+  expect(service.speechLog()).toHaveLength(0);
 });

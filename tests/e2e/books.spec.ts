@@ -7,7 +7,7 @@
 import { billed, letters, words } from '../fixtures/billed.ts';
 import { bookBytes, longFb2, TEST_BOOKS } from '../fixtures/books.ts';
 import { RU } from '../fixtures/books/texts.ts';
-import { expect, type ExtensionHelpers, player, test } from './fixtures.ts';
+import { expect, type ExtensionHelpers, menuItemExists, player, test } from './fixtures.ts';
 import type { Page } from 'playwright-core';
 import type { PagesServer } from './pages-server.ts';
 
@@ -37,9 +37,14 @@ for (const book of TEST_BOOKS) {
   });
 }
 
-test('a book picked from the computer is read the same, and a click on a paragraph reads from there', async ({ ext, service }) => {
+test('a book picked from the computer is read the same, and a click on a paragraph reads from there', async ({ ext, service, context }) => {
   await ext.configure();
-  const { page } = await ext.openTab(ext.url('book.html'));
+  // The book page is reached from the popup's "Open a book…" (over a blank tab: nothing there to read).
+  const { tabId: someTab } = await ext.openTab('about:blank');
+  const popup = await ext.openPopup(someTab);
+  const opened = context.waitForEvent('page', (p) => p.url().endsWith('/book.html'));
+  await popup.getByTestId('open-book').click();
+  const page = await opened;
   await expect(page.getByTestId('book-title')).toHaveAttribute('data-title', '');
   const book = TEST_BOOKS[0]!;
   await page.getByTestId('book-file').setInputFiles({ name: book.file, mimeType: book.type, buffer: Buffer.from(await bookBytes(book.file)) });
@@ -112,4 +117,27 @@ test('stopped in a chapter, the book opened again offers "continue from" that ch
   await expect(player(popup)).toHaveAttribute('data-state', 'playing');
   // Nothing received before was paid for again.
   expect(service.speechLog().slice(before).filter((e) => paid.has(e.text))).toEqual([]);
+});
+
+test('"Read this book aloud" on a link to a book opens it on the book page beside the link’s tab, fetched by the background', async ({ ext, sw, context, pages, service }) => {
+  await ext.configure();
+  const book = TEST_BOOKS[2]!;
+  pages.putFile(`/books/${book.file}`, await bookBytes(book.file), book.type);
+  pages.put('/library.html', `<!doctype html><html lang="en"><body><h1>Library</h1><p><a href="/books/${book.file}">${book.title}</a></p></body></html>`);
+  const { tabId } = await ext.openTab('library.html');
+  expect(await menuItemExists(sw, 'read-book')).toBe(true);
+  const opened = context.waitForEvent('page', (p) => p.url().includes('/book.html?'));
+  await sw.evaluate(
+    async ({ tabId, linkUrl }) => {
+      const tab = await chrome.tabs.get(tabId);
+      (globalThis as unknown as { contextMenuClick(i: object, t: object): void }).contextMenuClick({ menuItemId: 'read-book', editable: false, pageUrl: tab.url, linkUrl }, tab);
+    },
+    { tabId, linkUrl: `${pages.url}/books/${book.file}` },
+  );
+  const page = await opened;
+  // The background's copy, not the page's own download: the page's address names it.
+  await expect(page).toHaveURL(/[?&]id=/);
+  await expect(page.getByTestId('book-title')).toHaveAttribute('data-title', book.title);
+  await expect(page.getByTestId('book-toc')).toHaveAttribute('data-count', '3');
+  expect(service.speechLog()).toHaveLength(0);
 });

@@ -7,6 +7,7 @@
 import type { FoliateBook, LangMap, Contributor } from '@/vendor/foliate-js/book';
 import { mobiEncrypted, sniffBook } from './sniff';
 import { epubLocked } from './drm';
+import { BOOK_MAX_BYTES, FB2_MAX_BYTES } from './bounds';
 
 export type BookErrorCode = 'bad-book' | 'drm' | 'too-large' | 'no-text';
 
@@ -16,10 +17,7 @@ export class BookError extends Error {
   }
 }
 
-/** The largest book file: an EPUB or AZW3 is read a section at a time, so it may be large (pictures make most of it). */
-export const BOOK_MAX_BYTES = 100 * 1024 * 1024;
-/** The largest FB2 (alone, or unzipped): it is parsed whole, pictures and all. */
-export const FB2_MAX_BYTES = 40 * 1024 * 1024;
+export { BOOK_MAX_BYTES, FB2_MAX_BYTES } from './bounds';
 
 export type BookFormat = 'epub' | 'fb2' | 'fbz' | 'mobi';
 

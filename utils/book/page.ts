@@ -7,6 +7,7 @@
 import { NOT_AT, onPageRequest } from '../messaging/content';
 import { sendMessage } from '../messaging/protocol';
 import { LoadError, loadPdfFile } from '../pdf/load-file';
+import { takePdf } from '../storage/pdf-files';
 import { BookError, BOOK_MAX_BYTES, openBook, type BookErrorCode, type OpenedBook } from './open-book';
 import { BookReader, blockAtAnchor, startKey, type BookSource, type BookStart } from './book-reader';
 import { chapterAt, placeStore, type BookPlace, type PlaceStore } from './place';
@@ -128,12 +129,16 @@ export class BookPage {
     for (const l of this.listeners) l(state);
   }
 
-  /** Opens the book at `url` (the `file` parameter): fetched by the page within the same bounds as a PDF's. */
-  async openUrl(url: string): Promise<void> {
+  /**
+   * Opens the book at `url` (the `file` parameter): the copy the background fetched for it (`id`, from a link's
+   * menu), else fetched by the page within the same bounds as a PDF's; `error`: the background's download was refused.
+   */
+  async openUrl(url: string, id: string | null = null, error: string | null = null): Promise<void> {
     this.set({ status: 'loading' });
-    let bytes: ArrayBuffer;
+    if (error === 'too-large' || error === 'redirect-refused') return this.set({ status: 'error', code: error });
+    let bytes: ArrayBuffer | null = id ? await takePdf(id, url).catch(() => null) : null;
     try {
-      bytes = await loadPdfFile(url, BOOK_MAX_BYTES);
+      bytes ??= await loadPdfFile(url, BOOK_MAX_BYTES);
     } catch (err) {
       return this.set({ status: 'error', code: err instanceof LoadError ? err.code : 'network' });
     }
