@@ -3,6 +3,7 @@ import { BookBar } from '@/components/BookBar';
 import { i18n, uiLocale } from '@/utils/pages/i18n';
 import { BookPage } from '@/utils/book/page';
 import { HIGHLIGHT_CSS } from '@/utils/text/highlight';
+import { readingViewStorage } from '@/utils/reading/state';
 import './book.css';
 
 // The book page: a book picked or dropped here, or at an address (`book.html?file=URL`; `&id=` the copy the
@@ -10,7 +11,7 @@ import './book.css';
 const locale = uiLocale();
 document.documentElement.lang = locale.slice(0, 2);
 document.head.append(Object.assign(document.createElement('style'), { textContent: HIGHLIGHT_CSS }));
-const page = new BookPage(document.getElementById('book-text')!, (n) => i18n.t('bookSection', { n }), browser.i18n.getUILanguage());
+const page = new BookPage(document.getElementById('book-text')!, (n) => i18n.t('bookSection', { n }), browser.i18n.getUILanguage(), (cb) => readingViewStorage.watch(cb));
 const params = new URLSearchParams(location.search);
 const file = params.get('file');
 if (file) void page.openUrl(file, params.get('id'), params.get('error'));

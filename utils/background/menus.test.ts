@@ -51,8 +51,13 @@ describe('the context menu, alone', () => {
       ['read-from-here', ['page']],
       ['queue-add-link', ['link']],
       ['queue-add-page', ['page']],
+      ['read-book', ['link']],
     ]);
     expect(menus.created[0]!.title).toBe('«menuReadSelection»');
+    // "Read this book aloud" only on links to book files, with or without a query.
+    const book = menus.created.find((m) => m.id === 'read-book') as { targetUrlPatterns?: string[] };
+    expect(book.targetUrlPatterns).toEqual(expect.arrayContaining(['*://*/*.epub', '*://*/*.fb2', '*://*/*.fb2.zip', '*://*/*.fbz', '*://*/*.mobi', '*://*/*.azw3', '*://*/*.epub?*']));
+    expect(book.targetUrlPatterns).not.toContain('<all_urls>');
   });
 
   it('"Read selection" reads the selection in the clicked tab', () => {

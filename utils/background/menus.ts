@@ -3,8 +3,7 @@ import { browser, type Browser } from 'wxt/browser';
 import { i18n } from '#i18n';
 import { diagnostics } from '../diagnostics/wired';
 import { readingOf } from '../page-text/sources';
-import { openBookLink } from '../page-text/book-link';
-import { BOOK_LINK_PATTERNS } from '../book/bounds';
+import { BOOK_LINK_PATTERNS, openBookLink } from '../page-text/book-link';
 import { ignore } from '../log';
 import { type BackgroundContext, listen } from './context';
 

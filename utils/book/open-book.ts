@@ -7,7 +7,7 @@
 import type { FoliateBook, LangMap, Contributor } from '@/vendor/foliate-js/book';
 import { mobiEncrypted, sniffBook } from './sniff';
 import { epubLocked } from './drm';
-import { BOOK_MAX_BYTES, FB2_MAX_BYTES } from './bounds';
+import { BOOK_MAX_BYTES, FB2_MAX_BYTES } from '../net/bounded-fetch';
 
 export type BookErrorCode = 'bad-book' | 'drm' | 'too-large' | 'no-text';
 
@@ -17,7 +17,6 @@ export class BookError extends Error {
   }
 }
 
-export { BOOK_MAX_BYTES, FB2_MAX_BYTES } from './bounds';
 
 export type BookFormat = 'epub' | 'fb2' | 'fbz' | 'mobi';
 

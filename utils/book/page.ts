@@ -8,10 +8,10 @@ import { NOT_AT, onPageRequest } from '../messaging/content';
 import { sendMessage } from '../messaging/protocol';
 import { LoadError, loadPdfFile } from '../pdf/load-file';
 import { takePdf } from '../storage/pdf-files';
-import { BookError, BOOK_MAX_BYTES, openBook, type BookErrorCode, type OpenedBook } from './open-book';
+import { BookError, openBook, type BookErrorCode, type OpenedBook } from './open-book';
+import { BOOK_MAX_BYTES } from '../net/bounded-fetch';
 import { BookReader, blockAtAnchor, startKey, type BookSource, type BookStart } from './book-reader';
 import { chapterAt, placeStore, type BookPlace, type PlaceStore } from './place';
-import { readingViewStorage, type ReadingView } from '../reading/state';
 import { BookTextView } from './book-view';
 import { chaptersOf, flattenToc, type Chapter } from './toc';
 import { sectionBlocks, type SectionText } from './section-blocks';
@@ -30,6 +30,14 @@ export interface BookSession {
 /** Seconds heard before a place is worth keeping (as on web pages), and between two writes of it. */
 const PLACE_MIN_SECONDS = 5;
 const PLACE_EVERY_MS = 3_000;
+
+/** What the page follows of the reading's view (`reading/state.ts`). */
+export interface ReadingSeen {
+  id: string;
+  state: string;
+  tabId: number | null;
+  position: number;
+}
 
 export type BookPageState = { status: 'empty' } | { status: 'loading' } | { status: 'ready'; session: BookSession } | { status: 'error'; code: string };
 
@@ -94,6 +102,8 @@ export class BookPage {
     container: HTMLElement,
     private readonly untitled: (n: number) => string,
     private readonly uiLanguage = '',
+    /** Calls back with the reading's view as the background writes it (`readingViewStorage.watch`). */
+    watchReading: (cb: (view: ReadingSeen) => void) => void,
     private readonly places: PlaceStore = placeStore(),
   ) {
     this.view = new BookTextView(
@@ -114,7 +124,7 @@ export class BookPage {
         return r.highlight(data.block, data.text, data.word);
       }),
     );
-    readingViewStorage.watch((view) => void this.followed(view));
+    watchReading((view) => void this.followed(view));
     onPageRequest('clearHighlight', () => withReader((r) => r.clear()));
   }
 
@@ -225,7 +235,7 @@ export class BookPage {
   }
 
   /** The reading's view changed: where it is, and whether it stopped or ended (this page's tab only). */
-  private async followed(view: ReadingView): Promise<void> {
+  private async followed(view: ReadingSeen): Promise<void> {
     const tabId = await this.tabId;
     if (tabId === null || view.tabId !== tabId || !view.id) return;
     if (this.track.reading !== view.id) this.track.reading = view.id;

@@ -14,6 +14,10 @@ import { ReadingError } from '../speech/errors';
 export const PAGE_MAX_BYTES = 8 * 1024 * 1024;
 /** A PDF bigger than this is not opened (200 MiB: pdf.js holds the whole file, and a copy is kept for the PDF page). */
 export const PDF_MAX_BYTES = 200 * 1024 * 1024;
+/** The largest book file: an EPUB or AZW3 is read a section at a time, so it may be large (pictures make most of it). */
+export const BOOK_MAX_BYTES = 100 * 1024 * 1024;
+/** The largest FB2 (alone, or unzipped): foliate-js parses it whole, pictures and all. */
+export const FB2_MAX_BYTES = 40 * 1024 * 1024;
 /** Hops followed by hand before giving up (browsers stop at 20; pages rarely need more than 3). */
 export const MAX_HOPS = 10;
 
