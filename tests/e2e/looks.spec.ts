@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { pdfBytes } from '../fixtures/pdfs.ts';
+import { bookBytes } from '../fixtures/books.ts';
 import { expect, player, test } from './fixtures.ts';
 
 const SCHEMES = ['light', 'dark'] as const;
@@ -68,6 +69,23 @@ for (const scheme of SCHEMES) {
     await expect(page.getByTestId('pdf-toolbar')).toHaveAttribute('data-pages', /[1-9]/);
     await expect(page.locator('.textLayer span').first()).toBeAttached();
     expect(await axeProblems(page)).toEqual([]);
+  });
+}
+
+for (const scheme of SCHEMES) {
+  test(`the book page in the ${scheme} theme, a book open and a chapter being read: no accessibility problems`, async ({ ext, pages }) => {
+    await ext.configure();
+    pages.putFile('/books/chekhov.fb2', await bookBytes('chekhov.fb2'), 'application/x-fictionbook+xml');
+    const { page } = await ext.openTab(ext.url(`book.html?file=${encodeURIComponent(`${pages.url}/books/chekhov.fb2`)}`));
+    await page.emulateMedia({ colorScheme: scheme });
+    await expect(page.getByTestId('book-title')).toHaveAttribute('data-title', /./);
+    await page.getByTestId('toc-item').nth(2).click();
+    await expect(page.getByTestId('book-text').locator('p').first()).toBeVisible();
+    expect(await axeProblems(page)).toEqual([]);
+    // Nothing under 12 px, and the text at a reading size.
+    const sizes = await page.evaluate(textSizes, '#book-text');
+    expect(sizes.smallest).toBeGreaterThanOrEqual(12);
+    expect(sizes.overflows).toBe(false);
   });
 }
 
