@@ -19,6 +19,9 @@
  *   any worker failure. Its worker imports a JavaScript image decoder from `wasmUrl` when WebAssembly
  *   fails; the extension sets no `wasmUrl` (that import could only fail), and JPEG 2000 and JBIG2 images
  *   are drawn blank as they are without it. Their text is read either way.
+ * - zip.js imports a codec module from `codecURI` for formats the browser cannot inflate; the book page
+ *   opens only zips the browser's own `DecompressionStream` inflates (deflate, stored), sets no codec, and
+ *   that import now fails as a missing codec does (the book is then `bad-book`).
  */
 import type { Plugin } from 'vite';
 
@@ -60,6 +63,11 @@ export const VENDOR_PATCHES: readonly Patch[] = [
     file: /pdf\.worker(?:\.min)?[-.\w]*\.mjs$/,
     find: /await\(?import\(\s*\/\*webpackIgnore: true\*\/\s*\/\*@vite-ignore\*\/\s*`\$\{WasmImage\.#\w+\}\$\{this\._noWasmFilename\}`\)\)?/,
     replace: 'await Promise.reject(new Error("no wasmUrl is set"))',
+  },
+  {
+    file: /@zip\.js\/zip\.js\/lib\/core\/codec-registry\.js$/,
+    find: 'await import(/* webpackIgnore: true */ /* @vite-ignore */ codecURI)',
+    replace: 'await Promise.reject(new Error("no codec module is loaded"))',
   },
 ];
 
