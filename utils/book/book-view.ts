@@ -6,9 +6,8 @@
 import { PageHighlighter } from '../text/highlight';
 import type { BookView, PlacedBlock } from './book-reader';
 
-export interface SectionBlocks {
-  (s: number): Promise<readonly Pick<PlacedBlock, 'text' | 'kind' | 'line'>[]>;
-}
+/** A section's blocks, as the page shows them. */
+export type SectionBlocks = (s: number) => Promise<readonly Pick<PlacedBlock, 'text' | 'kind' | 'line'>[]>;
 
 export class BookTextView implements BookView {
   readonly highlighter: PageHighlighter;

@@ -95,8 +95,8 @@ export class BookPage {
   private track = { reading: '', start: null as BookPlace['start'] | null, chapter: -1, chapterStart: 0, position: 0, savedAt: 0, holdUntil: 0 };
   /** The place a reading about to start goes on from ("Continue from …"). */
   private continued: BookPlace | null = null;
-  /** Each chapter's first block, once its section has been read. */
-  private chapterBlocks = new Map<number, number>();
+  /** Where each chapter starts, as seen from a section being read (its own chapters' first blocks found in it): once a section. */
+  private chapterStarts = new Map<number, Promise<{ section: number; block: number }[]>>();
 
   constructor(
     container: HTMLElement,
@@ -179,7 +179,7 @@ export class BookPage {
       params.set('book', id);
       history.replaceState(null, '', `?${params}`);
       document.title = opened.title;
-      this.chapterBlocks.clear();
+      this.chapterStarts.clear();
       const place = await this.places.get(id).catch(() => null);
       this.set({ status: 'ready', session: { opened, chapters, reader, id, place: place && place.chapter < chapters.length ? place : null } });
       await this.view.showSection(chapters[0]!.section);
@@ -214,19 +214,19 @@ export class BookPage {
     const state = this.state;
     const at = reader.placeOf(block);
     if (state.status !== 'ready' || !at || !this.source || this.track.position < this.track.holdUntil) return;
-    const starts = await Promise.all(
-      state.session.chapters.map(async (c, i) => {
-        if (c.section !== at.section || !c.anchor) return { section: c.section, block: 0 };
-        let first = this.chapterBlocks.get(i);
-        if (first === undefined) {
-          const text = await this.source!.text(c.section);
-          first = text.doc ? blockAtAnchor(text.blocks, c.anchor(text.doc)) : 0;
-          this.chapterBlocks.set(i, first);
-        }
-        return { section: c.section, block: first };
-      }),
-    );
-    const chapter = chapterAt(starts, at.section, at.index);
+    let starts = this.chapterStarts.get(at.section);
+    if (!starts) {
+      const source = this.source;
+      starts = Promise.all(
+        state.session.chapters.map(async (c) => {
+          if (c.section !== at.section || !c.anchor) return { section: c.section, block: 0 };
+          const text = await source.text(c.section);
+          return { section: c.section, block: text.doc ? blockAtAnchor(text.blocks, c.anchor(text.doc)) : 0 };
+        }),
+      );
+      this.chapterStarts.set(at.section, starts);
+    }
+    const chapter = chapterAt(await starts, at.section, at.index);
     if (chapter !== this.track.chapter) {
       this.track.chapter = chapter;
       this.track.chapterStart = this.track.position;
@@ -238,7 +238,7 @@ export class BookPage {
   private async followed(view: ReadingSeen): Promise<void> {
     const tabId = await this.tabId;
     if (tabId === null || view.tabId !== tabId || !view.id) return;
-    if (this.track.reading !== view.id) this.track.reading = view.id;
+    this.track.reading = view.id;
     this.track.position = view.position;
     if (view.state === 'finished') {
       const state = this.state;
