@@ -5,7 +5,7 @@
  * cannot read said so, with nothing sent.
  */
 import { billed, letters, words } from '../fixtures/billed.ts';
-import { bookBytes, longFb2, TEST_BOOKS } from '../fixtures/books.ts';
+import { bookBytes, longFb2, oneLineSectionsFb2, TEST_BOOKS } from '../fixtures/books.ts';
 import { RU } from '../fixtures/books/texts.ts';
 import { expect, type ExtensionHelpers, menuItemExists, player, test } from './fixtures.ts';
 import type { Page } from 'playwright-core';
@@ -36,6 +36,20 @@ for (const book of TEST_BOOKS) {
     await expect(page.getByTestId('book-text')).toContainText(book.heard.slice(-12));
   });
 }
+
+test('a book of one-line sections on a slow service reads to its end: the player, run dry at every section, is given enough to play on', async ({ ext, service, pages }) => {
+  test.setTimeout(60_000);
+  // The first byte of every part comes 0.6 s after its request; each part plays for 0.3 s.
+  service.configure({ firstByteMs: 600 });
+  await ext.configure();
+  pages.putFile('/books/short.fb2', oneLineSectionsFb2(10), 'application/x-fictionbook+xml');
+  const { page } = await ext.openTab(ext.url(`book.html?file=${encodeURIComponent(`${pages.url}/books/short.fb2`)}`));
+  await expect(page.getByTestId('book-title')).toHaveAttribute('data-title', 'Короткие главы');
+  await readChapter(page, 'Глава 2');
+  await expect.poll(() => readingState(ext), { timeout: 40_000 }).toBe('finished');
+  const heard = Array.from({ length: 9 }, (_, i) => `Глава ${i + 2}. Ласточка летела ${i + 2} раз.`).join(' ');
+  expect(words(billed(service))).toEqual(words(heard));
+});
 
 test('a book picked from the computer is read the same, and a click on a paragraph reads from there', async ({ ext, service, context }) => {
   await ext.configure();

@@ -1,5 +1,5 @@
 /**
- * Feeds the player part after part, one part ahead of what it plays: from the cache when the
+ * Feeds the player part after part, a little ahead of what it plays (`lookahead.ts`): from the cache when the
  * audio was paid for before, else from the part's download (joined if it is already under way).
  * A delivery lives from a load of the player to the next jump, reload or stop; the downloads it
  * starts belong to the reading, so ending a delivery never throws away a paid part.
@@ -266,22 +266,26 @@ export class Delivery {
     }
   }
 
-  /** Starts the next part's request while this one plays, within the lookahead (no further: a stop wastes one part at most). */
-  private ahead(k: number): void {
+  /**
+   * Starts the requests of the parts ahead while this one plays, from part `from` on, within the look-ahead: the
+   * next part, and more while those between are short (no further: a stop wastes little).
+   */
+  private ahead(from: number): void {
+    void this.#ahead(from).catch(ignore('looking up the audio cache'));
+  }
+
+  async #ahead(from: number): Promise<void> {
     const run = this.run;
-    if (this.signal.aborted) return;
-    const decision = aheadDecision(run.lookaheadFacts(k, this.host.playing()));
-    // Not planned yet (a text read in batches): asked for once its batch is (not a reason to fetch the batch now).
-    if (decision === 'wait') return void run.growth.grown().then(() => this.ahead(k));
-    if (decision === 'none') return;
-    const key = run.key(k);
-    if (run.downloads.has(key)) return;
-    void this.host.cache.has(key).then(
-      (cached) => {
-        if (!cached && !this.signal.aborted && k < run.end && run.key(k) === key) obtain(run, this.host, k, PRIORITY.ahead);
-      },
-      ignore('looking up the audio cache'),
-    );
+    for (let k = from; !this.signal.aborted; k++) {
+      const decision = aheadDecision(run.lookaheadFacts(k, this.host.playing()));
+      // Not planned yet (a text read in batches): asked for once its batch is (not a reason to fetch the batch now).
+      if (decision === 'wait') return void run.growth.grown().then(() => this.ahead(k));
+      if (decision === 'none') return;
+      const key = run.key(k);
+      if (decision === 'pass' || run.downloads.has(key)) continue;
+      const cached = await this.host.cache.has(key);
+      if (!cached && !this.signal.aborted && k < run.end && run.key(k) === key) obtain(run, this.host, k, PRIORITY.ahead);
+    }
   }
 
   private async settle(): Promise<void> {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { aheadDecision, type AheadDecision, type LookaheadFacts, withinLookahead } from './lookahead';
+import { aheadDecision, type AheadDecision, LOOKAHEAD_SECONDS, type LookaheadFacts, withinLookahead } from './lookahead';
 
-const facts = (f: Partial<LookaheadFacts>): LookaheadFacts => ({ k: 1, playing: 0, end: 10, growing: false, skipped: new Set(), holdFrom: Infinity, asking: false, ...f });
+const facts = (f: Partial<LookaheadFacts>): LookaheadFacts => ({ k: 1, playing: 0, end: 10, growing: false, skipped: new Set(), holdFrom: Infinity, asking: false, seconds: () => 20, ...f });
 
 describe('withinLookahead: which part may be bought while part `playing` plays', () => {
   it.each<[string, Partial<LookaheadFacts>, boolean]>([
@@ -16,6 +16,11 @@ describe('withinLookahead: which part may be bought while part `playing` plays',
     ['the next part while the reading asks the listener', { k: 4, playing: 3, asking: true }, false],
     ['the part playing while it asks (it was bought before)', { k: 3, playing: 3, asking: true }, true],
     ['the first part before anything plays (playing = 0)', { k: 0, playing: 0 }, true],
+    ['two ahead, the one between under the look-ahead\'s seconds (a chapter title)', { k: 5, playing: 3, seconds: () => 0.5 }, true],
+    ['four ahead, the three between under it together', { k: 7, playing: 3, seconds: () => LOOKAHEAD_SECONDS / 3 - 0.01 }, true],
+    ['four ahead, the three between reaching it together', { k: 7, playing: 3, seconds: () => LOOKAHEAD_SECONDS / 3 }, false],
+    ['two ahead, a short one between, past the sleep timer\'s end', { k: 5, playing: 3, holdFrom: 5, seconds: () => 0.5 }, false],
+    ['two ahead, a short one between, while the reading asks', { k: 5, playing: 3, asking: true, seconds: () => 0.5 }, false],
   ])('%s → %s', (_name, f, expected) => {
     expect(withinLookahead(facts(f))).toBe(expected);
   });
@@ -26,7 +31,8 @@ describe('aheadDecision: the part after the one starting to play', () => {
     ['planned, within the look-ahead', { k: 4, playing: 3 }, 'fetch'],
     ['not planned yet, the document still counted', { k: 10, playing: 9, end: 10, growing: true }, 'wait'],
     ['past the end of a whole plan', { k: 10, playing: 9, end: 10 }, 'none'],
-    ['refused by the service', { k: 4, playing: 3, skipped: new Set([4]) }, 'none'],
+    ['refused by the service: passed over', { k: 4, playing: 3, skipped: new Set([4]) }, 'pass'],
+    ['a short part between: the one after it too', { k: 5, playing: 3, seconds: (j) => (j === 4 ? 0.4 : 20) }, 'fetch'],
     ['while the reading asks the listener', { k: 4, playing: 3, asking: true }, 'none'],
     ['past the sleep timer', { k: 4, playing: 3, holdFrom: 4 }, 'none'],
     ['the player still on an earlier part (asked early)', { k: 5, playing: 3 }, 'none'],

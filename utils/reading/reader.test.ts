@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { makeWorld, sentences } from '../../tests/unit/reader-world';
+import { FRAME_SECONDS, makeWorld, sentences } from '../../tests/unit/reader-world';
+import { LOOKAHEAD_SECONDS } from './lookahead';
 import { planParts } from './plan';
 import { MAX_RETRIES } from '../speech/errors';
 import { formatRubPlain } from '../money/money';
@@ -532,6 +533,27 @@ describe('a document read in batches (a PDF)', () => {
     await w.until(() => w.reader.view.state === 'confirm', 'the confirmation');
     expect(w.reader.view.confirmReason).toBe('threshold');
     expect(w.log).toHaveLength(0);
+  });
+
+  it('short parts in a row (a book\'s one-line sections): while the player waits on one, the next few are bought — enough seconds to play on, not the whole book', async () => {
+    // Chromium's player, run dry, waits for more than a moment of audio before it plays again: bought one part at
+    // a time, parts of a fraction of a second never gave it enough, and the reading stood still for good.
+    const section = (n: number) => ({ blocks: [{ kind: 'heading' as const, text: `Глава ${n}.` }, { kind: 'paragraph' as const, text: `Ласточка летела ${n} раз.` }], leftOutChars: 0, more: n < 30 });
+    const w = makeWorld({ threshold: '1000', blocks: section(1).blocks, batches: Array.from({ length: 29 }, (_, i) => section(i + 2)) });
+    void w.start();
+    // The player stays on the first part: it never says it moved.
+    await w.until(() => w.okTexts().length >= 4, 'parts past the next one bought');
+    for (let i = 0; i < 200; i++) await new Promise((r) => setTimeout(r, 0));
+    const bought = w.okTexts();
+    const parts = w.store.plan!.parts;
+    expect(bought).toEqual(parts.slice(0, bought.length).map((p) => p.text));
+    // Within the look-ahead's seconds (at the first part's measured pace, ~38 characters a second), far from the book's end.
+    const between = bought.slice(1, -1).reduce((n, t) => n + [...t].length, 0) * FRAME_SECONDS;
+    expect(between).toBeLessThan(LOOKAHEAD_SECONDS);
+    expect(bought.length).toBeLessThan(20);
+    // The player moves on: more is bought from there.
+    w.at(bought.length - 1);
+    await w.until(() => w.okTexts().length > bought.length, 'more bought as the player moves');
   });
 
   it('after a restart of the background, the rest of the document is asked for from where the plan stopped', async () => {

@@ -158,7 +158,7 @@ export class ReadingRun {
 
   /** What the look-ahead rule (`lookahead.ts`) decides from, for part k while part `playing` plays. */
   lookaheadFacts(k: number, playing: number): LookaheadFacts {
-    return { k, playing, end: this.end, growing: this.growth.growing, skipped: this.#skipped, holdFrom: this.#holdFrom, asking: this.purse.phase === 'asking' };
+    return { k, playing, end: this.end, growing: this.growth.growing, skipped: this.#skipped, holdFrom: this.#holdFrom, asking: this.purse.phase === 'asking', seconds: (j) => this.pace.partDuration(j) };
   }
 
   progress(): RunProgress {
