@@ -122,9 +122,12 @@ export class FirefoxRig {
   /** Sets the confirmation threshold on the options page. */
   async setThreshold(rub: string) {
     const page = this.helper!;
+    // The account panel comes in above the form once the key is checked: waited for, and Save pressed as an element
+    // (a press at its measured point landed beside it when the panel moved the form between the two, 2026-12-03).
+    await page.waitForSelector('[data-testid="account"]', { timeout: 30_000 }).catch(() => undefined);
     await page.$eval('[data-testid="confirm-threshold"]', (e) => ((e as HTMLInputElement).value = ''));
     await page.type('[data-testid="confirm-threshold"]', rub);
-    await page.click('[data-testid="save"]');
+    await page.$eval('[data-testid="save"]', (b) => (b as HTMLButtonElement).click());
     await page.waitForFunction(
       async (want: string) => ((await (globalThis as unknown as { browser: typeof chrome }).browser.storage.local.get('settings')).settings as { confirmThresholdRub?: string } | undefined)?.confirmThresholdRub === want,
       { polling: 50 },

@@ -29,6 +29,7 @@ import { BOOK_PAGES, pdfBytes } from '../tests/fixtures/pdfs.ts';
 import { splitIntoParts } from '../utils/text/parts.ts';
 import { planParts } from '../utils/reading/plan.ts';
 import { TargetEvaluator } from './cdp.ts';
+import { BIG_BOOK_TITLE, bigEpub, bigFb2 } from './big-books.ts';
 import { firefoxFirstAudio, firefoxPdfFirstAudio, firefoxRealPagesFirstAudio, firefoxSeams } from './firefox.ts';
 import {
   arg,
@@ -66,7 +67,7 @@ import {
   waitInPage,
 } from './report.ts';
 
-const ONLY = arg('only', 'first-audio,real-pages,seams,firefox-first-audio,firefox-real-pages,firefox-seams,pdf,firefox-pdf,extraction,precision,article-benchmark,word-timing,decode,memory,waste,bundle,soak,firefox-soak').split(',');
+const ONLY = arg('only', 'first-audio,real-pages,seams,firefox-first-audio,firefox-real-pages,firefox-seams,pdf,firefox-pdf,books,extraction,precision,article-benchmark,word-timing,decode,memory,waste,bundle,soak,firefox-soak').split(',');
 const MINUTES = Number(arg('minutes', '60'));
 const TRIALS = Number(arg('trials', '20'));
 const OFFSCREEN = '/offscreen.html';
@@ -842,6 +843,97 @@ async function memory() {
   }
 }
 
+// --- 5c. books (issue 62) ----------------------------------------------------
+
+/** The book page's reading, as the page shows it (`data-title`), and its JS heap (MB). */
+const bookHeapMB = (page: Page) => page.evaluate(() => (performance as unknown as { memory: { usedJSHeapSize: number } }).memory.usedJSHeapSize / 2 ** 20);
+
+async function books() {
+  const rig = await Rig.start(FIRST_AUDIO_SERVICE, true);
+  try {
+    const made: Array<[string, Uint8Array]> = [['FB2', bigFb2()], ['EPUB', await bigEpub()]];
+    const out: Record<string, unknown> = {};
+    results.books = out;
+    for (const [kind, bytes] of made) {
+      rig.pages.putFile(`/big.${kind}`, bytes, 'application/octet-stream');
+      const page = await rig.context.newPage();
+      const t0 = Date.now();
+      await page.goto(rig.url(`book.html?file=${encodeURIComponent(`${rig.pages.url}/big.${kind}`)}`));
+      await page.waitForFunction((t) => document.querySelector('[data-testid="book-title"]')?.getAttribute('data-title') === t, BIG_BOOK_TITLE, { timeout: 120_000, polling: 20 });
+      const openedMs = Date.now() - t0;
+      const firstAudio: number[] = [];
+      // A warm-up, then RUNS chapters spread over the book, none read before (nothing from the cache).
+      const chosen = Array.from({ length: RUNS + 1 }, (_, i) => 3 + Math.floor((i * 55) / RUNS));
+      for (const [i, chapter] of chosen.entries()) {
+        const startedAt = await page.evaluate((n) => {
+          const at = performance.timeOrigin + performance.now();
+          (document.querySelectorAll('[data-testid="toc-item"]')[n] as HTMLButtonElement).click();
+          return at;
+        }, chapter);
+        const ms = await rig.playingAfter(startedAt, `chapter ${chapter + 1} of the ${kind}`);
+        if (i > 0) firstAudio.push(ms - FIRST_BYTE_MS);
+        await rig.stopFromWorker();
+      }
+      const heap = r1(await bookHeapMB(page));
+      out[kind] = { megabytes: r1(bytes.length / 1e6), openedMs, firstAudio: firstAudio.map(r1), bookPageHeapMB: heap };
+      rows.push({ measure: `book, ${kind} of ${r1(bytes.length / 1e6)} MB: opened (address → contents shown)`, value: `${openedMs} ms`, target: '—', met: null });
+      rows.push({
+        measure: `book, ${kind}: a chapter chosen → playing, minus the first byte (median / p95 of ${firstAudio.length})`,
+        value: `${r1(median(firstAudio))} / ${r1(quantile(firstAudio, 0.95))} ms`,
+        target: '≤ 1,000 ms',
+        met: median(firstAudio) <= 1000,
+      });
+      rows.push({ measure: `book, ${kind}: the book page's JS heap after ${firstAudio.length + 1} chapters begun`, value: `${heap} MB`, target: '—', met: null });
+      await page.close();
+    }
+  } finally {
+    await rig.close();
+  }
+  await bookMemory();
+}
+
+/** Memory while a book is read for MINUTES of audio at 16×: the book page's heap and the player's, sampled every 3 s. */
+async function bookMemory() {
+  // 60 ms of audio a character, as in the memory step: 60 minutes ≈ 60,000 characters, 30 chapters.
+  const chars = Math.round((MINUTES * 60 * 1000) / 60);
+  const rig = await Rig.start({ msPerChar: 60, minMs: 50 });
+  try {
+    rig.pages.putFile('/hour.fb2', bigFb2(30, Math.round(chars / 30), 'Час книги'), 'application/x-fictionbook+xml');
+    const page = await rig.context.newPage();
+    await page.goto(rig.url(`book.html?file=${encodeURIComponent(`${rig.pages.url}/hour.fb2`)}`));
+    await page.waitForFunction(() => document.querySelector('[data-testid="book-title"]')?.getAttribute('data-title') === 'Час книги', undefined, { timeout: 60_000, polling: 20 });
+    const startedAt = await page.evaluate(() => {
+      const at = performance.timeOrigin + performance.now();
+      (document.querySelector('[data-testid="toc-item"]') as HTMLButtonElement).click();
+      return at;
+    });
+    await rig.playingAfter(startedAt, 'the hour-long book');
+    const view = () => rig.sw.evaluate(async () => ((await chrome.storage.session.get('reading-view'))['reading-view'] ?? {}) as { state?: string; position?: number });
+    const samples: Array<{ t: number; bookMB: number; playerMB: number; position: number }> = [];
+    const started = Date.now();
+    for (;;) {
+      await rig.offscreen('player.audio.playbackRate = 16');
+      const player = await rig.offscreen<number>('performance.memory.usedJSHeapSize');
+      const v = await view();
+      if (player) samples.push({ t: Math.round((Date.now() - started) / 1000), bookMB: r1(await bookHeapMB(page)), playerMB: r1(player / 2 ** 20), position: r1(v.position ?? 0) });
+      if (v.state !== 'playing' && v.state !== 'loading') break;
+      await new Promise((r) => setTimeout(r, 3000));
+    }
+    const peak = (f: (s: (typeof samples)[number]) => number) => Math.max(...samples.map(f));
+    const peakSum = peak((s) => s.bookMB + s.playerMB);
+    const audioMinutes = r1((samples.at(-1)?.position ?? 0) / 60);
+    results.bookMemory = { audioMinutes, peakBookMB: peak((s) => s.bookMB), peakPlayerMB: peak((s) => s.playerMB), samples };
+    rows.push({
+      measure: `book, memory over ${audioMinutes} min of audio: the book page's JS heap peak (first → last) + the player's peak`,
+      value: `${r1(peak((s) => s.bookMB))} MB (${samples[0]?.bookMB} → ${samples.at(-1)?.bookMB}) + ${r1(peak((s) => s.playerMB))} MB`,
+      target: 'flat, ≤ 100 MB together',
+      met: peakSum <= 100,
+    });
+  } finally {
+    await rig.close();
+  }
+}
+
 // --- 5. waste ----------------------------------------------------------------
 
 async function waste() {
@@ -1005,6 +1097,7 @@ async function main() {
     ['firefox-seams', firefoxSeams],
     ['pdf', pdfFirstAudio],
     ['firefox-pdf', firefoxPdfFirstAudio],
+    ['books', books],
     ['waste', waste],
     ['memory', memory],
     ['soak', soakChromium],
