@@ -77,6 +77,12 @@ export function BookBar({ page }: { page: BookPage }) {
           </ol>
         </nav>
       )}
+      {session && (
+        <label class="keep">
+          <input type="checkbox" data-testid="keep-book" checked={session.kept} onChange={(e) => void page.keepBook(e.currentTarget.checked)} /> {i18n.t('bookKeep')}
+          {session.keepRefused && <span class="error" role="alert"> {i18n.t('bookKeepTooLarge')}</span>}
+        </label>
+      )}
       {session && <p class="hint">{i18n.t('bookHint')}</p>}
     </header>
   );

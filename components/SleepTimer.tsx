@@ -9,13 +9,17 @@ interface Props {
   sleepAt: number;
   /** Stop at the end of the article being read (the listening queue does not go on). */
   atEnd: boolean;
-  onChange(minutes: number | null, atEnd?: boolean): void;
+  /** A book's reading: the end of the chapter being read is offered too. */
+  chapters?: boolean;
+  /** Pause at the end of the chapter being read. */
+  atChapter?: boolean;
+  onChange(minutes: number | null, atEnd?: boolean, atChapter?: boolean): void;
 }
 
 const clock = minutesSeconds;
 
-/** The sleep timer: off, 5–60 minutes, or to the end of the article; while set, the time left. The reading stops at the end of a sentence. */
-export function SleepTimer({ sleepAt, atEnd, onChange }: Props) {
+/** The sleep timer: off, 5–60 minutes, to the end of the article, or (a book) of the chapter; while set, the time left. The reading stops at the end of a sentence. */
+export function SleepTimer({ sleepAt, atEnd, chapters = false, atChapter = false, onChange }: Props) {
   const [now, setNow] = useState(Date.now());
   useEffect(() => {
     if (!sleepAt) return;
@@ -29,10 +33,11 @@ export function SleepTimer({ sleepAt, atEnd, onChange }: Props) {
         {i18n.t('sleepTimer')}{' '}
         <select
           data-testid="sleep-timer"
-          value={sleepAt ? 'on' : atEnd ? 'end' : ''}
+          value={sleepAt ? 'on' : atEnd ? 'end' : atChapter ? 'chapter' : ''}
           onChange={(e) => {
             const v = e.currentTarget.value;
             if (v === 'end') onChange(null, true);
+            else if (v === 'chapter') onChange(null, false, true);
             else if (v !== 'on') onChange(v ? Number(v) : null);
           }}
         >
@@ -43,10 +48,11 @@ export function SleepTimer({ sleepAt, atEnd, onChange }: Props) {
               {i18n.t('sleepMinutes', { minutes: m })}
             </option>
           ))}
+          {(chapters || atChapter) && <option value="chapter">{i18n.t('sleepEndOfChapter')}</option>}
           <option value="end">{i18n.t('sleepEndOfArticle')}</option>
         </select>
       </label>
-      <span class="sleep-left" data-testid="sleep-left" data-at={String(sleepAt)} data-end={String(atEnd)} aria-live="off">
+      <span class="sleep-left" data-testid="sleep-left" data-at={String(sleepAt)} data-end={String(atEnd)} data-chapter={String(atChapter)} aria-live="off">
         {sleepAt > 0 ? clock(left) : ''}
       </span>
     </div>

@@ -14,5 +14,8 @@ document.head.append(Object.assign(document.createElement('style'), { textConten
 const page = new BookPage(document.getElementById('book-text')!, (n) => i18n.t('bookSection', { n }), browser.i18n.getUILanguage(), (cb) => readingViewStorage.watch(cb));
 const params = new URLSearchParams(location.search);
 const file = params.get('file');
+const kept = params.get('book');
 if (file) void page.openUrl(file, params.get('id'), params.get('error'));
+// A book kept on this computer, opened again by its address (from the history, or a bookmark).
+else if (kept) void page.openKept(kept);
 render(<BookBar page={page} />, document.getElementById('app')!);

@@ -1,3 +1,4 @@
+import { KeptBooksBox } from '@/components/KeptBooksBox';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { browser } from 'wxt/browser';
 import { Money } from '@/components/Money';
@@ -312,6 +313,7 @@ export function Options() {
           {i18n.t('openBook')}
         </a>
       </p>
+      <KeptBooksBox locale={locale} />
     </main>
   );
 }

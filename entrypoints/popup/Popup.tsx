@@ -318,7 +318,13 @@ export function Popup() {
 
       <div hidden={noKey}>
         <PlaybackControls playback={playback} labels={{ speed: i18n.t('speed'), volume: i18n.t('volume') }} locale={locale} onChange={changePlayback} />
-        <SleepTimer sleepAt={v.sleepAt ?? 0} atEnd={v.sleepAtEnd === true} onChange={(minutes, atEnd) => void sendMessage('setSleepTimer', { minutes, atEnd })} />
+        <SleepTimer
+          sleepAt={v.sleepAt ?? 0}
+          atEnd={v.sleepAtEnd === true}
+          chapters={v.chapters === true}
+          atChapter={v.sleepAtChapter === true}
+          onChange={(minutes, atEnd, atChapter) => void sendMessage('setSleepTimer', { minutes, atEnd, atChapter })}
+        />
       </div>
 
       {partTexts.length > 0 && (
@@ -337,7 +343,7 @@ export function Popup() {
         </details>
       )}
 
-      {!noKey && <SaveMp3 locale={locale} enabled={partTexts.length > 0 && v.state !== 'confirm' && v.state !== 'extracting'} />}
+      {!noKey && <SaveMp3 locale={locale} chapters={v.chapters === true} enabled={partTexts.length > 0 && v.state !== 'confirm' && v.state !== 'extracting'} />}
 
       <QueueList locale={locale} priceRub={account?.pricePerMillionRub ?? ''} />
 

@@ -2,9 +2,11 @@
  * Books read aloud on the extension's book page, in Firefox (issue 62): the same books and the same
  * checks as in Chromium (tests/e2e/books.spec.ts).
  */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { mp3Duration } from '../../utils/audio/mp3-frames.ts';
 import { billed, letters, words } from '../fixtures/billed.ts';
-import { bookBytes, longFb2, oneLineSectionsFb2, TEST_BOOKS } from '../fixtures/books.ts';
+import { bookBytes, longBookChapters, longFb2, oneLineSectionsFb2, TEST_BOOKS } from '../fixtures/books.ts';
 import { RU } from '../fixtures/books/texts.ts';
 import { click, evaluate } from './firefox.ts';
 import { attr, contextMenu, expect, state, test, type FirefoxHelpers } from './fixtures.ts';
@@ -19,6 +21,15 @@ async function openBookAt(ext: FirefoxHelpers, pages: PagesServer, file: string,
 }
 
 /** Clicks the table of contents' entry labelled `label`. */
+/** A made-up book of three chapters of ~4,000 characters ("Глава 1" …), opened at its address. */
+async function openThreeChapters(ext: FirefoxHelpers, pages: PagesServer) {
+  pages.putFile('/books/three.fb2', longFb2(3, 4_000), 'application/x-fictionbook+xml');
+  const opened = await ext.openTab(ext.url(`book.html?file=${encodeURIComponent(`${pages.url}/books/three.fb2`)}`));
+  const page = opened.page;
+  await expect.poll(() => attr(page, 'book-title', 'data-title')).toBe('Длинная книга');
+  return opened;
+}
+
 async function readChapter(page: Page, label: string) {
   const index = await evaluate(page, (l: string) => [...document.querySelectorAll('[data-testid="toc-item"]')].find((b) => b.textContent?.includes(l))?.getAttribute('data-index') ?? '', label);
   expect(index).not.toBe('');
@@ -54,6 +65,78 @@ test('a book of one-line sections on a slow service reads to its end: the player
   await expect.poll(() => readingState(ext), { timeout: 40_000 }).toBe('finished');
   const heard = Array.from({ length: 9 }, (_, i) => `Глава ${i + 2}. Ласточка летела ${i + 2} раз.`).join(' ');
   expect(words(billed(service))).toEqual(words(heard));
+});
+
+test("the sleep timer's 'at the end of this chapter': the reading pauses where the next chapter begins, nothing of it bought; play goes on into it", async ({ ext, service, pages }) => {
+  test.setTimeout(60_000);
+  await ext.configure({ threshold: '1000' });
+  const { page, tabId } = await openThreeChapters(ext, pages);
+  await readChapter(page, 'Глава 1');
+  const popup = await ext.openPopup(tabId);
+  await expect.poll(() => state(popup), { timeout: 30_000 }).toBe('playing');
+  await expect.poll(() => evaluate(popup, () => [...(document.querySelector('[data-testid="sleep-timer"]') as HTMLSelectElement).options].map((o) => o.value))).toContain('chapter');
+  await evaluate(popup, () => {
+    const select = document.querySelector('[data-testid="sleep-timer"]') as HTMLSelectElement;
+    select.value = 'chapter';
+    select.dispatchEvent(new Event('change', { bubbles: true }));
+  });
+  await expect.poll(() => attr(popup, 'sleep-left', 'data-chapter')).toBe('true');
+  await expect.poll(() => state(popup), { timeout: 40_000 }).toBe('paused');
+  expect(await attr(popup, 'sleep-left', 'data-chapter')).toBe('false');
+  // The whole first chapter was heard, and nothing of the second bought.
+  const [first] = longBookChapters(3, 4_000);
+  expect(words(billed(service))).toEqual(words(`Глава 1. ${first!.join(' ')}`));
+  await click(popup, '[data-testid="play-pause"]');
+  await expect.poll(() => billed(service), { timeout: 30_000 }).toContain('Глава 2');
+});
+
+test('Save this chapter as MP3: the chapter being read, whole, its missing parts bought once their cost is shown; nothing of the chapters around it', async ({ ext, firefox, service, pages }) => {
+  test.setTimeout(60_000);
+  service.configure({ msPerChar: 4 });
+  await ext.configure({ threshold: '1000' });
+  const { page, tabId } = await openThreeChapters(ext, pages);
+  await readChapter(page, 'Глава 2');
+  const popup = await ext.openPopup(tabId);
+  await expect.poll(() => state(popup), { timeout: 30_000 }).toBe('playing');
+  await click(popup, '[data-testid="play-pause"]');
+  await expect.poll(() => state(popup)).toBe('paused');
+  const files = () => (existsSync(firefox.downloadsDir) ? readdirSync(firefox.downloadsDir).filter((f) => f.endsWith('.mp3')) : []);
+  await click(popup, '[data-testid="save-chapter"]');
+  await expect.poll(() => attr(popup, 'save-box', 'data-missing')).not.toBe('');
+  await click(popup, '[data-testid="confirm-save"]');
+  await expect.poll(files, { timeout: 30_000 }).toEqual(['Длинная книга — Глава 2.mp3']);
+  const [, second] = longBookChapters(3, 4_000);
+  expect(words(billed(service))).toEqual(words(`Глава 2. ${second!.join(' ')}`));
+  const chars = (service.speechLog() as Array<{ status: number; billedChars: number }>).filter((e) => e.status === 200).reduce((n, e) => n + e.billedChars, 0);
+  await expect.poll(() => mp3Duration(new Uint8Array(readFileSync(join(firefox.downloadsDir, files()[0]!))))).toBeGreaterThan((chars * 4) / 1000 - 0.5);
+  expect(await attr(popup, 'save-error', 'data-code')).toBe('');
+});
+
+test('a book kept on this computer opens again from its address with nothing picked; the options page shows it and removes it', async ({ ext, pages }) => {
+  await ext.configure();
+  const book = TEST_BOOKS[2]!;
+  const { page } = await openBookAt(ext, pages, book.file, book.type);
+  await expect.poll(() => attr(page, 'book-title', 'data-title')).toBe(book.title);
+  const checked = (p: Page) => evaluate(p, () => (document.querySelector('[data-testid="keep-book"]') as HTMLInputElement | null)?.checked ?? null);
+  expect(await checked(page)).toBe(false);
+  await click(page, '[data-testid="keep-book"]');
+  await expect.poll(() => checked(page)).toBe(true);
+  const id = new URL(page.url()).searchParams.get('book');
+  expect(id).toMatch(/^[0-9a-f]{16,}$/);
+  await page.close();
+  // Opened again by its address alone: the kept file, not the network.
+  const again = await ext.openTab(ext.url(`book.html?book=${id}`));
+  await expect.poll(() => attr(again.page, 'book-title', 'data-title')).toBe(book.title);
+  await expect.poll(() => checked(again.page)).toBe(true);
+  await again.page.close();
+  const { page: options } = await ext.openTab(ext.url('options.html'));
+  await expect.poll(() => attr(options, 'kept-books', 'data-count')).toBe('1');
+  expect(Number(await attr(options, 'kept-books', 'data-bytes'))).toBe((await bookBytes(book.file)).byteLength);
+  await click(options, '[data-testid="clear-kept-books"]');
+  await expect.poll(() => evaluate(options, () => document.querySelectorAll('[data-testid="kept-books"]').length)).toBe(0);
+  const gone = await ext.openTab(ext.url(`book.html?book=${id}`));
+  await expect.poll(() => attr(gone.page, 'book-bar', 'data-state')).toBe('empty');
+  expect(await attr(gone.page, 'book-title', 'data-title')).toBe('');
 });
 
 test('a book picked from the computer is read the same, and a click on a paragraph reads from there', async ({ ext, service }) => {

@@ -4,8 +4,10 @@
  * once and in order, nothing of the first chapter, no note, alt text or page number; and the files it
  * cannot read said so, with nothing sent.
  */
+import { readFile } from 'node:fs/promises';
+import { mp3Duration } from '../../utils/audio/mp3-frames.ts';
 import { billed, letters, words } from '../fixtures/billed.ts';
-import { bookBytes, longFb2, oneLineSectionsFb2, TEST_BOOKS } from '../fixtures/books.ts';
+import { bookBytes, longBookChapters, longFb2, oneLineSectionsFb2, TEST_BOOKS } from '../fixtures/books.ts';
 import { RU } from '../fixtures/books/texts.ts';
 import { expect, type ExtensionHelpers, menuItemExists, player, test } from './fixtures.ts';
 import type { Page } from 'playwright-core';
@@ -16,6 +18,15 @@ const readingState = async (ext: ExtensionHelpers) => (await ext.readingView()).
 async function openBookAt(ext: ExtensionHelpers, pages: PagesServer, file: string, type: string) {
   pages.putFile(`/books/${file}`, await bookBytes(file), type);
   return ext.openTab(ext.url(`book.html?file=${encodeURIComponent(`${pages.url}/books/${file}`)}`));
+}
+
+/** A made-up book of three chapters of ~4,000 characters ("Глава 1" …), opened at its address. */
+async function openThreeChapters(ext: ExtensionHelpers, pages: PagesServer) {
+  pages.putFile('/books/three.fb2', longFb2(3, 4_000), 'application/x-fictionbook+xml');
+  const opened = await ext.openTab(ext.url(`book.html?file=${encodeURIComponent(`${pages.url}/books/three.fb2`)}`));
+  const page = opened.page;
+  await expect(page.getByTestId('book-title')).toHaveAttribute('data-title', 'Длинная книга');
+  return opened;
 }
 
 async function readChapter(page: Page, label: string) {
@@ -49,6 +60,72 @@ test('a book of one-line sections on a slow service reads to its end: the player
   await expect.poll(() => readingState(ext), { timeout: 40_000 }).toBe('finished');
   const heard = Array.from({ length: 9 }, (_, i) => `Глава ${i + 2}. Ласточка летела ${i + 2} раз.`).join(' ');
   expect(words(billed(service))).toEqual(words(heard));
+});
+
+test("the sleep timer's 'at the end of this chapter': the reading pauses where the next chapter begins, nothing of it bought; play goes on into it", async ({ ext, service, pages }) => {
+  test.setTimeout(60_000);
+  await ext.configure({ threshold: '1000' });
+  const { page, tabId } = await openThreeChapters(ext, pages);
+  await readChapter(page, 'Глава 1');
+  const popup = await ext.openPopup(tabId);
+  await expect(player(popup)).toHaveAttribute('data-state', 'playing');
+  await popup.getByTestId('sleep-timer').selectOption('chapter');
+  await expect(popup.getByTestId('sleep-left')).toHaveAttribute('data-chapter', 'true');
+  await expect(player(popup)).toHaveAttribute('data-state', 'paused', { timeout: 40_000 });
+  await expect(popup.getByTestId('sleep-left')).toHaveAttribute('data-chapter', 'false');
+  // The whole first chapter was heard, and nothing of the second bought.
+  const [first] = longBookChapters(3, 4_000);
+  expect(words(billed(service))).toEqual(words(`Глава 1. ${first!.join(' ')}`));
+  await popup.getByTestId('play-pause').click();
+  await expect.poll(() => billed(service), { timeout: 30_000 }).toContain('Глава 2');
+});
+
+test('Save this chapter as MP3: the chapter being read, whole, its missing parts bought once their cost is shown; nothing of the chapters around it', async ({ ext, service, pages }) => {
+  test.setTimeout(60_000);
+  service.configure({ msPerChar: 4 });
+  await ext.configure({ threshold: '1000' });
+  const { page, tabId } = await openThreeChapters(ext, pages);
+  await readChapter(page, 'Глава 2');
+  const popup = await ext.openPopup(tabId);
+  await expect(player(popup)).toHaveAttribute('data-state', 'playing');
+  await popup.getByTestId('play-pause').click();
+  await expect(player(popup)).toHaveAttribute('data-state', 'paused');
+  await popup.getByTestId('save-chapter').click();
+  await expect(popup.getByTestId('save-box')).not.toHaveAttribute('data-missing', '');
+  const [download] = await Promise.all([popup.waitForEvent('download'), popup.getByTestId('confirm-save').click()]);
+  expect(download.suggestedFilename()).toBe('Длинная книга — Глава 2.mp3');
+  const [, second] = longBookChapters(3, 4_000);
+  expect(words(billed(service))).toEqual(words(`Глава 2. ${second!.join(' ')}`));
+  const chars = (service.speechLog() as Array<{ status: number; billedChars: number }>).filter((e) => e.status === 200).reduce((n, e) => n + e.billedChars, 0);
+  expect(mp3Duration(new Uint8Array(await readFile((await download.path())!)))).toBeGreaterThan((chars * 4) / 1000 - 0.5);
+  await expect(popup.getByTestId('save-error')).toHaveAttribute('data-code', '');
+});
+
+test('a book kept on this computer opens again from its address with nothing picked; the options page shows it and removes it', async ({ ext, pages }) => {
+  await ext.configure();
+  const book = TEST_BOOKS[2]!;
+  const { page } = await openBookAt(ext, pages, book.file, book.type);
+  await expect(page.getByTestId('book-title')).toHaveAttribute('data-title', book.title);
+  await expect(page.getByTestId('keep-book')).not.toBeChecked();
+  await page.getByTestId('keep-book').check();
+  await expect(page.getByTestId('keep-book')).toBeChecked();
+  const id = new URL(page.url()).searchParams.get('book');
+  expect(id).toMatch(/^[0-9a-f]{16,}$/);
+  await page.close();
+  // Opened again by its address alone: the kept file, not the network.
+  const again = await ext.openTab(ext.url(`book.html?book=${id}`));
+  await expect(again.page.getByTestId('book-title')).toHaveAttribute('data-title', book.title);
+  await expect(again.page.getByTestId('keep-book')).toBeChecked();
+  await again.page.close();
+  const { page: options } = await ext.openTab(ext.url('options.html'));
+  await expect(options.getByTestId('kept-books')).toHaveAttribute('data-count', '1');
+  expect(Number(await options.getByTestId('kept-books').getAttribute('data-bytes'))).toBe((await bookBytes(book.file)).byteLength);
+  await options.getByTestId('clear-kept-books').click();
+  await expect(options.getByTestId('kept-books')).toHaveCount(0);
+  // Removed: the address opens the page asking for the file.
+  const gone = await ext.openTab(ext.url(`book.html?book=${id}`));
+  await expect(gone.page.getByTestId('book-bar')).toHaveAttribute('data-state', 'empty');
+  await expect(gone.page.getByTestId('book-title')).toHaveAttribute('data-title', '');
 });
 
 test('a book picked from the computer is read the same, and a click on a paragraph reads from there', async ({ ext, service, context }) => {

@@ -361,6 +361,10 @@ export function makeWorld(opts: WorldOptions = {}) {
     word(part: number, word: number) {
       emit({ type: 'word', readingId, load: loadId, part, word });
     },
+    /** The player ran out of audio (its `waiting`). */
+    ranDry() {
+      emit({ type: 'waiting', readingId });
+    },
     /** The player says its audio plays (with `playingLate`). */
     playing() {
       emit({ type: 'playing', readingId, load: loadId });

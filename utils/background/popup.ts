@@ -46,10 +46,10 @@ export function init(signal: AbortSignal, { reader, runCommand }: Pick<Backgroun
       return reader.setPlayback(data);
     }),
     onPageMessage('setSleepTimer', ({ data }) => {
-      return reader.setSleepTimer(data.minutes, data.atEnd === true);
+      return reader.setSleepTimer(data.minutes, data.atEnd === true, data.atChapter === true);
     }),
-    onPageMessage('saveEstimate', () => {
-      return reader.saveEstimate();
+    onPageMessage('saveEstimate', ({ data }) => {
+      return reader.saveEstimate(data.chapter === true);
     }),
     onPageMessage('fetchForSave', ({ data }) => {
       return reader.fetchMissing(data);

@@ -46,6 +46,25 @@ describe('a book read from the chapter chosen to its end', () => {
     expect(await reader.more(6)).toEqual({ blocks: [], leftOutChars: 0, more: false });
   });
 
+  it("marks the blocks its chapters begin with, in the first batch and in later ones (each begins a part: the sleep timer stops at a chapter's end)", async () => {
+    // Chapters: section 1 at its start and at #mid; section 4 at its start.
+    const chapters: Record<number, number[]> = { 1: [0, 2], 4: [0] };
+    const reader = new BookReader(source(book, [2]), view(), meta, urlOf, async (s) => new Set(chapters[s] ?? []));
+    reader.nextStart = { section: 1, chapter: 1 };
+    const first = await reader.extract();
+    expect(first.chapters).toBe(true);
+    expect(first.blocks.map((b) => b.chapter === true)).toEqual([true, false, true, false]);
+    const next = await reader.more(4);
+    expect(next.blocks.map((b) => b.chapter === true)).toEqual([true, false]);
+  });
+
+  it('a reading begun at a paragraph inside a chapter: its first block is no chapter\'s start', async () => {
+    const reader = new BookReader(source(book), view(), meta, urlOf, async (s) => new Set(s === 1 ? [0, 2] : []));
+    reader.nextStart = { section: 1, block: 1 };
+    const first = await reader.extract();
+    expect(first.blocks.map((b) => [b.text, b.chapter === true])).toEqual([['b', false], ['Half', true], ['c', false]]);
+  });
+
   it('starts at the anchor of a chapter inside a section', async () => {
     const reader = new BookReader(source(book, [2]), view(), meta, urlOf);
     reader.nextStart = { section: 1, anchor: (d) => d.getElementById('mid') };

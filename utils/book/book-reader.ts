@@ -61,10 +61,20 @@ export function blockAtAnchor(blocks: readonly BookBlock[], anchor: Element | nu
   return i < 0 ? blocks.length : i;
 }
 
-const placed = (blocks: readonly BookBlock[], section: number, from = 0): PlacedBlock[] =>
-  blocks.slice(from).map((b, i) => ({ text: b.text, kind: b.kind, section, index: from + i, ...(b.line ? { line: true as const } : {}) }));
+/** A section's blocks from `from` on, placed in the book; those a chapter begins with (`chapters`, by index) say so. */
+const placed = (blocks: readonly BookBlock[], section: number, chapters: ReadonlySet<number>, from = 0): PlacedBlock[] =>
+  blocks.slice(from).map((b, i) => ({
+    text: b.text,
+    kind: b.kind,
+    section,
+    index: from + i,
+    ...(b.line ? { line: true as const } : {}),
+    ...(chapters.has(from + i) ? { chapter: true as const } : {}),
+  }));
 
-const asText = (b: PlacedBlock): TextBlock => ({ text: b.text, kind: b.kind });
+const asText = (b: PlacedBlock): TextBlock => ({ text: b.text, kind: b.kind, ...(b.chapter ? { chapter: true as const } : {}) });
+
+const NO_CHAPTERS: ReadonlySet<number> = new Set();
 
 export class BookReader {
   /** The blocks of the reading in progress, in the order given to the background. */
@@ -85,6 +95,8 @@ export class BookReader {
     private readonly meta: () => { title: string; site: string },
     /** The reading's address: the book and where the reading started (its place is kept by it). */
     private readonly urlOf: (start: BookStart) => string,
+    /** The blocks of section `s` its chapters begin with (each begins a part: the sleep timer can stop at a chapter's end). */
+    private readonly chapterBlocks: (s: number) => Promise<ReadonlySet<number>> = async () => NO_CHAPTERS,
   ) {}
 
   async extract(): Promise<ExtractedText> {
@@ -107,7 +119,7 @@ export class BookReader {
     this.nextSection = this.firstLinear(start.section + 1);
     this.prefetch();
     this.inNotes = first.notesAtEnd === true;
-    const blocks = placed(first.blocks, start.section, from);
+    const blocks = placed(first.blocks, start.section, await this.chapterBlocks(start.section).catch(() => NO_CHAPTERS), from);
     this.blocks.push(...blocks);
     let leftOutChars = first.leftOutChars;
     let batch: TextBatch = { blocks: blocks.map(asText), leftOutChars: 0, more: this.nextSection < this.source.sectionCount };
@@ -125,6 +137,7 @@ export class BookReader {
       docPage: true,
       ...(batch.more ? { more: true } : {}),
       ...(start.continuePlace ? { continuePlace: true as const } : {}),
+      chapters: true,
     };
   }
 
@@ -175,7 +188,8 @@ export class BookReader {
       }
       this.inNotes = text.notesAtEnd === true;
       if (!text.blocks.length) continue;
-      const blocks = placed(text.blocks, s);
+      const blocks = placed(text.blocks, s, await this.chapterBlocks(s).catch(() => NO_CHAPTERS));
+      if (this.generation !== generation) break;
       this.blocks.push(...blocks);
       return { blocks: blocks.map(asText), leftOutChars, more: this.nextSection < this.source.sectionCount };
     }

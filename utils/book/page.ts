@@ -12,6 +12,7 @@ import { BookError, openBook, type BookErrorCode, type OpenedBook } from './open
 import { BOOK_MAX_BYTES } from '../net/bounded-fetch';
 import { BookReader, blockAtAnchor, startKey, type BookSource, type BookStart } from './book-reader';
 import { chapterAt, placeStore, type BookPlace, type PlaceStore } from './place';
+import { keptBooks, type KeptBooks } from './kept';
 import { BookTextView } from './book-view';
 import { chaptersOf, flattenToc, type Chapter } from './toc';
 import { sectionBlocks, type SectionText } from './section-blocks';
@@ -25,6 +26,10 @@ export interface BookSession {
   id: string;
   /** Where the listener stopped in this book last time (null: nowhere kept). */
   place: BookPlace | null;
+  /** The book itself is kept on this computer (`kept.ts`): `book.html?book=ID` opens it again. */
+  kept: boolean;
+  /** Keeping it was refused: it alone is larger than the bound. */
+  keepRefused?: true;
 }
 
 /** Seconds heard before a place is worth keeping (as on web pages), and between two writes of it. */
@@ -95,6 +100,8 @@ export class BookPage {
   private track = { reading: '', start: null as BookPlace['start'] | null, chapter: -1, chapterStart: 0, position: 0, savedAt: 0, holdUntil: 0 };
   /** The place a reading about to start goes on from ("Continue from …"). */
   private continued: BookPlace | null = null;
+  /** The file the open book came from (kept only when the listener asks). */
+  private file: { blob: Blob; name: string } | null = null;
   /** Where each chapter starts, as seen from a section being read (its own chapters' first blocks found in it): once a section. */
   private chapterStarts = new Map<number, Promise<{ section: number; block: number }[]>>();
 
@@ -105,6 +112,7 @@ export class BookPage {
     /** Calls back with the reading's view as the background writes it (`readingViewStorage.watch`). */
     watchReading: (cb: (view: ReadingSeen) => void) => void,
     private readonly places: PlaceStore = placeStore(),
+    private readonly kept: KeptBooks = keptBooks(),
   ) {
     this.view = new BookTextView(
       container,
@@ -174,19 +182,48 @@ export class BookPage {
         const from = { section: start.section, ...(start.block !== undefined ? { block: start.block } : {}), ...(start.chapter !== undefined ? { chapter: start.chapter } : {}) };
         this.track = { reading: '', start: from, chapter: c?.chapter ?? -1, chapterStart: c?.chapterStart ?? 0, position: 0, savedAt: 0, holdUntil: c ? c.position - 1 : 0 };
         return `${location.origin}${location.pathname}?book=${id}&start=${startKey(start)}`;
-      });
+      }, async (s) => new Set((await this.startsIn(source, chapters, s)).filter((c) => c.section === s).map((c) => c.block)));
       const params = new URLSearchParams(location.search);
       params.set('book', id);
       history.replaceState(null, '', `?${params}`);
       document.title = opened.title;
       this.chapterStarts.clear();
-      const place = await this.places.get(id).catch(() => null);
-      this.set({ status: 'ready', session: { opened, chapters, reader, id, place: place && place.chapter < chapters.length ? place : null } });
+      const [place, kept] = await Promise.all([this.places.get(id).catch(() => null), this.kept.has(id).catch(() => false)]);
+      this.file = { blob: file, name };
+      this.set({ status: 'ready', session: { opened, chapters, reader, id, place: place && place.chapter < chapters.length ? place : null, kept } });
       await this.view.showSection(chapters[0]!.section);
     } catch (err) {
       const code: BookErrorCode = err instanceof BookError ? err.code : 'bad-book';
       this.set({ status: 'error', code });
     }
+  }
+
+  /** Opens the book kept under `id` (`book.html?book=ID`); none kept: the page asks for the file. */
+  async openKept(id: string): Promise<void> {
+    this.set({ status: 'loading' });
+    const kept = await this.kept.get(id).catch(() => null);
+    if (!kept) return this.set({ status: 'empty' });
+    await this.open(kept.file, kept.name);
+  }
+
+  /** Keeps the open book on this computer, or lets it go ("Keep this book on this computer"). */
+  async keepBook(on: boolean): Promise<void> {
+    const state = this.state;
+    if (state.status !== 'ready' || !this.file) return;
+    const { id } = state.session;
+    let kept = false;
+    let refused = false;
+    if (on) {
+      const result = await this.kept.keep(id, { name: this.file.name, title: state.session.opened.title, file: this.file.blob }).catch(() => 'failed' as const);
+      kept = result === 'kept';
+      refused = result === 'too-large';
+    } else {
+      await this.kept.forget(id).catch(() => undefined);
+    }
+    const now = this.state;
+    if (now.status !== 'ready' || now.session.id !== id) return;
+    const { keepRefused: _was, ...session } = now.session;
+    this.set({ status: 'ready', session: { ...session, kept, ...(refused ? { keepRefused: true as const } : {}) } });
   }
 
   /** Reads chapter `i` from its start to the book's end. */
@@ -209,24 +246,28 @@ export class BookPage {
     return this.readFrom({ ...place.start, anchor: chapter?.anchor ?? null, continuePlace: true });
   }
 
+  /** Where each chapter starts, as seen from section `section` (its own chapters' first blocks found in it; others at their section's start). */
+  private startsIn(source: BookSource, chapters: readonly Chapter[], section: number): Promise<{ section: number; block: number }[]> {
+    let starts = this.chapterStarts.get(section);
+    if (!starts) {
+      starts = Promise.all(
+        chapters.map(async (c) => {
+          if (c.section !== section || !c.anchor) return { section: c.section, block: 0 };
+          const text = await source.text(c.section);
+          return { section: c.section, block: text.doc ? blockAtAnchor(text.blocks, c.anchor(text.doc)) : 0 };
+        }),
+      );
+      this.chapterStarts.set(section, starts);
+    }
+    return starts;
+  }
+
   /** The reading marked block `block`: the chapter it is in is noted (the place kept says which). */
   private async marked(reader: BookReader, block: number): Promise<void> {
     const state = this.state;
     const at = reader.placeOf(block);
     if (state.status !== 'ready' || !at || !this.source || this.track.position < this.track.holdUntil) return;
-    let starts = this.chapterStarts.get(at.section);
-    if (!starts) {
-      const source = this.source;
-      starts = Promise.all(
-        state.session.chapters.map(async (c) => {
-          if (c.section !== at.section || !c.anchor) return { section: c.section, block: 0 };
-          const text = await source.text(c.section);
-          return { section: c.section, block: text.doc ? blockAtAnchor(text.blocks, c.anchor(text.doc)) : 0 };
-        }),
-      );
-      this.chapterStarts.set(at.section, starts);
-    }
-    const chapter = chapterAt(await starts, at.section, at.index);
+    const chapter = chapterAt(await this.startsIn(this.source, state.session.chapters, at.section), at.section, at.index);
     if (chapter !== this.track.chapter) {
       this.track.chapter = chapter;
       this.track.chapterStart = this.track.position;

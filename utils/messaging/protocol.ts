@@ -82,12 +82,13 @@ interface FromPopup {
   setBlockOn(data: { block: number; on: boolean }): void;
   setPlayback(data: Partial<Playback>): Playback;
   /** The sleep timer: stop listening this many minutes from now, at the end of a sentence (null: off). */
-  setSleepTimer(data: { minutes: number | null; atEnd?: boolean }): void;
+  setSleepTimer(data: { minutes: number | null; atEnd?: boolean; atChapter?: boolean }): void;
   /**
    * Saving as MP3: what is still missing and its cost; then fetching it, once the user confirmed that cost
    * for that reading (refused when the reading changed since, is still counted, or waits for its own answer).
    */
-  saveEstimate(): SaveEstimate;
+  /** `chapter`: the chapter being read (a book's), not the whole reading. */
+  saveEstimate(data: { chapter?: boolean }): SaveEstimate;
   fetchForSave(order: SaveOrder): Outcome;
   /** The listening queue: play it from the top, move an entry by `delta` places, or remove one. */
   queue(data: { action: 'play' } | { action: 'move'; id: string; delta: number } | { action: 'remove'; id: string }): void;

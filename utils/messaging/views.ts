@@ -37,6 +37,8 @@ export interface SaveEstimate {
   /** The reading it was counted for, and its parts before `upTo`: what a confirmation of it may buy. */
   readingId: string;
   upTo: number;
+  /** The first part of the file: 0 for the whole reading, a chapter's first part for a book's chapter. */
+  from: number;
   /** Why it cannot be saved now: still being counted (a PDF), or waiting for its own confirmation. */
   refusal: '' | 'still-counting' | 'save-changed';
   parts: number;
@@ -53,5 +55,7 @@ export interface SaveEstimate {
 export interface SaveOrder {
   readingId: string;
   upTo: number;
+  /** A book's chapter: its first part (the order buys parts `from` to `upTo`). */
+  from?: number;
   maxRub: string;
 }

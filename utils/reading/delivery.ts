@@ -322,8 +322,17 @@ export class Delivery {
     return { text: text.slice(from), wordsBefore: wordsOf(text.slice(0, from)).length };
   }
 
+  /** The last part handed to the player whole (its part-end sent). */
+  #handedTo = -1;
+
+  /** Whether part k was handed to the player whole. */
+  handedWhole(k: number): boolean {
+    return k <= this.#handedTo;
+  }
+
   private async partEnd(part: number): Promise<void> {
     if (this.signal.aborted) return;
+    this.#handedTo = Math.max(this.#handedTo, part);
     // Its text goes with it: the player times the part's words from its audio (the sentence highlight and the word mark).
     await this.host.player.post({ type: 'part-end', readingId: this.run.id, part, text: this.textOf(part).text });
   }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS, type AccountInfo } from '../storage/settings';
 import { markOfWord, planParts, planReading, ReadingError } from './plan';
 import { wordsOf } from '../audio/word-measure';
+import { splitIntoParts } from '../text/parts';
 
 const account: AccountInfo = { name: '', provider: '', balanceRub: '100.0000', pricePerMillionRub: '1500.0000', maxConcurrency: 2, checkedAt: 0 };
 const p = (text: string) => ({ kind: 'paragraph' as const, text });
@@ -69,4 +70,35 @@ describe('markOfWord: the word the player tells, as the page marks it', () => {
     expect(mark.text.slice(mark.word!.start, mark.word!.end)).toBe(word);
   });
   it('a word past the part: none', () => expect(markOfWord(parts[0]!, wordsOf(parts[0]!.text), 99)).toBeNull());
+});
+
+describe("planParts: a book's chapters begin parts of their own", () => {
+  const ch = (text: string) => ({ kind: 'heading' as const, text, chapter: true as const });
+  const long = (n: number) => Array.from({ length: n }, (_, i) => `Предложение ${i + 1} о том, как шла глава дальше.`).join(' ');
+
+  it('a chapter begun mid-text starts a part, flagged; the parts are numbered in order and each sentence keeps its block', () => {
+    const blocks = [ch('Глава 1'), p(long(3)), ch('Глава 2'), p(long(3)), p('Конец.')];
+    const { parts } = planParts(blocks);
+    expect(parts.map((x) => x.index)).toEqual(parts.map((_, i) => i));
+    const starts = parts.filter((x) => x.chapter).map((x) => x.text.split('.')[0]);
+    expect(starts).toEqual(['Глава 1', 'Глава 2']);
+    // No part holds both chapters.
+    for (const part of parts) expect(part.text.includes('Глава 1') && part.text.includes('Глава 2')).toBe(false);
+    const second = parts.findIndex((x) => x.text.startsWith('Глава 2'));
+    expect(parts[second]!.sentences[0]!.block).toBe(2);
+    expect(parts[second]!.previousText.length).toBeGreaterThan(0);
+    expect(parts.at(-1)!.sentences.at(-1)!.block).toBe(4);
+  });
+
+  it('the same text with no chapters is cut as before (nothing flagged)', () => {
+    const blocks = [p('Глава 1'), p(long(3)), p('Глава 2'), p(long(3))];
+    const plain = planParts(blocks).parts;
+    expect(plain.some((x) => x.chapter)).toBe(false);
+    expect(plain.map((x) => x.text)).toEqual(splitIntoParts(blocks).map((x) => x.text));
+  });
+
+  it("a book's reading says so in its figures (the popup offers the chapter's end)", () => {
+    expect(planReading('r', { blocks: [ch('Глава 1'), p('Текст.')], chapters: true }, DEFAULT_SETTINGS, account).view.chapters).toBe(true);
+    expect(planReading('r', { blocks: [p('Текст.')] }, DEFAULT_SETTINGS, account).view.chapters).toBe(false);
+  });
 });

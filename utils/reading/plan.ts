@@ -61,16 +61,32 @@ export function planParts(blocks: readonly TextBlock[], opts: { rules?: readonly
   const all = leaveOutForeign(blocks.map((b, origin) => ({ kind: b.kind, origin, ...makeAcceptable(spoken(b.text)) })));
   const accepted = all.filter((b) => b.text.trim() !== '');
   let silentChars = urlChars;
-  const parts = accepted.length
-    ? splitIntoParts(accepted.map(({ kind, text }) => ({ kind, text })), { onSilent: (n) => (silentChars += n), continues: opts.continues === true })
-    : [];
-  for (const part of parts) for (const s of part.sentences) s.block = accepted[s.block]!.origin;
+  const parts: Part[] = [];
+  // A book's chapters are cut apart: each begins a part of its own (the first only as short as a reading's first).
+  for (const group of chapterGroups(accepted, blocks)) {
+    const cut = splitIntoParts(group.map(({ kind, text }) => ({ kind, text })), { onSilent: (n) => (silentChars += n), continues: opts.continues === true || parts.length > 0 });
+    for (const part of cut) for (const s of part.sentences) s.block = group[s.block]!.origin;
+    const before = parts.at(-1);
+    if (before && cut[0]) cut[0].previousText = tail(before.text, 300);
+    if (blocks[group[0]!.origin]?.chapter && cut[0]) cut[0].chapter = true;
+    parts.push(...cut.map((part) => ({ ...part, index: parts.length + part.index })));
+  }
   return {
     parts,
     skippedWords: all.reduce((n, b) => n + b.skippedWords, 0),
     estimateChars: parts.reduce((n, p) => n + p.chars, 0),
     silentChars,
   };
+}
+
+/** The blocks in runs that each begin at a chapter's first block (one run when the text has no chapters). */
+function chapterGroups<B extends { origin: number }>(accepted: B[], blocks: readonly TextBlock[]): B[][] {
+  const groups: B[][] = [];
+  for (const b of accepted) {
+    if (!groups.length || blocks[b.origin]?.chapter) groups.push([]);
+    groups.at(-1)!.push(b);
+  }
+  return groups;
 }
 
 const WORD = /[\p{L}\p{N}]+/gu;
@@ -120,7 +136,7 @@ export function estimateRub(chars: number, price: RubUnits): string {
  * A new reading's plan, its estimate as the popup shows it, what was left out before billing
  * (`leftOutChars` from the extraction, plus sentences with nothing to say), and whether to ask first.
  */
-export function planReading(id: string, text: { blocks: readonly TextBlock[]; leftOutChars?: number }, settings: Settings, account: AccountInfo) {
+export function planReading(id: string, text: { blocks: readonly TextBlock[]; leftOutChars?: number; chapters?: boolean }, settings: Settings, account: AccountInfo) {
   const planned = planParts(text.blocks, { rules: settings.pronunciations ?? [], urls: settings.urls ?? 'domain' });
   if (planned.parts.length === 0) throw new ReadingError('no-text');
   const price = parseRub(account.pricePerMillionRub) ?? 0n;
@@ -143,6 +159,7 @@ export function planReading(id: string, text: { blocks: readonly TextBlock[]; le
     estimateRub: formatRubPlain(estimate),
     estimateAboveBalance: balance !== null && estimate > balance,
     notice: planned.skippedWords > 0 ? { code: 'skipped-words' as const, count: planned.skippedWords } : { code: '' as const, count: 0 },
+    chapters: text.chapters === true,
   };
   return { plan, price, estimate, view, askFirst: estimate > (parseRub(settings.confirmThresholdRub) ?? 0n) };
 }

@@ -56,6 +56,12 @@ export async function onPlayerEvent(r: ReaderInside, event: PlayerEvent): Promis
       r.deps.highlight(tabId, wordMark ? mark : { block: mark.block, text: mark.text });
       break;
     }
+    case 'waiting': {
+      // The player ran out of audio: at a chapter's end, with the sleep timer set to it, the reading pauses there.
+      const part = r.view().part;
+      await r.sleep.ranDry(part, r.delivery()?.handedWhole(part) === true);
+      break;
+    }
     case 'lost':
       await r.drive({ type: 'lost', reloading: run.reloading });
       break;

@@ -735,6 +735,47 @@ describe('the sleep timer', () => {
   });
 });
 
+describe("the sleep timer's end of this chapter (a book)", () => {
+  it("nothing of the next chapter is bought; run dry at the chapter's end, the reading pauses there; resume goes on into it", async () => {
+    const chapter = (n: number) => [{ kind: 'heading' as const, text: `Глава ${n}`, chapter: true as const }, ...[1, 2, 3].map((i) => ({ kind: 'paragraph' as const, text: sentences(14, 12, `Глава${n}абзац${i}`) }))];
+    const w = makeWorld({ threshold: '1000', blocks: [...chapter(1), ...chapter(2)] });
+    await w.start();
+    await w.reader.setSleepTimer(null, false, true);
+    expect(w.reader.view.sleepAtChapter).toBe(true);
+    expect(w.reader.view.chapters).toBe(false); // an article's extraction: not a book's (the popup offers it only for books)
+    const parts = w.store.plan!.parts;
+    const second = parts.findIndex((p, i) => i > 0 && p.chapter);
+    expect(second).toBeGreaterThan(1);
+    // The player goes through the first chapter; it ends in its last part.
+    for (let k = 0; k < second; k++) {
+      w.at(k);
+      await w.until(() => w.okTexts().length >= Math.min(k + 2, second), `part ${k + 1} bought`);
+    }
+    await w.until(() => w.commands.some((c) => c.type === 'part-end' && c.part === second - 1), 'the chapter handed whole');
+    expect(w.okTexts()).toEqual(parts.slice(0, second).map((p) => p.text));
+    w.ranDry();
+    await w.until(() => w.reader.view.state === 'paused', 'paused at the chapter\'s end');
+    expect(w.reader.view.sleepAtChapter).toBe(false);
+    expect(w.okTexts()).toHaveLength(second);
+    await w.reader.resume();
+    await w.until(() => w.okTexts().length > second, 'the next chapter bought after resume');
+    expect(w.okTexts()[second]).toBe(parts[second]!.text);
+  });
+
+  it('running dry in the middle of a chapter (a slow network) does not pause it', async () => {
+    const blocks = [{ kind: 'heading' as const, text: 'Глава 1', chapter: true as const }, { kind: 'paragraph' as const, text: sentences(40) }, { kind: 'heading' as const, text: 'Глава 2', chapter: true as const }, { kind: 'paragraph' as const, text: sentences(3) }];
+    const w = makeWorld({ threshold: '1000', blocks });
+    await w.start();
+    await w.reader.setSleepTimer(null, false, true);
+    w.at(0);
+    await w.until(() => w.commands.some((c) => c.type === 'part-end' && c.part === 0), 'the first part handed');
+    w.ranDry();
+    for (let i = 0; i < 50; i++) await new Promise((r) => setTimeout(r, 0));
+    expect(w.reader.view.state).toBe('playing');
+    expect(w.reader.view.sleepAtChapter).toBe(true);
+  });
+});
+
 describe('media keys and the system media controls', () => {
   it('pause, play, next, previous and stop drive the reading', async () => {
     const w = makeWorld({ manualTime: true, blocks: [{ kind: 'paragraph', text: sentences(60) }] });

@@ -174,9 +174,11 @@ export class Reader {
       sleepAt = this.view.sleepAt > this.deps.now() ? this.view.sleepAt : 0;
       // "To the end of the article" goes with the reading it was set in, or the one replacing it.
       const sleepAtEnd = this.active && this.view.sleepAtEnd === true;
+      // So does "to the end of this chapter" (another chapter chosen: the end of that one).
+      const sleepAtChapter = this.active && this.view.sleepAtChapter === true;
       // The view in memory is this reading's at once; it is written with the last plan's clearing.
       const state = step(this.view.state, { type: 'start' }).state;
-      this.view = viewAfter(this.view, { type: 'begun', id: run.id, state, tabId: req.tabId, source: req.source, sleepAt, sleepAtEnd }, this.deps.now());
+      this.view = viewAfter(this.view, { type: 'begun', id: run.id, state, tabId: req.tabId, source: req.source, sleepAt, sleepAtEnd, sleepAtChapter }, this.deps.now());
       const first = this.view;
       firstWrites = writeFirst(this.deps, { current: () => this.run === run, shown: () => this.view === first }, first, writesAfter);
     } finally {
@@ -231,10 +233,10 @@ export class Reader {
    * The sleep timer: the listening stops `minutes` from now (null: off), at the end of the sentence
    * then being read; nothing past that point is requested. It outlives a reading (a new one keeps it).
    */
-  async setSleepTimer(minutes: number | null, atEnd = false): Promise<void> {
+  async setSleepTimer(minutes: number | null, atEnd = false, atChapter = false): Promise<void> {
     await this.ready;
     const sleepAt = minutes !== null && minutes > 0 ? this.deps.now() + Math.round(minutes * 60_000) : 0;
-    await this.show({ type: 'sleep', sleepAt, sleepAtEnd: atEnd && !sleepAt });
+    await this.show({ type: 'sleep', sleepAt, sleepAtEnd: atEnd && !sleepAt, sleepAtChapter: atChapter && !sleepAt && !atEnd });
     this.sleep.arm();
   }
 
@@ -263,9 +265,9 @@ export class Reader {
   }
 
   /** Save as MP3: what the parts not received yet would cost (`save.ts`). */
-  async saveEstimate(): Promise<SaveEstimate> {
+  async saveEstimate(chapter = false): Promise<SaveEstimate> {
     await this.ready;
-    return estimateSave(this.run, this.deps.cache);
+    return estimateSave(this.run, this.deps.cache, chapter ? this.view.part : null);
   }
 
   /** Save as MP3, confirmed: the parts the listener was shown the cost of, and nothing else (`save.ts`). */

@@ -34,7 +34,7 @@ export async function restoreReading(r: ReaderInside): Promise<void> {
   if (view.wait === 'network') r.network.resume(view.waitSince);
   r.deps.slots.setLimit(plan.maxConcurrency);
   if (problem) return r.fail(new ReadingError(problem));
-  if (view.sleepAt) r.sleep.arm();
+  if (view.sleepAt || view.sleepAtChapter) r.sleep.arm();
   // A document read in batches carries on being planned from where it was.
   if (plan.grows && view.tabId !== null) {
     run.growth.begin();

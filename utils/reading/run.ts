@@ -157,8 +157,18 @@ export class ReadingRun {
   #holdFrom = Infinity;
 
   /** What the look-ahead rule (`lookahead.ts`) decides from, for part k while part `playing` plays. */
+  /** The sleep timer stops at the end of the chapter being read: nothing of the next chapter is bought. */
+  sleepAtChapter = false;
+
+  /** The first part after part `after` that begins a chapter (Infinity: none planned). */
+  nextChapter(after: number): number {
+    for (let k = after + 1; k < this.parts.length; k++) if (this.parts[k]!.chapter) return k;
+    return Infinity;
+  }
+
   lookaheadFacts(k: number, playing: number): LookaheadFacts {
-    return { k, playing, end: this.end, growing: this.growth.growing, skipped: this.#skipped, holdFrom: this.#holdFrom, asking: this.purse.phase === 'asking', seconds: (j) => this.pace.partDuration(j) };
+    const holdFrom = this.sleepAtChapter ? Math.min(this.#holdFrom, this.nextChapter(playing)) : this.#holdFrom;
+    return { k, playing, end: this.end, growing: this.growth.growing, skipped: this.#skipped, holdFrom, asking: this.purse.phase === 'asking', seconds: (j) => this.pace.partDuration(j) };
   }
 
   progress(): RunProgress {

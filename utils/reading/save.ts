@@ -14,12 +14,13 @@ import { ReadingError } from './plan';
 import type { ReadingRun } from './run';
 import { type Keeper, obtain } from './delivery';
 import type { SaveEstimate, SaveOrder } from '../messaging/views';
+import type { Part } from '../text/parts';
 
-/** Parts not in the cache: to buy, or arriving now (paid for: joined, not bought again). */
-async function partsToGet(run: ReadingRun, cache: AudioCache): Promise<{ missing: number[]; arriving: number[] }> {
+/** Parts `from` to `upTo` not in the cache: to buy, or arriving now (paid for: joined, not bought again). */
+async function partsToGet(run: ReadingRun, cache: AudioCache, from: number, upTo: number): Promise<{ missing: number[]; arriving: number[] }> {
   const missing: number[] = [];
   const arriving: number[] = [];
-  for (let k = 0; k < run.end && !run.growth.growing; k++) {
+  for (let k = from; k < upTo; k++) {
     if (run.skipped.has(k) || (await cache.has(run.key(k)).catch(ignore('looking up the audio cache')))) continue;
     if (run.downloads.get(run.key(k))?.receiving) arriving.push(k);
     else missing.push(k);
@@ -27,20 +28,36 @@ async function partsToGet(run: ReadingRun, cache: AudioCache): Promise<{ missing
   return { missing, arriving };
 }
 
-export async function saveEstimate(run: ReadingRun, cache: AudioCache): Promise<SaveEstimate> {
-  const { missing, arriving } = await partsToGet(run, cache);
+/**
+ * The parts of the chapter part `part` is in (a book's): from the chapter's first part (the reading's first when it
+ * began inside the chapter) to the next chapter's; `upTo` null while the chapter's end is not planned yet.
+ */
+export function chapterRange(parts: readonly Pick<Part, 'chapter'>[], part: number, growing: boolean): { from: number; upTo: number | null } {
+  let from = Math.min(Math.max(part, 0), Math.max(parts.length - 1, 0));
+  while (from > 0 && !parts[from]?.chapter) from--;
+  let upTo = part + 1;
+  while (upTo < parts.length && !parts[upTo]?.chapter) upTo++;
+  return { from, upTo: upTo < parts.length || !growing ? Math.min(upTo, parts.length) : null };
+}
+
+/** What saving the reading (or, `chapterOf` a part, that part's chapter) would still cost. */
+export async function saveEstimate(run: ReadingRun, cache: AudioCache, chapterOf: number | null = null): Promise<SaveEstimate> {
+  const range = chapterOf === null ? { from: 0, upTo: run.growth.growing ? null : run.end } : chapterRange(run.parts.slice(0, run.end), chapterOf, run.growth.growing);
+  const { missing, arriving } = range.upTo === null ? { missing: [], arriving: [] } : await partsToGet(run, cache, range.from, range.upTo);
   const missingChars = missing.reduce((n, k) => n + run.parts[k]!.chars, 0);
-  const refusal = run.growth.growing ? 'still-counting' : run.purse.phase === 'asking' || run.purse.phase === 'planning' ? 'save-changed' : '';
+  const refusal = range.upTo === null ? 'still-counting' : run.purse.phase === 'asking' || run.purse.phase === 'planning' ? 'save-changed' : '';
+  const upTo = range.upTo ?? run.end;
   return {
     readingId: run.id,
-    upTo: run.end,
+    upTo,
+    from: range.from,
     refusal,
     parts: run.parts.length,
     missing: missing.length,
     arriving: arriving.length,
     missingChars,
     missingRub: formatRubPlain(costOf(missingChars, run.ledger.price)),
-    skipped: [...run.skipped].filter((k) => k < run.end).sort((a, b) => a - b),
+    skipped: [...run.skipped].filter((k) => k < upTo).sort((a, b) => a - b),
   };
 }
 
@@ -48,9 +65,9 @@ export async function saveEstimate(run: ReadingRun, cache: AudioCache): Promise<
  * Fetches the missing parts before `upTo` one at a time, under the reading's Save as MP3 grant (the spending
  * gate buys nothing else for it); parts the service refuses are passed over; a stopping error ends it.
  */
-export async function fetchMissing(run: ReadingRun, keeper: Keeper, upTo: number): Promise<PageOutcome> {
+export async function fetchMissing(run: ReadingRun, keeper: Keeper, upTo: number, from = 0): Promise<PageOutcome> {
   const cache = keeper.cache;
-  for (let k = 0; k < upTo; k++) {
+  for (let k = from; k < upTo; k++) {
     if (run.skipped.has(k)) continue;
     for (let tries = 0; ; tries++) {
       // A stopping error (402, a refused key) met by the reading or by an earlier part: nothing more is asked for.
@@ -73,9 +90,9 @@ export async function fetchMissing(run: ReadingRun, keeper: Keeper, upTo: number
 }
 
 /** The estimate of the reader's current reading (none: refused as changed). */
-export function estimateSave(run: ReadingRun | null, cache: AudioCache): Promise<SaveEstimate> {
-  if (run?.plan) return saveEstimate(run, cache);
-  return Promise.resolve({ readingId: '', upTo: 0, refusal: 'save-changed', parts: 0, missing: 0, arriving: 0, missingChars: 0, missingRub: formatRubPlain(0n), skipped: [] });
+export function estimateSave(run: ReadingRun | null, cache: AudioCache, chapterOf: number | null = null): Promise<SaveEstimate> {
+  if (run?.plan) return saveEstimate(run, cache, chapterOf);
+  return Promise.resolve({ readingId: '', upTo: 0, from: 0, refusal: 'save-changed', parts: 0, missing: 0, arriving: 0, missingChars: 0, missingRub: formatRubPlain(0n), skipped: [] });
 }
 
 /**
@@ -85,19 +102,20 @@ export function estimateSave(run: ReadingRun | null, cache: AudioCache): Promise
  */
 export async function fetchForSave(run: ReadingRun, keeper: Keeper, cache: AudioCache, order: SaveOrder): Promise<PageOutcome> {
   if (!run.plan || run.id !== order.readingId) return { ok: false, code: 'save-changed' };
-  const now = await saveEstimate(run, cache);
+  const from = order.from ?? 0;
+  const now = await saveEstimate(run, cache, from > 0 || order.upTo < run.end ? from : null);
   const maxRub = parseRub(order.maxRub);
   if (now.refusal) return { ok: false, code: now.refusal };
-  if (now.upTo !== order.upTo || maxRub === null || (parseRub(now.missingRub) ?? 0n) > maxRub) return { ok: false, code: 'save-changed' };
+  if (now.upTo !== order.upTo || now.from !== from || maxRub === null || (parseRub(now.missingRub) ?? 0n) > maxRub) return { ok: false, code: 'save-changed' };
   const grant = { upTo: order.upTo, maxRub, spent: 0n };
   run.purse.grant(grant);
   // Every part of the file stays in the cache until the reading is over (a save longer than the cache's cap
   // would otherwise evict its first parts while buying the last, and the file would come out short).
-  const release = cache.hold(Array.from({ length: order.upTo }, (_, k) => run.key(k)));
+  const release = cache.hold(Array.from({ length: order.upTo - from }, (_, i) => run.key(from + i)));
   if (run.lifeSignal.aborted) release();
   else run.lifeSignal.addEventListener('abort', release, { once: true });
   try {
-    return await fetchMissing(run, keeper, order.upTo);
+    return await fetchMissing(run, keeper, order.upTo, from);
   } finally {
     if (run.purse.saveGrant === grant) run.purse.grant(null);
   }

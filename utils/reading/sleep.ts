@@ -58,12 +58,34 @@ export class SleepTimer {
     );
   }
 
-  /** Parts that would start after the timer is up are not requested: the hold is the first of them. */
+  /**
+   * Parts that would start after the timer is up are not requested: the hold is the first of them. "To the end of
+   * this chapter": the next chapter's first part is not requested either (the run holds it back from where it plays).
+   */
   hold(): void {
     const run = this.ctx.run();
     if (!run) return;
     const view = this.ctx.view();
-    if (run.holdBackFrom(sleepHoldFrom(run.pace, view, view.sleepAt, this.ctx.deps.now()))) this.ctx.poke();
+    const lifted = run.sleepAtChapter && !view.sleepAtChapter;
+    run.sleepAtChapter = view.sleepAtChapter;
+    if (run.holdBackFrom(sleepHoldFrom(run.pace, view, view.sleepAt, this.ctx.deps.now())) || lifted) this.ctx.poke();
+  }
+
+  /**
+   * The player ran out of audio in part `part`, all of which it was given: when that is the chapter's last part
+   * ("to the end of this chapter"), the reading pauses there. The next chapter stays held back while paused
+   * (resume lifts it, as it lifts the timer's).
+   */
+  async ranDry(part: number, handedWhole: boolean): Promise<void> {
+    const run = this.ctx.run();
+    const view = this.ctx.view();
+    if (!run || !run.sleepAtChapter || !handedWhole || view.state !== 'playing') return;
+    const next = run.nextChapter(part);
+    if (next !== part + 1) return;
+    run.holdBackFrom(next);
+    run.sleepAtChapter = false;
+    await this.ctx.show({ type: 'sleep', sleepAt: 0, sleepAtChapter: false });
+    await this.ctx.pause();
   }
 
   /** The timer is up: the sentence being read is finished, then the reading pauses (resume carries on, unpaid). */

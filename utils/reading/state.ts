@@ -48,6 +48,10 @@ export interface ReadingView {
   sleepAt: number;
   /** The sleep timer "to the end of the article": this reading ends, the listening queue does not go on. */
   sleepAtEnd: boolean;
+  /** The sleep timer "to the end of this chapter" (a book): the reading pauses where the next chapter begins, nothing of it bought. */
+  sleepAtChapter: boolean;
+  /** A book's reading, read chapter by chapter (the sleep timer offers the chapter's end). */
+  chapters: boolean;
   /** The estimate is still growing: a document read in batches (a PDF) is still being counted. */
   counting: boolean;
   /** The service could not be asked for its price: the estimate uses the last known one. */
@@ -91,6 +95,8 @@ export const IDLE_VIEW: ReadingView = {
   resumeOffer: null,
   sleepAt: 0,
   sleepAtEnd: false,
+  sleepAtChapter: false,
+  chapters: false,
   counting: false,
   stalePrice: false,
   confirmReason: '',

@@ -17,7 +17,7 @@ export type StepShown = Partial<Pick<ReadingView, 'confirmReason' | 'preview' | 
 
 export type ViewChange =
   /** A new reading: nothing of the last one is shown but the sleep timer it keeps. */
-  | { type: 'begun'; id: string; state: ReadingStateName; tabId: number | null; source: ReadingView['source']; sleepAt: number; sleepAtEnd: boolean }
+  | { type: 'begun'; id: string; state: ReadingStateName; tabId: number | null; source: ReadingView['source']; sleepAt: number; sleepAtEnd: boolean; sleepAtChapter?: boolean }
   /** A reading taken over from an earlier life of the background, as it was saved. */
   | { type: 'restored'; view: ReadingView }
   /** A step of the reading's table (`machine.ts`, run by `driver.ts`). `waitSince`: when a wait that begins now began. */
@@ -43,7 +43,7 @@ export type ViewChange =
   /** Where the listener stopped on this page last time is offered (or no longer). */
   | { type: 'offer'; offer: ReadingView['resumeOffer'] }
   /** The sleep timer set, changed or spent. */
-  | { type: 'sleep'; sleepAt: number; sleepAtEnd?: boolean };
+  | { type: 'sleep'; sleepAt: number; sleepAtEnd?: boolean; sleepAtChapter?: boolean };
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
 
@@ -68,7 +68,7 @@ function fieldsOf(view: ReadingView, change: ViewChange): Partial<ReadingView> {
   switch (change.type) {
     case 'begun': {
       const { id, state, tabId, source, sleepAt, sleepAtEnd } = change;
-      return { ...IDLE_VIEW, id, state, tabId, source, costRub: formatRubPlain(0n), sleepAt, sleepAtEnd };
+      return { ...IDLE_VIEW, id, state, tabId, source, costRub: formatRubPlain(0n), sleepAt, sleepAtEnd, sleepAtChapter: change.sleepAtChapter === true };
     }
     case 'restored':
       return change.view;
@@ -109,7 +109,7 @@ function fieldsOf(view: ReadingView, change: ViewChange): Partial<ReadingView> {
     case 'offer':
       return { resumeOffer: change.offer };
     case 'sleep':
-      return { sleepAt: change.sleepAt, sleepAtEnd: change.sleepAtEnd ?? view.sleepAtEnd };
+      return { sleepAt: change.sleepAt, sleepAtEnd: change.sleepAtEnd ?? view.sleepAtEnd, sleepAtChapter: change.sleepAtChapter ?? view.sleepAtChapter };
   }
 }
 

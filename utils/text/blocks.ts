@@ -21,6 +21,8 @@ import { foreignTailLength } from './foreign-tail';
 export interface TextBlock {
   text: string;
   kind: 'title' | 'heading' | 'paragraph';
+  /** A book's chapter begins with this block (its parts begin here, so a chapter's end is a part's end). */
+  chapter?: true;
 }
 
 /** Where a block's words are on the live page: its text nodes, each with the slice of its data that belongs to the block. */

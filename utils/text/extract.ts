@@ -53,6 +53,8 @@ export interface ExtractedText {
    * the place kept for its address is gone to at once, not offered.
    */
   continuePlace?: true;
+  /** A book's text, read chapter by chapter (its chapters' first blocks say so): the sleep timer can stop at a chapter's end. */
+  chapters?: true;
 }
 
 /** The next batch of a document read in batches. */

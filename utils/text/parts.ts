@@ -37,6 +37,8 @@ export interface Part {
   /** Code points of `text`: what the service bills. */
   chars: number;
   sentences: PartSentence[];
+  /** A book's chapter begins with this part (the sleep timer's "end of this chapter" stops before it). */
+  chapter?: true;
 }
 
 export interface SplitOptions {
