@@ -1107,7 +1107,13 @@ async function main() {
     if (!ONLY.includes(name)) continue;
     const t0 = Date.now();
     process.stderr.write(`bench: ${name}…\n`);
-    await step();
+    // A step that fails is a row of its own: the steps after it still run, and the table is still printed.
+    try {
+      await step();
+    } catch (err) {
+      process.stderr.write(`bench: ${name} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+      rows.push({ measure: `${name}: the step failed`, value: String(err instanceof Error ? err.message : err).split('\n')[0]!.slice(0, 120), target: 'runs', met: false });
+    }
     process.stderr.write(`bench: ${name} took ${Math.round((Date.now() - t0) / 1000)} s\n`);
   }
   const width = Math.max(...rows.map((r) => r.measure.length));
