@@ -119,20 +119,19 @@ export class FirefoxRig {
     return this.helper!;
   }
 
-  /** Sets the confirmation threshold on the options page. */
+  /**
+   * Sets the confirmation threshold, through the test build's settings hook in the background page (as the Firefox
+   * tests do): the settings live in the extension's protected store since 2026-12-02, where the bench's old check of
+   * `storage.local` never saw them, and the options page's Save asks for the service's permission again.
+   */
   async setThreshold(rub: string) {
-    const page = this.helper!;
-    // The account panel comes in above the form once the key is checked: waited for, and Save pressed as an element
-    // (a press at its measured point landed beside it when the panel moved the form between the two, 2026-12-03).
-    await page.waitForSelector('[data-testid="account"]', { timeout: 30_000 }).catch(() => undefined);
-    await page.$eval('[data-testid="confirm-threshold"]', (e) => ((e as HTMLInputElement).value = ''));
-    await page.type('[data-testid="confirm-threshold"]', rub);
-    await page.$eval('[data-testid="save"]', (b) => (b as HTMLButtonElement).click());
-    await page.waitForFunction(
-      async (want: string) => ((await (globalThis as unknown as { browser: typeof chrome }).browser.storage.local.get('settings')).settings as { confirmThresholdRub?: string } | undefined)?.confirmThresholdRub === want,
-      { polling: 50 },
-      rub,
-    );
+    const result = await this.helper!.evaluate(async (want: string) => {
+      const bg = (await (globalThis as unknown as { browser: typeof chrome }).browser.runtime.getBackgroundPage()) as unknown as { saveSettings?: (c: object) => Promise<{ ok: boolean; code?: string }> };
+      if (!bg?.saveSettings) return { ok: false, code: 'saveSettings is missing: the bench needs the test build' };
+      const { ok, code } = await bg.saveSettings((bg as unknown as typeof globalThis).JSON.parse(JSON.stringify({ confirmThresholdRub: want })) as object);
+      return { ok, code };
+    }, rub);
+    if (!result.ok) throw new Error(`the threshold was refused: ${result.code}`);
   }
 
   async stop(popup: Page) {

@@ -158,7 +158,8 @@ export class BookPage {
     try {
       bytes ??= await loadPdfFile(url, BOOK_MAX_BYTES);
     } catch (err) {
-      return this.set({ status: 'error', code: err instanceof LoadError ? err.code : 'network' });
+      // A file on this computer the extension may not read: the picker on this very page is the way.
+      return this.set({ status: 'error', code: err instanceof LoadError ? (err.code === 'file-access' ? 'book-file-access' : err.code) : 'network' });
     }
     await this.open(new Blob([bytes]), decodeURIComponent(new URL(url).pathname.split('/').pop() ?? ''));
   }

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { isPdfBytes, looksLikePdf, openPdfPage, pdfFetchDeps, servesPdf } from './pdf-tab';
+import { isPdfBytes, looksLikeLocalBook, looksLikePdf, openLocalBook, openPdfPage, pdfFetchDeps, servesPdf } from './pdf-tab';
 import { ReadingError } from '../speech/errors';
 
 describe('looksLikePdf', () => {
@@ -14,6 +14,23 @@ describe('looksLikePdf', () => {
     [undefined, false],
   ])('%s → %s', (url, yes) => {
     expect(looksLikePdf(url)).toBe(yes);
+  });
+});
+
+describe('looksLikeLocalBook: a book file open in a tab from this computer', () => {
+  it.each([
+    ['file:///home/me/books/Чехов.fb2', true],
+    ['file:///home/me/books/%D0%A7%D0%B5%D1%85%D0%BE%D0%B2.FB2.ZIP', true],
+    ['file:///C:/Books/novel.epub', true],
+    ['file:///home/me/a.fbz', true],
+    ['file:///home/me/a.mobi', true],
+    ['file:///home/me/a.azw3', true],
+    ['file:///home/me/a.pdf', false],
+    ['file:///home/me/a.epub.txt', false],
+    ['https://example.com/a.epub', false],
+    [undefined, false],
+  ])('%s → %s', (url, yes) => {
+    expect(looksLikeLocalBook(url)).toBe(yes);
   });
 });
 
@@ -62,5 +79,26 @@ describe('openPdfPage with a file on disk', () => {
     await expect(openPdfPage(7, 'file:///home/me/contract.pdf')).rejects.toEqual(new ReadingError('file-access'));
     expect(allowed).toHaveBeenCalled();
     expect(update).not.toHaveBeenCalled();
+  });
+});
+
+describe('openLocalBook: a book file open in a tab from this computer', () => {
+  beforeEach(() => fakeBrowser.reset());
+
+  it('without "Allow access to file URLs" it fails with book-file-access (pick it on the book page), and the tab is left alone', async () => {
+    Object.assign(fakeBrowser.extension, { isAllowedFileSchemeAccess: vi.fn(async () => false) });
+    const update = vi.spyOn(fakeBrowser.tabs, 'update');
+    await expect(openLocalBook(7, 'file:///home/me/book.fb2')).rejects.toEqual(new ReadingError('book-file-access'));
+    expect(update).not.toHaveBeenCalled();
+  });
+
+  it('with the access, the tab becomes the book page on that file', async () => {
+    Object.assign(fakeBrowser.extension, { isAllowedFileSchemeAccess: vi.fn(async () => true) });
+    const tab = await fakeBrowser.tabs.create({ url: 'file:///home/me/book.fb2' });
+    const update = vi.spyOn(fakeBrowser.tabs, 'update');
+    await openLocalBook(tab.id!, 'file:///home/me/Чехов.fb2');
+    const url = new URL(update.mock.calls[0]![1]!.url!);
+    expect(url.pathname).toBe('/book.html');
+    expect(url.searchParams.get('file')).toBe('file:///home/me/Чехов.fb2');
   });
 });

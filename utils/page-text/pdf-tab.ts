@@ -176,8 +176,30 @@ export async function openPdfPage(tabId: number, url: string): Promise<void> {
   await browser.tabs.update(tabId, { url: `${browser.runtime.getURL(PDF_PAGE)}?${params}` });
 }
 
+/** A book file open in a tab from this computer (`file://…/x.fb2`, `.epub`, `.fbz`, `.fb2.zip`, `.mobi`, `.azw3`). */
+export function looksLikeLocalBook(url: string | undefined): boolean {
+  if (!url) return false;
+  try {
+    const u = new URL(url);
+    return u.protocol === 'file:' && /\.(epub|fb2|fb2\.zip|fbz|mobi|azw3)$/i.test(u.pathname);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Opens the book page on a book file shown in tab `tabId` from this computer: it reads the file itself (Chromium,
+ * with "Allow access to file URLs"). Without that access (Firefox never has it) the listener is told to pick the
+ * file on the book page; nothing is sent.
+ */
+export async function openLocalBook(tabId: number, url: string): Promise<void> {
+  const allowed = import.meta.env.FIREFOX ? false : await browser.extension.isAllowedFileSchemeAccess();
+  if (!allowed) throw new ReadingError('book-file-access');
+  await browser.tabs.update(tabId, { url: `${browser.runtime.getURL(BOOK_PAGE)}?${new URLSearchParams({ file: url })}` });
+}
+
 /** Codes the PDF page and the book page fail with (their errors arrive as messages). */
-const PAGE_CODES = new Set(['bad-pdf', 'bad-book', 'drm', 'file-access', 'network', 'no-text', 'too-large', 'redirect-refused']);
+const PAGE_CODES = new Set(['bad-pdf', 'bad-book', 'drm', 'file-access', 'book-file-access', 'network', 'no-text', 'too-large', 'redirect-refused']);
 
 /** Asks the PDF page (or the book page) in tab `tabId` for its text, waiting for the page to be there (it was just opened). */
 export async function askPdfPage(tabId: number, timeoutMs = 20_000): Promise<ExtractedText> {

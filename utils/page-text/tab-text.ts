@@ -10,7 +10,7 @@ import { titleFirstMax } from '../money/bound';
 import { ReadingError } from '../speech/errors';
 import { afterHold } from '../diagnostics/diagnostics';
 import { diagnostics } from '../diagnostics/wired';
-import { askPdfPage, isDocPage, looksLikePdf, openPdfPage, servesPdf, tabUrl } from './pdf-tab';
+import { askPdfPage, isDocPage, looksLikeLocalBook, looksLikePdf, openLocalBook, openPdfPage, servesPdf, tabUrl } from './pdf-tab';
 import { answerOf, earlyAnswer } from './injection-answers';
 import { hashOf } from '../storage/bounds';
 import { isRestrictedUrl } from './restricted';
@@ -264,6 +264,11 @@ export async function extractFromTab(tabId: number, how: ExtractHow = {}): Promi
   if (tab && isSamplePage(url)) {
     if (import.meta.env.FIREFOX) return sampleText(sampleFor(browser.i18n.getUILanguage()), url!);
     return askOwnPage(tabId, extractRequest(mode, settingsNow() ?? (await settingsRead), true));
+  }
+  // A book file open from this computer: read on the book page, from its start.
+  if (tab && menuSelection === undefined && looksLikeLocalBook(url)) {
+    await openLocalBook(tabId, url!);
+    return pdfText();
   }
   if (!tab || isRestrictedUrl(url)) return unscriptable();
   // A PDF (the browser's viewer): read through the extension's PDF page, opened in this tab. From the

@@ -198,7 +198,7 @@ export class Delivery {
   async pump(from: number, hold: PartialHold | null): Promise<void> {
     // A text still growing (a PDF read in batches) is waited for at its end.
     for (let k = from; k < this.run.end || (await this.run.growth.hasPart(k)); k++) {
-      await this.until(() => withinLookahead(this.run.lookaheadFacts(k, this.host.playing())));
+      await this.until(() => withinLookahead(this.run.lookaheadFacts(k, this.host.playing(), (j) => this.handedWhole(j))));
       const outcome = await this.part(k, k === from ? hold : null);
       this.signal.throwIfAborted();
       if (outcome === 'stop') break;
@@ -277,7 +277,7 @@ export class Delivery {
   async #ahead(from: number): Promise<void> {
     const run = this.run;
     for (let k = from; !this.signal.aborted; k++) {
-      const decision = aheadDecision(run.lookaheadFacts(k, this.host.playing()));
+      const decision = aheadDecision(run.lookaheadFacts(k, this.host.playing(), (j) => this.handedWhole(j)));
       // Not planned yet (a text read in batches): asked for once its batch is (not a reason to fetch the batch now).
       if (decision === 'wait') return void run.growth.grown().then(() => this.ahead(k));
       if (decision === 'none') return;

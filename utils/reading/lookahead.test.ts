@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { aheadDecision, type AheadDecision, LOOKAHEAD_SECONDS, type LookaheadFacts, withinLookahead } from './lookahead';
 
-const facts = (f: Partial<LookaheadFacts>): LookaheadFacts => ({ k: 1, playing: 0, end: 10, growing: false, skipped: new Set(), holdFrom: Infinity, asking: false, seconds: () => 20, ...f });
+const facts = (f: Partial<LookaheadFacts>): LookaheadFacts => ({ k: 1, playing: 0, end: 10, growing: false, skipped: new Set(), holdFrom: Infinity, asking: false, seconds: () => 20, received: () => true, ...f });
 
 describe('withinLookahead: which part may be bought while part `playing` plays', () => {
   it.each<[string, Partial<LookaheadFacts>, boolean]>([
@@ -21,6 +21,9 @@ describe('withinLookahead: which part may be bought while part `playing` plays',
     ['four ahead, the three between reaching it together', { k: 7, playing: 3, seconds: () => LOOKAHEAD_SECONDS / 3 }, false],
     ['two ahead, a short one between, past the sleep timer\'s end', { k: 5, playing: 3, holdFrom: 5, seconds: () => 0.5 }, false],
     ['two ahead, a short one between, while the reading asks', { k: 5, playing: 3, asking: true, seconds: () => 0.5 }, false],
+    ['two ahead, a short one between still arriving (one request ahead at a time)', { k: 5, playing: 3, seconds: () => 0.5, received: () => false }, false],
+    ['three ahead, two short between, the second still arriving', { k: 6, playing: 3, seconds: () => 0.5, received: (j) => j !== 5 }, false],
+    ['the next part needs nothing received', { k: 4, playing: 3, received: () => false }, true],
   ])('%s → %s', (_name, f, expected) => {
     expect(withinLookahead(facts(f))).toBe(expected);
   });

@@ -1,8 +1,10 @@
 /**
  * The look-ahead rule, alone and pure: which part may be bought now, given where the player is. The part
- * after the one playing, and past it only while the parts between hold less than `LOOKAHEAD_SECONDS` of
- * audio (a stop wastes one part and those few seconds at most); parts the service refused are passed over;
- * nothing ahead while the reading asks the listener, or past where the sleep timer ends it.
+ * after the one playing, and past it only once the parts between are all received and hold less than
+ * `LOOKAHEAD_SECONDS` of audio (one request ahead at a time: a stop wastes one part and those few seconds at
+ * most, and a refusal — an empty balance — stops the buying before anything after it is paid for); parts the
+ * service refused are passed over; nothing ahead while the reading asks the listener, or past where the sleep
+ * timer ends it.
  *
  * Why seconds, not only one part: a player that ran dry waits for more than a moment of audio before it plays
  * again (Chromium's audio renderer asks for more after each underrun), and a player that never moves never
@@ -31,14 +33,20 @@ export interface LookaheadFacts {
   asking: boolean;
   /** Seconds of part j's audio: measured, or estimated from its characters. */
   seconds(j: number): number;
+  /** Part j's audio is all here (handed to the player whole). */
+  received(j: number): boolean;
 }
 
 /** Part k may be bought now: at or before the part playing, or after it with less than the look-ahead's seconds between. */
-export function withinLookahead(f: Pick<LookaheadFacts, 'k' | 'playing' | 'skipped' | 'holdFrom' | 'asking' | 'seconds'>): boolean {
+export function withinLookahead(f: Pick<LookaheadFacts, 'k' | 'playing' | 'skipped' | 'holdFrom' | 'asking' | 'seconds' | 'received'>): boolean {
   if (f.k <= f.playing) return true;
   if (f.k >= f.holdFrom || f.asking) return false;
   let between = 0;
-  for (let j = f.playing + 1; j < f.k && between < LOOKAHEAD_SECONDS; j++) if (!f.skipped.has(j)) between += f.seconds(j);
+  for (let j = f.playing + 1; j < f.k && between < LOOKAHEAD_SECONDS; j++) {
+    if (f.skipped.has(j)) continue;
+    if (!f.received(j)) return false;
+    between += f.seconds(j);
+  }
   return between < LOOKAHEAD_SECONDS;
 }
 

@@ -166,9 +166,10 @@ export class ReadingRun {
     return Infinity;
   }
 
-  lookaheadFacts(k: number, playing: number): LookaheadFacts {
+  /** `received`: whether part j's audio is all here (the delivery knows; none: nothing counts as received). */
+  lookaheadFacts(k: number, playing: number, received: (j: number) => boolean = () => false): LookaheadFacts {
     const holdFrom = this.sleepAtChapter ? Math.min(this.#holdFrom, this.nextChapter(playing)) : this.#holdFrom;
-    return { k, playing, end: this.end, growing: this.growth.growing, skipped: this.#skipped, holdFrom, asking: this.purse.phase === 'asking', seconds: (j) => this.pace.partDuration(j) };
+    return { k, playing, end: this.end, growing: this.growth.growing, skipped: this.#skipped, holdFrom, asking: this.purse.phase === 'asking', seconds: (j) => this.pace.partDuration(j), received };
   }
 
   progress(): RunProgress {

@@ -233,6 +233,7 @@ export const KNOWN_ERROR_CODES = [
   'bad-pdf',
   'bad-book',
   'drm',
+  'book-file-access',
   'page-refused',
   'not-a-page',
   'too-large',
