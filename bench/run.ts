@@ -920,14 +920,17 @@ async function bookMemory() {
       await new Promise((r) => setTimeout(r, 3000));
     }
     const peak = (f: (s: (typeof samples)[number]) => number) => Math.max(...samples.map(f));
-    const peakSum = peak((s) => s.bookMB + s.playerMB);
+    // The book page and the offscreen player are extension pages in one renderer process here: `performance.memory`
+    // gives that one heap in both (their figures came out the same), so the two are not added.
+    const shared = samples.every((s) => s.bookMB === s.playerMB);
+    const peakAll = shared ? peak((s) => s.bookMB) : peak((s) => s.bookMB + s.playerMB);
     const audioMinutes = r1((samples.at(-1)?.position ?? 0) / 60);
-    results.bookMemory = { audioMinutes, peakBookMB: peak((s) => s.bookMB), peakPlayerMB: peak((s) => s.playerMB), samples };
+    results.bookMemory = { audioMinutes, peakBookMB: peak((s) => s.bookMB), peakPlayerMB: peak((s) => s.playerMB), shared, samples };
     rows.push({
-      measure: `book, memory over ${audioMinutes} min of audio: the book page's JS heap peak (first → last) + the player's peak`,
-      value: `${r1(peak((s) => s.bookMB))} MB (${samples[0]?.bookMB} → ${samples.at(-1)?.bookMB}) + ${r1(peak((s) => s.playerMB))} MB`,
+      measure: `book, memory over ${audioMinutes} min of audio: the book page's and the player's JS heap, peak (first → last)${shared ? ' (one process: one heap)' : ''}`,
+      value: `${r1(peakAll)} MB (${samples[0]?.bookMB} → ${samples.at(-1)?.bookMB})`,
       target: 'flat, ≤ 100 MB together',
-      met: peakSum <= 100,
+      met: peakAll <= 100,
     });
   } finally {
     await rig.close();
