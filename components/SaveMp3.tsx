@@ -75,7 +75,7 @@ export function SaveMp3({ locale, enabled, chapters = false }: { locale: string;
   /** Buys what `shown` counted missing, for that reading and at most that cost: the background refuses anything else. */
   async function fetchThenSave(shown: SaveEstimate, chapter: boolean) {
     setBusy(true);
-    const result = await sendMessage('fetchForSave', { readingId: shown.readingId, upTo: shown.upTo, from: shown.from, maxRub: shown.missingRub });
+    const result = await sendMessage('fetchForSave', { readingId: shown.readingId, upTo: shown.upTo, maxRub: shown.missingRub, ...(chapter ? { from: shown.from } : {}) });
     setBusy(false);
     if (!result.ok) {
       setEstimate(null);

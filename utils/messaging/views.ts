@@ -55,7 +55,7 @@ export interface SaveEstimate {
 export interface SaveOrder {
   readingId: string;
   upTo: number;
-  /** A book's chapter: its first part (the order buys parts `from` to `upTo`). */
+  /** A book's chapter: its first part (the order buys parts `from` to `upTo`); absent: the whole reading. */
   from?: number;
   maxRub: string;
 }

@@ -6,11 +6,11 @@
 import { browser, type Browser } from 'wxt/browser';
 import { BOOK_MAX_BYTES, fetchChecked, readCapped } from '../net/bounded-fetch';
 import { putPdf } from '../storage/pdf-files';
-import { BOOK_PAGE, pdfFetchDeps } from './pdf-tab';
+import { BOOK_EXTENSIONS, BOOK_PAGE, pdfFetchDeps } from './pdf-tab';
 import { ignore } from '../log';
 
 /** A link's address that names a book file (the context menu's "Read this book aloud" is shown on these). */
-export const BOOK_LINK_PATTERNS = ['epub', 'fb2', 'fb2.zip', 'fbz', 'mobi', 'azw3'].flatMap((ext) => [`*://*/*.${ext}`, `*://*/*.${ext}?*`]);
+export const BOOK_LINK_PATTERNS = BOOK_EXTENSIONS.flatMap((ext) => [`*://*/*.${ext}`, `*://*/*.${ext}?*`]);
 
 /** Opens the book page on the book at `linkUrl`, a link on `tab`'s page. */
 export async function openBookLink(linkUrl: string, tab: Browser.tabs.Tab): Promise<void> {

@@ -47,15 +47,30 @@ export async function tabUrl(tab: Pick<Browser.tabs.Tab, 'id' | 'url' | 'pending
   }
 }
 
-/** A URL whose path says PDF (".pdf"), on the web or on disk. */
-export function looksLikePdf(url: string | undefined): boolean {
+/** The endings of the book files the book page opens (a link's, or one on this computer). */
+export const BOOK_EXTENSIONS = ['epub', 'fb2', 'fb2.zip', 'fbz', 'mobi', 'azw3'] as const;
+
+/** Whether `url` is one of `protocols` and its path ends as `ending` says (false for no address, or a bad one). */
+function pathEnds(url: string | undefined, protocols: RegExp, ending: RegExp): boolean {
   if (!url) return false;
   try {
     const u = new URL(url);
-    return /^(https?|file):$/.test(u.protocol) && /\.pdf$/i.test(u.pathname);
+    return protocols.test(u.protocol) && ending.test(u.pathname);
   } catch {
     return false;
   }
+}
+
+/** A URL whose path says PDF (".pdf"), on the web or on disk. */
+export function looksLikePdf(url: string | undefined): boolean {
+  return pathEnds(url, /^(https?|file):$/, /\.pdf$/i);
+}
+
+const BOOK_ENDING = new RegExp(`\\.(${BOOK_EXTENSIONS.map((e) => e.replace('.', '\\.')).join('|')})$`, 'i');
+
+/** Chromium lets an extension read files only when the user allowed it; Firefox never does. */
+async function mayReadFiles(): Promise<boolean> {
+  return import.meta.env.FIREFOX ? false : browser.extension.isAllowedFileSchemeAccess();
 }
 
 /**
@@ -160,9 +175,7 @@ async function fetchInTab(tabId: number): Promise<ArrayBuffer | null> {
 export async function openPdfPage(tabId: number, url: string): Promise<void> {
   const params = new URLSearchParams({ file: url });
   if (url.startsWith('file:')) {
-    // Chromium lets an extension read files only when the user allowed it; Firefox never does.
-    const allowed = import.meta.env.FIREFOX ? false : await browser.extension.isAllowedFileSchemeAccess();
-    if (!allowed) throw new ReadingError('file-access');
+    if (!(await mayReadFiles())) throw new ReadingError('file-access');
   } else {
     // The background's answer may be a login page (a 200 of HTML): then the tab's own page is asked.
     const here = await fetchHere(url);
@@ -178,13 +191,7 @@ export async function openPdfPage(tabId: number, url: string): Promise<void> {
 
 /** A book file open in a tab from this computer (`file://…/x.fb2`, `.epub`, `.fbz`, `.fb2.zip`, `.mobi`, `.azw3`). */
 export function looksLikeLocalBook(url: string | undefined): boolean {
-  if (!url) return false;
-  try {
-    const u = new URL(url);
-    return u.protocol === 'file:' && /\.(epub|fb2|fb2\.zip|fbz|mobi|azw3)$/i.test(u.pathname);
-  } catch {
-    return false;
-  }
+  return pathEnds(url, /^file:$/, BOOK_ENDING);
 }
 
 /**
@@ -193,8 +200,7 @@ export function looksLikeLocalBook(url: string | undefined): boolean {
  * file on the book page; nothing is sent.
  */
 export async function openLocalBook(tabId: number, url: string): Promise<void> {
-  const allowed = import.meta.env.FIREFOX ? false : await browser.extension.isAllowedFileSchemeAccess();
-  if (!allowed) throw new ReadingError('book-file-access');
+  if (!(await mayReadFiles())) throw new ReadingError('book-file-access');
   await browser.tabs.update(tabId, { url: `${browser.runtime.getURL(BOOK_PAGE)}?${new URLSearchParams({ file: url })}` });
 }
 

@@ -103,7 +103,7 @@ export function estimateSave(run: ReadingRun | null, cache: AudioCache, chapterO
 export async function fetchForSave(run: ReadingRun, keeper: Keeper, cache: AudioCache, order: SaveOrder): Promise<PageOutcome> {
   if (!run.plan || run.id !== order.readingId) return { ok: false, code: 'save-changed' };
   const from = order.from ?? 0;
-  const now = await saveEstimate(run, cache, from > 0 || order.upTo < run.end ? from : null);
+  const now = await saveEstimate(run, cache, order.from ?? null);
   const maxRub = parseRub(order.maxRub);
   if (now.refusal) return { ok: false, code: now.refusal };
   if (now.upTo !== order.upTo || now.from !== from || maxRub === null || (parseRub(now.missingRub) ?? 0n) > maxRub) return { ok: false, code: 'save-changed' };
