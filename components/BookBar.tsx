@@ -12,6 +12,8 @@ import type { BookPage, BookPageState } from '@/utils/book/page';
 export function BookBar({ page }: { page: BookPage }) {
   const [state, setState] = useState<BookPageState>(page.state);
   const [reading, setReading] = useState<number | null>(null);
+  /** What the box was set to while the book is being written or let go (null: nothing under way). */
+  const [keeping, setKeeping] = useState<boolean | null>(null);
   useEffect(() => page.subscribe(setState), [page]);
   useEffect(() => {
     const over = (e: DragEvent) => e.preventDefault();
@@ -79,7 +81,20 @@ export function BookBar({ page }: { page: BookPage }) {
       )}
       {session && (
         <label class="keep">
-          <input type="checkbox" data-testid="keep-book" checked={session.kept} onChange={(e) => void page.keepBook(e.currentTarget.checked)} /> {i18n.t('bookKeep')}
+          <input
+            type="checkbox"
+            data-testid="keep-book"
+            data-kept={String(session.kept)}
+            checked={keeping ?? session.kept}
+            disabled={keeping !== null}
+            onChange={(e) => {
+              // Busy until the file is written (`data-kept` says when): a tab closed at once could lose the book.
+              const on = e.currentTarget.checked;
+              setKeeping(on);
+              void page.keepBook(on).finally(() => setKeeping(null));
+            }}
+          />{' '}
+          {i18n.t('bookKeep')}
           {session.keepRefused && <span class="error" role="alert"> {i18n.t('bookKeepTooLarge')}</span>}
         </label>
       )}

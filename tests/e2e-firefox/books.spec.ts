@@ -121,6 +121,8 @@ test('a book kept on this computer opens again from its address with nothing pic
   expect(await checked(page)).toBe(false);
   await click(page, '[data-testid="keep-book"]');
   await expect.poll(() => checked(page)).toBe(true);
+  // Written before the page is closed (the box is busy until then).
+  await expect.poll(() => attr(page, 'keep-book', 'data-kept')).toBe('true');
   const id = new URL(page.url()).searchParams.get('book');
   expect(id).toMatch(/^[0-9a-f]{16,}$/);
   await page.close();

@@ -109,6 +109,9 @@ test('a book kept on this computer opens again from its address with nothing pic
   await expect(page.getByTestId('keep-book')).not.toBeChecked();
   await page.getByTestId('keep-book').check();
   await expect(page.getByTestId('keep-book')).toBeChecked();
+  // Written before the page is closed (the box is busy until then).
+  await expect(page.getByTestId('keep-book')).toHaveAttribute('data-kept', 'true');
+  await expect(page.getByTestId('keep-book')).toBeEnabled();
   const id = new URL(page.url()).searchParams.get('book');
   expect(id).toMatch(/^[0-9a-f]{16,}$/);
   await page.close();
