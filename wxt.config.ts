@@ -49,7 +49,12 @@ export default defineConfig({
   modules: ['@wxt-dev/webextension-polyfill', '@wxt-dev/i18n/module'],
   // addons.mozilla.org's sources zip (`npm run zip:firefox`): the repository as checked in, without test output.
   zip: { excludeSources: ['test-results/**', 'playwright-report/**', 'bench/results.json'] },
-  vite: (env) => ({ plugins: [vendorPatches(), preact(), testDiagnostics(env.mode)] }),
+  vite: (env) => ({
+    plugins: [vendorPatches(), preact(), testDiagnostics(env.mode)],
+    // Every browser the extension supports preloads modules itself: Vite's stand-in for that is not
+    // shipped (it was the first script of every page, the popup's among them).
+    build: { modulePreload: { polyfill: false } },
+  }),
   manifest: ({ browser }) => ({
     name: '__MSG_extName__',
     description: '__MSG_extDescription__',

@@ -1,6 +1,6 @@
 import { defineUnlistedScript } from 'wxt/utils/define-unlisted-script';
 import { browser } from 'wxt/browser';
-import { sendMessage } from '@/utils/messaging/protocol';
+import { sendEarly } from '@/utils/messaging/early-send';
 import { askAtOpening, leaveOpeningStart } from '@/utils/pages/popup-start';
 
 // Loaded by popup.html before its bundle (a classic script: it runs as the page is parsed).
@@ -9,7 +9,7 @@ export default defineUnlistedScript(() => {
     askAtOpening({
       search: location.search,
       activeTab: () => browser.tabs.query({ active: true, currentWindow: true }).then(([tab]) => tab?.id ?? null),
-      send: (tabId) => sendMessage('startReading', { tabId }).then((answer) => answer?.starts === true),
+      send: (tabId) => sendEarly(browser.runtime, 'startReading', { tabId }).then((answer) => answer?.starts === true),
       now: Date.now,
     }),
   );

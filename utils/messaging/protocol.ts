@@ -120,7 +120,7 @@ export function floatingCommandOf(command: unknown): FloatingCommand | null {
   return FLOATING_COMMANDS.find((c) => c === command) ?? null;
 }
 
-type ProtocolMap = FromOptions & FromWelcome & FromPopup & FromPlayer & FromPageControls;
+export type ProtocolMap = FromOptions & FromWelcome & FromPopup & FromPlayer & FromPageControls;
 
 export const { sendMessage, onMessage } = defineExtensionMessaging<ProtocolMap>();
 
