@@ -89,7 +89,8 @@ const TABLE: Partial<Record<ReadingStateName, Partial<Record<keyof typeof EVENTS
   paused: {
     start: STARTS,
     ask: ['confirm', []],
-    jump: ['loading', []],
+    // The listener listens again: the sleep timer's hold (a timer's or a chapter's end) is lifted, as by ▶.
+    jump: ['loading', ['lift-sleep-hold']],
     stop: STOPPED_KEPT,
     resume: RESUMED,
     toggle: RESUMED,
@@ -152,7 +153,7 @@ const WAITING: Partial<Record<ReadingStateName, Partial<Record<keyof typeof EVEN
   paused: {
     ...OVER_WAITING,
     ask: ['confirm', [], N],
-    jump: ['loading', ['retry-now'], N],
+    jump: ['loading', ['lift-sleep-hold', 'retry-now'], N],
     stop: STOPPED_KEPT,
     // ▶ tries the service again at once.
     resume: ['playing', ['lift-sleep-hold', 'post-resume', 'retry-now'], N],

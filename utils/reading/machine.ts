@@ -125,8 +125,13 @@ function decide(state: ReadingStateName, event: ReadingEvent, wait: Wait): Decis
     // again at once, and the pause limit counts anew (they may be held at it).
     case 'answered':
       return state === 'confirm' ? { state: event.to, effects: wait === 'network' ? ['retry-now'] : [] } : stay(state);
-    case 'jump':
-      return SOUNDING.has(state) || state === 'paused' ? { state: 'loading', effects: wait === 'network' ? ['retry-now'] : [] } : stay(state);
+    // From a pause, a jump is the listener listening again: the sleep timer's hold is lifted as ▶ lifts it
+    // (paused by the timer or at a chapter's end, the parts past the hold were never bought, and never would be).
+    case 'jump': {
+      if (!SOUNDING.has(state) && state !== 'paused') return stay(state);
+      const lift: Effect[] = state === 'paused' ? ['lift-sleep-hold'] : [];
+      return { state: 'loading', effects: wait === 'network' ? [...lift, 'retry-now'] : lift };
+    }
     case 'confirm':
       return state === 'confirm' ? { state, effects: ['agree'] } : stay(state);
     case 'stop':
