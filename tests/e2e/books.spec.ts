@@ -80,6 +80,32 @@ test("the sleep timer's 'at the end of this chapter': the reading pauses where t
   await expect.poll(() => billed(service), { timeout: 30_000 }).toContain('Глава 2');
 });
 
+test('a click on a paragraph of the chapter just heard goes back to it within the reading: its audio plays from what was received, nothing bought twice', async ({ ext, service, pages }) => {
+  test.setTimeout(90_000);
+  await ext.configure({ threshold: '1000' });
+  const { page, tabId } = await openThreeChapters(ext, pages);
+  await readChapter(page, 'Глава 1');
+  const popup = await ext.openPopup(tabId);
+  await expect(player(popup)).toHaveAttribute('data-state', 'playing');
+  // The whole first chapter heard (the reading pauses at its end, nothing of the second bought).
+  await popup.getByTestId('sleep-timer').selectOption('chapter');
+  await expect(player(popup)).toHaveAttribute('data-state', 'paused', { timeout: 40_000 });
+  const [first, second] = longBookChapters(3, 4_000);
+  const chapterOne = words(`Глава 1. ${first!.join(' ')}`);
+  expect(words(billed(service))).toEqual(chapterOne);
+  const heard = (await ext.readingView()) as { id?: string; part?: number };
+  // Its second paragraph clicked: the same reading, gone back to the part that paragraph begins in, playing.
+  await page.getByTestId('book-text').locator('p').filter({ hasText: first![1]!.slice(0, 40) }).first().click();
+  await expect.poll(async () => { const v = (await ext.readingView()) as { id?: string; part?: number; state?: string }; return v.id === heard.id && v.state === 'playing' && v.part! < heard.part!; }).toBe(true);
+  // Played on to where it was: the first chapter was bought once; past it, only the second chapter's opening.
+  await expect.poll(async () => ((await ext.readingView()) as { part?: number }).part!, { timeout: 40_000 }).toBeGreaterThan(heard.part!);
+  await popup.getByTestId('play-pause').click();
+  await expect(player(popup)).toHaveAttribute('data-state', 'paused');
+  const bought = words(billed(service));
+  expect(bought.slice(0, chapterOne.length)).toEqual(chapterOne);
+  expect(bought.slice(chapterOne.length)).toEqual(words(`Глава 2. ${second!.join(' ')}`).slice(0, bought.length - chapterOne.length));
+});
+
 test('Save this chapter as MP3: the chapter being read, whole, its missing parts bought once their cost is shown; nothing of the chapters around it', async ({ ext, service, pages }) => {
   test.setTimeout(60_000);
   service.configure({ msPerChar: 4 });

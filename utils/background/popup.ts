@@ -36,6 +36,8 @@ export function init(signal: AbortSignal, { reader, runCommand }: Pick<Backgroun
     onPageMessage('jumpTo', ({ data }) => {
       return reader.jumpTo(data.part);
     }),
+    // Only the tab being read moves its reading (`jumpToBlock` checks the reading is that tab's).
+    onPageMessage('jumpToBlock', async ({ data, sender }) => ({ jumped: sender.tab?.id !== undefined && (await reader.jumpToBlock(sender.tab.id, data.block)) })),
     onPageMessage('resumeFromOffer', () => {
       return reader.resumeFromOffer();
     }),

@@ -197,6 +197,11 @@ export class BookReader {
     return { blocks: [], leftOutChars, more: false };
   }
 
+  /** The index among this reading's blocks of block `index` of section `section`; -1 when the reading was not given it. */
+  blockOf(section: number, index: number): number {
+    return this.blocks.findIndex((b) => b.section === section && b.index === index);
+  }
+
   /** Where block `block` of this reading is in the book. */
   placeOf(block: number): { section: number; index: number } | undefined {
     const b = this.blocks[block];

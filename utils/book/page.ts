@@ -117,7 +117,7 @@ export class BookPage {
     this.view = new BookTextView(
       container,
       async (s) => (this.source ? (await this.source.text(s)).blocks : []),
-      (section, block) => void this.readFrom({ section, block }),
+      (section, block) => void this.clicked(section, block),
     );
     const withReader = async <T>(f: (reader: BookReader) => T | Promise<T>): Promise<T> => {
       const state = this.state;
@@ -298,6 +298,21 @@ export class BookPage {
     if (!now && Date.now() - this.track.savedAt < PLACE_EVERY_MS) return;
     this.track.savedAt = Date.now();
     await this.places.set(state.session.id, { start, chapter, chapterStart: Math.min(chapterStart, position), position, at: Date.now() }).catch(() => undefined);
+  }
+
+  /**
+   * A paragraph clicked: the reading under way moves to it when it holds it (its parts, and the audio already
+   * received for them, stay as they are: nothing is bought again); else a reading starts there.
+   */
+  private async clicked(section: number, index: number): Promise<void> {
+    const state = this.state;
+    if (state.status !== 'ready') return;
+    const block = this.track.reading ? state.session.reader.blockOf(section, index) : -1;
+    if (block >= 0) {
+      const { jumped } = await sendMessage('jumpToBlock', { block }).catch(() => ({ jumped: false }));
+      if (jumped) return;
+    }
+    await this.readFrom({ section, block: index });
   }
 
   private async readFrom(start: BookStart): Promise<void> {

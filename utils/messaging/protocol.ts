@@ -76,6 +76,8 @@ interface FromPopup {
   startReading(data: { tabId: number; force?: boolean }): { starts: boolean };
   command(data: { command: ReadingCommand }): void;
   jumpTo(data: { part: number }): void;
+  /** The book page: a paragraph clicked (its index among the reading's blocks); whether the reading moved there. */
+  jumpToBlock(data: { block: number }): { jumped: boolean };
   /** "Continue from 12:40": to where the listener stopped on this page last time. */
   resumeFromOffer(): void;
   /** While the reading asks first: switches a block of its preview on or off (the estimate follows). */
@@ -152,6 +154,7 @@ export const MAY_SEND: { readonly [T in keyof ProtocolMap]: readonly PageSender[
   startReading: ['popup', 'pdf', 'book'],
   command: ['popup'],
   jumpTo: ['popup'],
+  jumpToBlock: ['book'],
   resumeFromOffer: ['popup'],
   setBlockOn: ['popup'],
   setPlayback: ['popup'],

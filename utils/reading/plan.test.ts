@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS, type AccountInfo } from '../storage/settings';
-import { markOfWord, planParts, planReading, ReadingError } from './plan';
+import { markOfWord, placeOfBlock, planParts, planReading, ReadingError, timeAtOffset } from './plan';
 import { wordsOf } from '../audio/word-measure';
 import { splitIntoParts } from '../text/parts';
 
@@ -70,6 +70,39 @@ describe('markOfWord: the word the player tells, as the page marks it', () => {
     expect(mark.text.slice(mark.word!.start, mark.word!.end)).toBe(word);
   });
   it('a word past the part: none', () => expect(markOfWord(parts[0]!, wordsOf(parts[0]!.text), 99)).toBeNull());
+});
+
+describe('placeOfBlock: where a clicked paragraph begins among the parts already cut', () => {
+  const blocks = [
+    { kind: 'paragraph' as const, text: 'Первое предложение. Второе, короткое.' },
+    { kind: 'paragraph' as const, text: 'Новый абзац.' },
+    { kind: 'paragraph' as const, text: 'Третий абзац, последний.' },
+  ];
+  // The first part: the first sentence; the second: the rest, across the blocks.
+  const parts = planParts(blocks).parts;
+  it.each([
+    [0, 0, 'Первое предложение.'],
+    [1, 1, 'Новый абзац.'],
+    [2, 1, 'Третий абзац, последний.'],
+  ])('block %i: part %i, from «%s»', (block, part, from) => {
+    const at = placeOfBlock(parts, block)!;
+    expect(at.part).toBe(part);
+    expect(parts[part]!.text.slice(at.offset).trim().startsWith(from)).toBe(true);
+  });
+  it('a block no part holds (not counted yet): none', () => expect(placeOfBlock(parts, 3)).toBeNull());
+  it('a block whose text was all silent (no part holds it): none', () => expect(placeOfBlock(planParts([{ kind: 'paragraph' as const, text: 'Да.' }, { kind: 'paragraph' as const, text: '—' }]).parts, 1)).toBeNull());
+});
+
+describe('timeAtOffset: the second a place in a part is said, by its share of the characters', () => {
+  const text = 'Раз два три четыре. Пять шесть семь восемь.';
+  const part = { index: 0, text, previousText: '', nextText: '', chars: text.length, sentences: [] };
+  it.each([
+    [0, 10, 0],
+    [part.text.length / 2, 10, 5],
+    [part.text.length, 10, 10],
+    [part.text.length * 2, 10, 10],
+    [5, 0, 0],
+  ])('offset %d of a %d-s part: %d s', (offset, seconds, want) => expect(timeAtOffset(part, offset, seconds)).toBeCloseTo(want, 6));
 });
 
 describe("planParts: a book's chapters begin parts of their own", () => {

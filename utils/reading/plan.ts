@@ -252,6 +252,23 @@ function sentenceIndex(part: Part, at: number): number {
 }
 
 /**
+ * Where block `block` (its index as extracted) begins among `parts`: the part its first sentence is in, and
+ * how far into that part's text it starts (code units). Null when no part counted so far holds it.
+ */
+export function placeOfBlock(parts: readonly Part[], block: number): { part: number; offset: number } | null {
+  for (const [k, part] of parts.entries()) {
+    const s = part.sentences.find((x) => x.block === block);
+    if (s) return { part: k, offset: s.start };
+  }
+  return null;
+}
+
+/** Seconds into a part of `seconds` seconds at which code unit `offset` of its text is said (by its share of the characters, as `sentenceAt` places them). */
+export function timeAtOffset(part: Part, offset: number, seconds: number): number {
+  return part.text.length > 0 && seconds > 0 ? (Math.min(offset, part.text.length) / part.text.length) * seconds : 0;
+}
+
+/**
  * The sentence being spoken `partTime` seconds into a part of `seconds` seconds (placed by its share of the
  * characters), its block, and its index among the part's sentences.
  */

@@ -12,7 +12,7 @@ import type { Outcome } from '../messaging/protocol';
 import type { Playback } from '../storage/settings';
 import type { ReaderDeps, ReadingRequest } from './deps';
 import { runHost } from './host';
-import { ReadingError } from './plan';
+import { placeOfBlock, ReadingError, timeAtOffset } from './plan';
 import { growReading } from './growth';
 import { SleepTimer } from './sleep';
 import { prepare } from './prepare';
@@ -253,6 +253,24 @@ export class Reader {
     return this.jumps(async () => {
       await this.ready;
       await moveTo(this.inside, k);
+    });
+  }
+
+  /**
+   * A click on a paragraph of the page being read (the book page): the reading moves to it among its own
+   * parts, so audio already received plays from the cache, unpaid again (a new reading from there cuts its
+   * parts otherwise, and would buy them all again). False when this tab's reading is not under way or no
+   * part counted so far holds the block: the page then starts a reading there.
+   */
+  jumpToBlock(tabId: number, block: number): Promise<boolean> {
+    return this.jumps(async () => {
+      await this.ready;
+      const run = this.run;
+      if (!run || this.view.tabId !== tabId || !['playing', 'paused', 'loading'].includes(this.view.state)) return false;
+      const at = placeOfBlock(run.parts, block);
+      if (!at) return false;
+      await moveTo(this.inside, at.part, timeAtOffset(run.parts[at.part]!, at.offset, run.pace.partDuration(at.part)));
+      return true;
     });
   }
 
