@@ -7,7 +7,7 @@
  */
 import { Readability } from '@mozilla/readability';
 import { quickReadability, remakeBodyBy } from './quick-readability';
-import { tokens } from './text-index';
+import { moreWordCharsThan, tokens } from './text-index';
 import { countChars, squeezeSpaces } from './chars';
 import { isBoilerplate, isCodeBlock, isJunkLine } from './leave-out';
 import { hiddenOnPage, type Sight } from './sight';
@@ -146,7 +146,8 @@ function extract(doc: Document, opts: ExtractOptions): Extraction {
   if (found.hiddenChars > 0 && found.hiddenChars > found.blocks.reduce((n, b) => n + countChars(b.text), 0)) found = blocksOf(content, live, { ...opts, articleBody });
   // Readability's pick far too small to be the article (the site's header, a call to action): the page's
   // densest prose is read instead, when there is much more of it (dense-prose.ts).
-  const picked = found.blocks.filter((b) => !sameWords(b.text, headline.text)).reduce((n, b) => n + b.text.length, 0);
+  const isHeadline = sameWordsAs(headline.text);
+  const picked = found.blocks.filter((b) => !isHeadline(b.text)).reduce((n, b) => n + b.text.length, 0);
   const dense = denseProse(doc, picked, (el) => hiddenOnPage(el, seen));
   if (dense) {
     const prose = blocksOf(dense, (n) => n, { ...opts, articleBody, hidden: (n) => hiddenOnPage(n.parentElement, seen) });
@@ -155,7 +156,7 @@ function extract(doc: Document, opts: ExtractOptions): Extraction {
   const { blocks, segments } = found;
   const leftOutChars = found.leftOutChars + otherChars;
   // Readability often keeps the headline as the first heading: it is read once, as the title.
-  if (blocks[0] && sameWords(blocks[0].text, headline.text)) {
+  if (blocks[0] && isHeadline(blocks[0].text)) {
     blocks.shift();
     segments.shift();
   }
@@ -189,7 +190,14 @@ function copyOf(doc: Document, pairs: Map<Text, Text>): Document {
   return copy;
 }
 
-const sameWords = (a: string, b: string) => tokens(a).join(' ') === tokens(b).join(' ');
+/**
+ * Whether a text has the same words as `b` (case, diacritics and punctuation aside). A text with more letters
+ * than `b`'s words hold is told apart without its words being found (every block of an article is asked).
+ */
+function sameWordsAs(b: string): (a: string) => boolean {
+  const words = tokens(b).join(' ');
+  return (a) => !moreWordCharsThan(a, words.length) && tokens(a).join(' ') === words;
+}
 
 /** The live text the selection covers. */
 function selectionSlices(doc: Document): Segment[] {

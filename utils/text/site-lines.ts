@@ -19,7 +19,12 @@ const DATE = new RegExp(
   'iu',
 );
 
-const PATTERNS: ReadonlyArray<[RegExp, number]> = [
+/**
+ * Each line's pattern and the longest line it is asked of; and, for a pattern that searches the whole line, a
+ * word it cannot match without (looked for first: a plain search is far quicker than the pattern on every
+ * paragraph of a long article).
+ */
+const PATTERNS: ReadonlyArray<readonly [RegExp, number, RegExp?]> = [
   // A media label alone, which screen readers get in place of a picture: "Image", «Фото».
   [/^(?:image|photo|video|фото|видео)\.?$/iu, 8],
   // A teaser of another story: «Читайте также: …», «Читайте материал "…"», "Related: …", "Read more: …", "See also: …".
@@ -65,11 +70,11 @@ const PATTERNS: ReadonlyArray<[RegExp, number]> = [
   // Where the story first ran: "First published in The Conversation.", "This article was originally published on …".
   [/^(?:this (?:article|story|piece|post) was\s+)?(?:first|originally) (?:published|appeared) (?:in|on|by|at)\s+[^,]{2,80}$/iu, 160],
   // Who else reported it: "… Associated Press writers Will Weissert in Johnstown … contributed to this report."
-  [/\bcontributed (?:to )?(?:this|the) (?:report|story|article)\.?$/iu, 400],
+  [/\bcontributed (?:to )?(?:this|the) (?:report|story|article)\.?$/iu, 400, /contributed/iu],
   // An affiliate disclosure: "We also use affiliate links in articles to earn commissions if you make a purchase …",
   // "Disclosure: some of my posts contain affiliate links.", "If you purchase something through one of those links I
   // may receive a small commission, …".
-  [/\baffiliate links?\b.{0,120}\b(?:commissions?|earn)\b|\b(?:earn|may earn)\b.{0,40}\bcommission\b.{0,80}\b(?:links?|purchases?)\b|^(?:affiliate\s+)?disclosure\s*:|\bthrough (?:one of )?(?:those|these|our|my|the) links?\b.{0,80}\bcommission\b/iu, 300],
+  [/\baffiliate links?\b.{0,120}\b(?:commissions?|earn)\b|\b(?:earn|may earn)\b.{0,40}\bcommission\b.{0,80}\b(?:links?|purchases?)\b|^(?:affiliate\s+)?disclosure\s*:|\bthrough (?:one of )?(?:those|these|our|my|the) links?\b.{0,80}\bcommission\b/iu, 300, /affiliate|commission|disclosure/iu],
   // A prompt to support the site: "Support CNX Software! Donate via cryptocurrencies, become a Patron on Patreon, …".
   [/^(?:please\s+)?support\s+(?:us|[\p{Lu}\d][^!.]{0,40})\s*[!.:].{0,200}\b(?:donate|donation|patreon|patron|buy me a coffee)\b/iu, 260],
 ];
@@ -149,6 +154,7 @@ export function isSiteLine(block: string): boolean {
   const t = block.replace(/\s+/g, ' ').trim();
   if (t === '' || t.length > 450) return false;
   if (t.length <= 80 && DATE.test(t.replace(/[.]$/, ''))) return true;
-  if (isDateline(t.replace(/^[|•·]\s*/, ''))) return true;
-  return PATTERNS.some(([pattern, max]) => t.length <= max && pattern.test(t));
+  // A dateline is 90 characters at most (`isDateline`), its mark and one space before it aside.
+  if (t.length <= 92 && isDateline(t.replace(/^[|•·]\s*/, ''))) return true;
+  return PATTERNS.some(([pattern, max, needs]) => t.length <= max && (!needs || needs.test(t)) && pattern.test(t));
 }

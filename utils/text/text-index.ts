@@ -17,6 +17,19 @@ const UNSEEN = new RegExp(`[${ZERO_WIDTH}]`, 'g');
 /** A word: letters and digits, with characters of no width inside it: "пе\u00ADре\u00ADнос" on the page is the word "перенос". */
 const TOKEN = new RegExp(`${WORD_CHAR}+(?:[${ZERO_WIDTH}]+${WORD_CHAR}+)*`, 'gu');
 
+const ONE_WORD_CHAR = new RegExp(WORD_CHAR, 'u');
+
+/**
+ * Whether `s` has more than `most` letters and digits, counted only that far (not through a long paragraph).
+ * Each is at least one code unit of `tokens(s)` (its loose form keeps a letter a letter), so a text with more
+ * than a token string's length of them cannot have the same tokens.
+ */
+export function moreWordCharsThan(s: string, most: number): boolean {
+  let n = 0;
+  for (const ch of s) if (ONE_WORD_CHAR.test(ch) && ++n > most) return true;
+  return false;
+}
+
 /** Lower case, without diacritics or characters no one sees: the form both sides are compared in. */
 export function looseForm(s: string): string {
   return s.normalize('NFD').replace(/\p{M}/gu, '').replace(UNSEEN, '').toLowerCase();
