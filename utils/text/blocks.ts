@@ -267,7 +267,7 @@ export function blocksOf(
     }
     // An author's line the page keeps out of search snippets: "Archie is a writer from South London. …" over the article.
     if (el.hasAttribute('data-nosnippet') && isAuthorBio(clean(el.textContent ?? '').replace(/\s*\b(?:inquiries|contact|e-?mail)\s*:.*$/i, ''))) return void leave(el);
-    if (isNoise(el, onPage) || pagePartOf(el, (articleChars ??= (root.textContent ?? '').replace(/\s+/g, ' ').length))) return void leave(el);
+    if (isNoise(el, onPage) || pagePartOf(el, () => (articleChars ??= (root.textContent ?? '').replace(/\s+/g, ' ').length))) return void leave(el);
     if (tag === 'BR') return flush(pending.kind);
     if (tag === 'IMG') {
       const words = captionWords(el.getAttribute('alt') ?? '');

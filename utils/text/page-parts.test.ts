@@ -31,6 +31,16 @@ describe('parts of a page that are not the article', () => {
     expect(pagePartOf(review, 500)).toBe('comments');
   });
 
+  it("the article's length is counted only for a comments or an author box (counting a long article is slow)", () => {
+    let asked = 0;
+    const count = () => (asked++, 500);
+    expect(pagePartOf(el('<p>Just a paragraph of the article.</p>'), count)).toBeNull();
+    expect(pagePartOf(el('<div class="share-bar">Share</div>'), count)).toBe('share');
+    expect(asked).toBe(0);
+    expect(pagePartOf(el('<div itemprop="review"><p>The whole review of the film, as written.</p></div>'), count)).toBe('comments');
+    expect(asked).toBe(1);
+  });
+
   it.each([
     ['Comments', true],
     ['3 Responses', true],

@@ -28,9 +28,10 @@ export type PagePart = 'comments' | 'tooltip' | 'share' | 'author';
  * the length of the whole article's text; readers' comments are never most of it (a review marked up as a
  * schema.org Review is the article).
  */
-export function pagePartOf(el: Element, articleChars = Infinity): PagePart | null {
+export function pagePartOf(el: Element, articleChars: number | (() => number) = Infinity): PagePart | null {
   const part = partOf(el);
-  return (part === 'comments' || part === 'author') && textLength(el) * 2 > articleChars ? null : part;
+  // The article's length is asked for only then (counting a long article's text is not quick).
+  return (part === 'comments' || part === 'author') && textLength(el) * 2 > (typeof articleChars === 'function' ? articleChars() : articleChars) ? null : part;
 }
 
 function partOf(el: Element): PagePart | null {
