@@ -36,6 +36,24 @@ async function readChapter(page: Page, label: string) {
   await click(page, `[data-testid="toc-item"][data-index="${index}"]`);
 }
 
+/** The three chapters' book read from its first chapter with the sleep timer at that chapter's end: paused there. */
+async function heardChapterOne(ext: FirefoxHelpers, pages: PagesServer) {
+  await ext.configure({ threshold: '1000' });
+  const { page, tabId } = await openThreeChapters(ext, pages);
+  await readChapter(page, 'Глава 1');
+  const popup = await ext.openPopup(tabId);
+  await expect.poll(() => state(popup), { timeout: 30_000 }).toBe('playing');
+  await expect.poll(() => evaluate(popup, () => [...(document.querySelector('[data-testid="sleep-timer"]') as HTMLSelectElement).options].map((o) => o.value))).toContain('chapter');
+  await evaluate(popup, () => {
+    const select = document.querySelector('[data-testid="sleep-timer"]') as HTMLSelectElement;
+    select.value = 'chapter';
+    select.dispatchEvent(new Event('change', { bubbles: true }));
+  });
+  await expect.poll(() => attr(popup, 'sleep-left', 'data-chapter')).toBe('true');
+  await expect.poll(() => state(popup), { timeout: 40_000 }).toBe('paused');
+  return { page, popup };
+}
+
 const bookText = (page: Page) => evaluate(page, () => document.querySelector('[data-testid="book-text"]')?.textContent ?? '');
 
 for (const book of TEST_BOOKS) {
@@ -69,19 +87,7 @@ test('a book of one-line sections on a slow service reads to its end: the player
 
 test("the sleep timer's 'at the end of this chapter': the reading pauses where the next chapter begins, nothing of it bought; play goes on into it", async ({ ext, service, pages }) => {
   test.setTimeout(60_000);
-  await ext.configure({ threshold: '1000' });
-  const { page, tabId } = await openThreeChapters(ext, pages);
-  await readChapter(page, 'Глава 1');
-  const popup = await ext.openPopup(tabId);
-  await expect.poll(() => state(popup), { timeout: 30_000 }).toBe('playing');
-  await expect.poll(() => evaluate(popup, () => [...(document.querySelector('[data-testid="sleep-timer"]') as HTMLSelectElement).options].map((o) => o.value))).toContain('chapter');
-  await evaluate(popup, () => {
-    const select = document.querySelector('[data-testid="sleep-timer"]') as HTMLSelectElement;
-    select.value = 'chapter';
-    select.dispatchEvent(new Event('change', { bubbles: true }));
-  });
-  await expect.poll(() => attr(popup, 'sleep-left', 'data-chapter')).toBe('true');
-  await expect.poll(() => state(popup), { timeout: 40_000 }).toBe('paused');
+  const { popup } = await heardChapterOne(ext, pages);
   expect(await attr(popup, 'sleep-left', 'data-chapter')).toBe('false');
   // The whole first chapter was heard, and nothing of the second bought.
   const [first] = longBookChapters(3, 4_000);
@@ -92,19 +98,7 @@ test("the sleep timer's 'at the end of this chapter': the reading pauses where t
 
 test('a click on a paragraph of the chapter just heard goes back to it within the reading: its audio plays from what was received, nothing bought twice', async ({ ext, service, pages }) => {
   test.setTimeout(90_000);
-  await ext.configure({ threshold: '1000' });
-  const { page, tabId } = await openThreeChapters(ext, pages);
-  await readChapter(page, 'Глава 1');
-  const popup = await ext.openPopup(tabId);
-  await expect.poll(() => state(popup), { timeout: 30_000 }).toBe('playing');
-  await expect.poll(() => evaluate(popup, () => [...(document.querySelector('[data-testid="sleep-timer"]') as HTMLSelectElement).options].map((o) => o.value))).toContain('chapter');
-  // The whole first chapter heard (the reading pauses at its end, nothing of the second bought).
-  await evaluate(popup, () => {
-    const select = document.querySelector('[data-testid="sleep-timer"]') as HTMLSelectElement;
-    select.value = 'chapter';
-    select.dispatchEvent(new Event('change', { bubbles: true }));
-  });
-  await expect.poll(() => state(popup), { timeout: 40_000 }).toBe('paused');
+  const { page, popup } = await heardChapterOne(ext, pages);
   const [first, second] = longBookChapters(3, 4_000);
   const chapterOne = words(`Глава 1. ${first!.join(' ')}`);
   expect(words(billed(service))).toEqual(chapterOne);

@@ -33,6 +33,19 @@ async function readChapter(page: Page, label: string) {
   await page.getByTestId('toc-item').filter({ hasText: label }).first().click();
 }
 
+/** The three chapters' book read from its first chapter with the sleep timer at that chapter's end: paused there. */
+async function heardChapterOne(ext: ExtensionHelpers, pages: PagesServer) {
+  await ext.configure({ threshold: '1000' });
+  const { page, tabId } = await openThreeChapters(ext, pages);
+  await readChapter(page, 'Глава 1');
+  const popup = await ext.openPopup(tabId);
+  await expect(player(popup)).toHaveAttribute('data-state', 'playing');
+  await popup.getByTestId('sleep-timer').selectOption('chapter');
+  await expect(popup.getByTestId('sleep-left')).toHaveAttribute('data-chapter', 'true');
+  await expect(player(popup)).toHaveAttribute('data-state', 'paused', { timeout: 40_000 });
+  return { page, popup };
+}
+
 for (const book of TEST_BOOKS) {
   test(`${book.file}: read from its second chapter to the end — every sentence once, in order; nothing of the first, no note, alt text or page number`, async ({ ext, service, pages }) => {
     await ext.configure();
@@ -64,14 +77,7 @@ test('a book of one-line sections on a slow service reads to its end: the player
 
 test("the sleep timer's 'at the end of this chapter': the reading pauses where the next chapter begins, nothing of it bought; play goes on into it", async ({ ext, service, pages }) => {
   test.setTimeout(60_000);
-  await ext.configure({ threshold: '1000' });
-  const { page, tabId } = await openThreeChapters(ext, pages);
-  await readChapter(page, 'Глава 1');
-  const popup = await ext.openPopup(tabId);
-  await expect(player(popup)).toHaveAttribute('data-state', 'playing');
-  await popup.getByTestId('sleep-timer').selectOption('chapter');
-  await expect(popup.getByTestId('sleep-left')).toHaveAttribute('data-chapter', 'true');
-  await expect(player(popup)).toHaveAttribute('data-state', 'paused', { timeout: 40_000 });
+  const { popup } = await heardChapterOne(ext, pages);
   await expect(popup.getByTestId('sleep-left')).toHaveAttribute('data-chapter', 'false');
   // The whole first chapter was heard, and nothing of the second bought.
   const [first] = longBookChapters(3, 4_000);
@@ -82,14 +88,7 @@ test("the sleep timer's 'at the end of this chapter': the reading pauses where t
 
 test('a click on a paragraph of the chapter just heard goes back to it within the reading: its audio plays from what was received, nothing bought twice', async ({ ext, service, pages }) => {
   test.setTimeout(90_000);
-  await ext.configure({ threshold: '1000' });
-  const { page, tabId } = await openThreeChapters(ext, pages);
-  await readChapter(page, 'Глава 1');
-  const popup = await ext.openPopup(tabId);
-  await expect(player(popup)).toHaveAttribute('data-state', 'playing');
-  // The whole first chapter heard (the reading pauses at its end, nothing of the second bought).
-  await popup.getByTestId('sleep-timer').selectOption('chapter');
-  await expect(player(popup)).toHaveAttribute('data-state', 'paused', { timeout: 40_000 });
+  const { page, popup } = await heardChapterOne(ext, pages);
   const [first, second] = longBookChapters(3, 4_000);
   const chapterOne = words(`Глава 1. ${first!.join(' ')}`);
   expect(words(billed(service))).toEqual(chapterOne);
