@@ -19,6 +19,17 @@ const DATE = new RegExp(
   'iu',
 );
 
+/** Spaces not as single spaces between words (a run, a tab or a line break, or at either end). */
+const LOOSE_SPACE = /\s\s|[^\S ]|^ | $/;
+
+/**
+ * `s` with each run of white space one space, and none at either end. Most lines already are: they are kept as
+ * they are, and only tested (each paragraph of a long article is asked of several patterns).
+ */
+export function oneSpaced(s: string): string {
+  return LOOSE_SPACE.test(s) ? s.replace(/\s+/g, ' ').trim() : s;
+}
+
 /**
  * Each line's pattern and the longest line it is asked of; and, for a pattern that searches the whole line, a
  * word it cannot match without (looked for first: a plain search is far quicker than the pattern on every
@@ -100,7 +111,7 @@ const DATELINE_MARK = new RegExp(String.raw`published|updated|posted|опубл�
  * Doe - 11/18/19 11:04 PM EST", «Обновлено 12:30 мск, 3 марта 2024». Every word is a date's; up to 90 characters.
  */
 export function isDateline(block: string): boolean {
-  let t = block.replace(/\s+/g, ' ').trim();
+  let t = oneSpaced(block);
   if (t.length > 90) return false;
   // A byline before the date: "By Jane Doe - …", «Автор: Иван Петров | …».
   t = t.replace(/^(?:by|автор:?)(?:\s+[\p{L} .'’-]{2,40}?)?\s*[-–—|•·]\s+/iu, '');
@@ -126,7 +137,7 @@ const CREDIT_AGENCY = new RegExp(
  * `<figcaption>`): "… (Image: GETTY)", "… (AP Photo/Alan Diaz, File)", "… (Photo: Jane Doe/Reuters)", «… (Фото: РИА Новости)». Up to 400 characters.
  */
 export function isCreditedCaption(block: string): boolean {
-  const t = block.replace(/\s+/g, ' ').trim();
+  const t = oneSpaced(block);
   return t.length <= 400 && (CREDIT_LABEL.test(t) || CREDIT_AGENCY.test(t));
 }
 
@@ -145,13 +156,13 @@ const BIO = new RegExp(
  * extraction asks it only of an article's last blocks (a story about a reporter is not cut).
  */
 export function isAuthorBio(block: string): boolean {
-  const t = block.replace(/\s+/g, ' ').trim();
+  const t = oneSpaced(block);
   return t.length <= 400 && BIO.test(t);
 }
 
 /** A block that is the site's own line (see above), not the author's text. */
 export function isSiteLine(block: string): boolean {
-  const t = block.replace(/\s+/g, ' ').trim();
+  const t = oneSpaced(block);
   if (t === '' || t.length > 450) return false;
   if (t.length <= 80 && DATE.test(t.replace(/[.]$/, ''))) return true;
   // A dateline is 90 characters at most (`isDateline`), its mark and one space before it aside.
