@@ -265,12 +265,9 @@ export class Reader {
   jumpToBlock(tabId: number, block: number): Promise<boolean> {
     return this.jumps(async () => {
       await this.ready;
-      const run = this.run;
-      if (!run || this.view.tabId !== tabId || !['playing', 'paused', 'loading'].includes(this.view.state)) return false;
-      const at = placeOfBlock(run.parts, block);
-      if (!at) return false;
-      await moveTo(this.inside, at.part, timeAtOffset(run.parts[at.part]!, at.offset, run.pace.partDuration(at.part)));
-      return true;
+      const run = this.view.tabId === tabId ? this.run : null;
+      const at = run && placeOfBlock(run.parts, block);
+      return !!at && moveTo(this.inside, at.part, timeAtOffset(run.parts[at.part]!, at.offset, run.pace.partDuration(at.part)));
     });
   }
 

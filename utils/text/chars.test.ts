@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { countChars, hasLooseSpace, isSpaceCode, squeezeSpaces } from './chars';
+import { countChars, hasLooseSpace, isSpaceCode, oneSpaced, squeezeSpaces } from './chars';
 
 /** The characters `squeezeSpaces` makes spaces or removes besides whitespace (`\s`). */
 const BLANKS = [0x115f, 0x1160, 0x2800, 0x3164, 0xffa0];
@@ -69,5 +69,28 @@ describe('blanks and invisible characters: never billed', () => {
       if (isSpaceCode(c) !== expected) wrong.push(c.toString(16));
     }
     expect(wrong).toEqual([]);
+  });
+});
+
+describe('oneSpaced: the same as collapsing every run of white space and trimming, without a copy when none is loose', () => {
+  it.each([
+    'Одна строка из слов.',
+    '',
+    ' ',
+    '  два  пробела ',
+    'табуляция\tвнутри',
+    'перевод\nстроки',
+    '\u00a0неразрывный в начале',
+    'в конце ',
+    ' в начале',
+    'тонкий\u2009пробел',
+    'line\u2028separator',
+    'a b c',
+  ])('%j', (s) => {
+    expect(oneSpaced(s)).toBe(s.replace(/\s+/g, ' ').trim());
+  });
+  it('a line already one-spaced is the same string', () => {
+    const s = 'Уже как надо: слова через один пробел.';
+    expect(oneSpaced(s)).toBe(s);
   });
 });

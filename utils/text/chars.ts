@@ -25,6 +25,18 @@ export function squeezeSpaces(s: string): string {
   return s.replace(BLANK, ' ').replace(INVISIBLE, '').replace(LONE_JOINER, '').replace(/\s+/g, ' ').trim();
 }
 
+/** Spaces not as single spaces between words (a run, a tab or a line break, or at either end). */
+const LOOSE_SPACE = /\s\s|[^\S ]|^ | $/;
+
+/**
+ * `s` with each run of white space one space, and none at either end (`\s` only: unlike `squeezeSpaces`, no
+ * blank or invisible character is touched). Most lines already are: they are kept as they are, and only tested
+ * (each paragraph of a long article is asked of several patterns).
+ */
+export function oneSpaced(s: string): string {
+  return LOOSE_SPACE.test(s) ? s.replace(/\s+/g, ' ').trim() : s;
+}
+
 /**
  * Blanks shown as an empty space, used where spaces would collapse or a name may not be empty: the Braille
  * blank (U+2800, an indent in social posts and forums) and the Hangul fillers (U+115F, U+1160, U+3164, U+FFA0).

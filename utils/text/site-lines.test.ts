@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isAuthorBio, isCreditedCaption, isDateline, isSiteLine, oneSpaced } from './site-lines';
+import { isAuthorBio, isCreditedCaption, isDateline, isSiteLine } from './site-lines';
 
 describe("the site's own lines", () => {
   it.each([
@@ -140,27 +140,4 @@ describe("the author's biography", () => {
     ['The reporter said nothing.', false],
     ['Donald Trump is a candidate for the presidency.', false],
   ])('%s → %s', (block, want) => expect(isAuthorBio(block)).toBe(want));
-});
-
-describe('oneSpaced: the same as collapsing every run of white space and trimming, without a copy when none is loose', () => {
-  it.each([
-    'Одна строка из слов.',
-    '',
-    ' ',
-    '  два  пробела ',
-    'табуляция\tвнутри',
-    'перевод\nстроки',
-    '\u00a0неразрывный в начале',
-    'в конце ',
-    ' в начале',
-    'тонкий\u2009пробел',
-    'line\u2028separator',
-    'a b c',
-  ])('%j', (s) => {
-    expect(oneSpaced(s)).toBe(s.replace(/\s+/g, ' ').trim());
-  });
-  it('a line already one-spaced is the same string', () => {
-    const s = 'Уже как надо: слова через один пробел.';
-    expect(oneSpaced(s)).toBe(s);
-  });
 });

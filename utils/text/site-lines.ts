@@ -5,6 +5,7 @@
  * to the whole block and bounded in length: a sentence of the article that merely mentions one is kept.
  * Measured on the hand-checked pages (`tests/corpus-expected/`): see the README's extraction section.
  */
+import { oneSpaced } from './chars';
 
 const MONTHS_EN = 'jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?';
 const MONTHS_RU = 'январ[яь]|феврал[яь]|марта?|апрел[яь]|ма[яй]|июн[яь]|июл[яь]|августа?|сентябр[яь]|октябр[яь]|ноябр[яь]|декабр[яь]';
@@ -18,17 +19,6 @@ const DATE = new RegExp(
     String.raw`(?:\s*(?:by|автор:?)\s+[\p{L} .'-]{2,40})?$`,
   'iu',
 );
-
-/** Spaces not as single spaces between words (a run, a tab or a line break, or at either end). */
-const LOOSE_SPACE = /\s\s|[^\S ]|^ | $/;
-
-/**
- * `s` with each run of white space one space, and none at either end. Most lines already are: they are kept as
- * they are, and only tested (each paragraph of a long article is asked of several patterns).
- */
-export function oneSpaced(s: string): string {
-  return LOOSE_SPACE.test(s) ? s.replace(/\s+/g, ' ').trim() : s;
-}
 
 /**
  * Each line's pattern and the longest line it is asked of; and, for a pattern that searches the whole line, a
