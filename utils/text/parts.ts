@@ -256,13 +256,15 @@ function resumePoint(text: string, pos: number, limit: number): number {
 interface Range {
   start: number;
   end: number;
+  /** Code points of the slice: its sentences' and separators' (counted as they were packed, not again). */
+  chars: number;
 }
 
 function partRanges(whole: string, sentences: readonly Sentence[], limits: Limits, segmenters: Segmenters, continues: boolean): Range[] {
   const ranges: Range[] = [];
-  let current: (Range & { chars: number }) | null = null;
+  let current: Range | null = null;
   const flush = (): void => {
-    if (current) ranges.push({ start: current.start, end: current.end });
+    if (current) ranges.push(current);
     current = null;
   };
   const pack = (item: Sentence): void => {
@@ -272,7 +274,7 @@ function partRanges(whole: string, sentences: readonly Sentence[], limits: Limit
       let chars = item.chars;
       while (chars > limits.partMax) {
         const cut = cutPoint(whole, start, item.end, limits.partMax, segmenters);
-        ranges.push({ start, end: cut.end });
+        ranges.push({ start, end: cut.end, chars: codePointsBetween(whole, start, cut.end) });
         chars -= codePointsBetween(whole, start, cut.next);
         start = cut.next;
       }
@@ -290,10 +292,10 @@ function partRanges(whole: string, sentences: readonly Sentence[], limits: Limit
   if (continues) {
     pack(first);
   } else if (first.chars <= limits.firstPartMax) {
-    ranges.push({ start: first.start, end: first.end });
+    ranges.push({ start: first.start, end: first.end, chars: first.chars });
   } else {
     const cut = cutPoint(whole, first.start, first.end, limits.firstPartMax, segmenters);
-    ranges.push({ start: first.start, end: cut.end });
+    ranges.push({ start: first.start, end: cut.end, chars: codePointsBetween(whole, first.start, cut.end) });
     pack({ ...first, start: cut.next, chars: first.chars - codePointsBetween(whole, first.start, cut.next) });
   }
   rest.forEach(pack);
@@ -373,7 +375,7 @@ function buildParts(whole: string, sentences: readonly Sentence[], ranges: reado
       text,
       previousText: contextBefore(whole, range.start, contextChars),
       nextText: contextAfter(whole, range.end, contextChars),
-      chars: countChars(text),
+      chars: range.chars,
       sentences: inPart,
     };
   });

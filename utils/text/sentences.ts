@@ -21,7 +21,7 @@ const enum SB {
   SContinue,
 }
 
-/** Classes of the code units up to ё (U+0451); the few beyond it are in `classOf`. */
+/** Classes of the code units up to ё (U+0451); the few beyond it are in `BEYOND_TABLE`. */
 const TABLE = new Uint8Array(0x452);
 const put = (chars: string, c: SB) => {
   for (const ch of chars) TABLE[ch.charCodeAt(0)] = c;
@@ -40,23 +40,29 @@ for (let c = 0x430; c <= 0x44f; c++) TABLE[c] = SB.Lower;
 TABLE[0x401] = SB.Upper;
 TABLE[0x451] = SB.Lower;
 
+/** The few characters beyond the table that have a class. */
+const BEYOND_TABLE = new Map<number, SB>([
+  [0x2013, SB.SContinue], // – en dash
+  [0x2014, SB.SContinue], // — em dash
+  [0x2018, SB.Close], // ‘
+  [0x2019, SB.Close], // ’
+  [0x201c, SB.Close], // “
+  [0x201d, SB.Close], // ”
+  [0x201e, SB.Close], // „
+  [0x2026, SB.Other], // … (not a terminator in UAX #29)
+]);
+/** The code units whose class passes `test`, as a regular expression's character class, made from the tables so the two cannot disagree. */
+function codesOf(test: (c: SB) => boolean): string {
+  const codes = [...TABLE.keys()].filter((c) => test(TABLE[c]! as SB)).concat([...BEYOND_TABLE].filter(([, c]) => test(c)).map(([code]) => code));
+  return codes.map((c) => `\\u${c.toString(16).padStart(4, '0')}`).join('');
+}
+/** Any character outside the alphabet (class Unknown). */
+const OUTSIDE = new RegExp(`[^${codesOf((c) => c !== SB.Unknown)}]`);
+/** The terminators (ATerm, STerm). */
+const TERMINATOR = new RegExp(`[${codesOf((c) => c === SB.ATerm || c === SB.STerm)}]`, 'g');
+
 function classOf(code: number): SB {
-  if (code < 0x452) return TABLE[code]! as SB;
-  switch (code) {
-    case 0x2013: // – en dash
-    case 0x2014: // — em dash
-      return SB.SContinue;
-    case 0x2018: // ‘
-    case 0x2019: // ’
-    case 0x201c: // “
-    case 0x201d: // ”
-    case 0x201e: // „
-      return SB.Close;
-    case 0x2026: // … (not a terminator in UAX #29)
-      return SB.Other;
-    default:
-      return SB.Unknown;
-  }
+  return code < 0x452 ? (TABLE[code]! as SB) : (BEYOND_TABLE.get(code) ?? SB.Unknown);
 }
 
 /**
@@ -75,12 +81,16 @@ export const plainLocale = (locale: string): boolean => UNTAILORED.test(locale);
  */
 export function plainSentenceEnds(text: string): number[] | null {
   const n = text.length;
+  // A character outside the alphabet, wherever it is, sends the whole text to the segmenter. Asked of the
+  // whole text at once, and then only its terminators visited: both are the engine's own scans, not a loop
+  // here over every character (the most of a long article's splitting).
+  if (OUTSIDE.test(text)) return null;
   const ends: number[] = [];
-  // One pass: a character outside the alphabet, wherever it is, sends the whole text to the segmenter.
-  for (let i = 0; i < n; i++) {
+  TERMINATOR.lastIndex = 0;
+  // `test`, not `exec`: no match object made for each terminator; `lastIndex` is just past it.
+  while (TERMINATOR.test(text)) {
+    const i = TERMINATOR.lastIndex - 1;
     const c = classOf(text.charCodeAt(i));
-    if (c === SB.Unknown) return null;
-    if (c !== SB.ATerm && c !== SB.STerm) continue;
     let j = i + 1;
     if (c === SB.ATerm && j < n) {
       const next = classOf(text.charCodeAt(j));
@@ -95,21 +105,18 @@ export function plainSentenceEnds(text: string): number[] | null {
     // SB2: the text's end ends the last sentence whatever comes before it.
     if (j === n) break;
     const next = classOf(text.charCodeAt(j));
-    if (next === SB.Unknown) return null;
     // SB8a: SATerm Close* Sp* × (SContinue | SATerm); a further terminator is weighed in its turn.
     if (next === SB.SContinue || next === SB.ATerm || next === SB.STerm) continue;
     if (c === SB.ATerm) {
       // SB8: ATerm Close* Sp* × (¬(OLetter | Upper | Lower | ParaSep | SATerm))* Lower ("т. е. так").
-      // Characters outside the alphabet end the look (the text is then the segmenter's anyway).
       let k = j;
       let ahead: SB = next;
-      while (ahead !== SB.Upper && ahead !== SB.Lower && ahead !== SB.ATerm && ahead !== SB.STerm && ahead !== SB.Unknown && ++k < n) ahead = classOf(text.charCodeAt(k));
-      if (ahead === SB.Unknown) return null;
+      while (ahead !== SB.Upper && ahead !== SB.Lower && ahead !== SB.ATerm && ahead !== SB.STerm && ++k < n) ahead = classOf(text.charCodeAt(k));
       if (k < n && ahead === SB.Lower) continue;
     }
     // SB11: SATerm Close* Sp* ÷
     ends.push(j);
-    i = j - 1;
+    TERMINATOR.lastIndex = j;
   }
   if (n > 0) ends.push(n);
   return ends;
