@@ -608,7 +608,7 @@ async function extraction() {
       ['/medium.html', clutteredPage(60_000, 'Средняя страница')],
       ['/large.html', clutteredPage(900_000, 'Большая страница')],
     ];
-    const out: Array<{ page: string; htmlKB: number; extractMs: number; firstExtractMs: number; splitMs: number; planMs: number; chars: number }> = [];
+    const out: Array<{ page: string; htmlKB: number; extractMs: number; extractP25Ms: number; firstExtractMs: number; splitMs: number; planMs: number; chars: number }> = [];
     for (const [path, html] of fixtures) {
       rig.pages.put(path, html);
       const { page, tabId } = await rig.openTab(path);
@@ -618,21 +618,25 @@ async function extraction() {
       await rig.sw.evaluate(async (tabId) => {
         await chrome.scripting.executeScript({ target: { tabId }, files: ['/extract.js'] });
       }, tabId);
-      for (let i = 0; i < 9; i++) {
+      // Two not counted (the first compiles the script's code), then 15: on the shared machine one run of the same
+      // build swung by ±40 % with the hour (bench/HISTORY.md, 2026-12-03), so the quartile is shown beside the median.
+      let first = 0;
+      for (let i = -2; i < 15; i++) {
         const result = await rig.sw.evaluate(async (tabId) => {
           const answer = (await chrome.tabs.sendMessage(tabId, { id: 1, type: 'extract', data: { mode: 'normal' }, timestamp: Date.now() }, { frameId: 0 })) as {
             res: { tookMs: number; blocks: Array<{ text: string; kind: 'title' | 'heading' | 'paragraph' }> };
           };
           return answer.res;
         }, tabId);
-        times.push(result.tookMs);
+        if (i === -2) first = result.tookMs;
+        if (i >= 0) times.push(result.tookMs);
         blocks = result.blocks;
       }
-      // Medians of 9 (one run swung by ±30 % with the collector and the JIT).
-      const splitMs = median(Array.from({ length: 9 }, () => timed(() => splitIntoParts(blocks))));
+      splitIntoParts(blocks); // warm-up
+      const splitMs = median(Array.from({ length: 15 }, () => timed(() => splitIntoParts(blocks))));
       // All the planning the worker does before the first request (URLs, pronunciation, letters the service reads, splitting).
       const planMs = median(Array.from({ length: 9 }, () => timed(() => planParts(blocks))));
-      out.push({ page: path, htmlKB: Math.round(Buffer.byteLength(html) / 1024), extractMs: r1(median(times)), firstExtractMs: r1(times[0]!), splitMs: r1(splitMs), planMs: r1(planMs), chars: blocks.reduce((n, b) => n + b.text.length, 0) });
+      out.push({ page: path, htmlKB: Math.round(Buffer.byteLength(html) / 1024), extractMs: r1(median(times)), extractP25Ms: r1(quantile(times, 0.25)), firstExtractMs: r1(first), splitMs: r1(splitMs), planMs: r1(planMs), chars: blocks.reduce((n, b) => n + b.text.length, 0) });
       await page.close();
     }
     const million = makeArticleHtml(1_000_000).replace(/<[^>]+>/g, '\n');
@@ -642,7 +646,7 @@ async function extraction() {
     results.extraction = { pages: out, splitMillionMs: r1(median(splits)) };
     for (const p of out) {
       const total = p.extractMs + p.splitMs;
-      rows.push({ measure: `Readability + splitting, ${p.page} (${p.htmlKB} KB HTML)`, value: `${r1(total)} ms (${p.extractMs} + ${p.splitMs}); the page's first extraction ${p.firstExtractMs} ms; whole planning ${p.planMs} ms`, target: '≤ 150 ms', met: total <= 150 });
+      rows.push({ measure: `Readability + splitting, ${p.page} (${p.htmlKB} KB HTML)`, value: `${r1(total)} ms (${p.extractMs} + ${p.splitMs}; the extraction's p25 ${p.extractP25Ms}); the page's first extraction ${p.firstExtractMs} ms; whole planning ${p.planMs} ms`, target: '≤ 100 ms', met: total <= 100 });
     }
     rows.push({ measure: 'splitting 1,000,000 characters', value: `${r1(median(splits))} ms`, target: '≤ 100 ms', met: median(splits) <= 100 });
   } finally {
