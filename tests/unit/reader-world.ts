@@ -365,6 +365,10 @@ export function makeWorld(opts: WorldOptions = {}) {
     ranDry() {
       emit({ type: 'waiting', readingId });
     },
+    /** The player stopped where part `part` begins, as its `stop-before` asked. */
+    stoppedBefore(part: number) {
+      emit({ type: 'stopped-before', readingId, load: loadId, part });
+    },
     /** The player says its audio plays (with `playingLate`). */
     playing() {
       emit({ type: 'playing', readingId, load: loadId });

@@ -8,6 +8,8 @@ import type { PlayerStats } from './player-stats';
 import { bufferedEnd, bufferedSpan, evictPlayed } from './source-buffer';
 import { PlayerWords, type PlayPoint } from './word-clock';
 import { PlayTimeline } from './play-timeline';
+import { StopBefore } from './stop-before';
+import { setPlayback } from './rates';
 
 /**
  * Plays one reading progressively: every part's bytes go into one SourceBuffer
@@ -31,6 +33,8 @@ export class MsePlayer {
   private ending = false;
   private started = false;
   private userPaused = false;
+  /** Where playback must stop (`stop-before`): paused there as by the listener, the background told. */
+  private readonly stopBefore: StopBefore;
   private objectUrl = '';
   private readonly fine = new FinePosition();
   private readonly words = new PlayerWords(
@@ -51,6 +55,8 @@ export class MsePlayer {
       ? new MediaSessionLink((action) => this.readingId && this.emit({ type: 'media-action', readingId: this.readingId, action }))
       : null,
   ) {
+    const stopped = (part: number) => (this.handle({ type: 'pause', readingId: this.readingId }), this.emit({ type: 'stopped-before', readingId: this.readingId, load: this.loadId, part }));
+    this.stopBefore = new StopBefore(audio, { startOf: (part) => this.timeline.startOf(part), started: () => this.started, stopped });
     audio.addEventListener('play', () => this.controls?.state('playing'));
     audio.addEventListener('pause', () => {
       this.words.stop();
@@ -91,13 +97,14 @@ export class MsePlayer {
       this.load(cmd.readingId, cmd.seekInPart, cmd.positionBase, cmd.startPart, cmd.partOffset);
       this.controls?.show({ title: cmd.title ?? '', site: cmd.site ?? '' });
       this.loadId = cmd.load;
-      this.setPlayback(cmd.rate, cmd.volume);
+      setPlayback(this.audio, cmd.rate, cmd.volume);
       return;
     }
     if (cmd.readingId !== this.readingId) {
       if (cmd.type !== 'stop') this.emit({ type: 'lost', readingId: cmd.readingId });
       return;
     }
+    if (cmd.type === 'stop-before') return this.stopBefore.set(cmd.part);
     switch (cmd.type) {
       case 'append': {
         const { part, bytes, resumed } = cmd;
@@ -133,7 +140,7 @@ export class MsePlayer {
         break;
       }
       case 'playback':
-        this.setPlayback(cmd.rate, cmd.volume);
+        setPlayback(this.audio, cmd.rate, cmd.volume);
         break;
       case 'end-of-stream': {
         const generation = this.generation;
@@ -205,14 +212,6 @@ export class MsePlayer {
     return wrapper;
   }
 
-  private setPlayback(rate: number, volume: number): void {
-    // The browser keeps the pitch while the rate changes (preservesPitch is on by default; set it anyway).
-    this.audio.preservesPitch = true;
-    this.audio.defaultPlaybackRate = rate;
-    this.audio.playbackRate = rate;
-    this.audio.volume = volume;
-  }
-
   /** Seconds played in this reading (the background's base plus this buffer's time). */
   position(): number {
     return this.timeline.position(this.audio.currentTime);
@@ -260,6 +259,7 @@ export class MsePlayer {
   }
 
   private reset(): void {
+    this.stopBefore.clear();
     this.words.reset();
     this.audio.pause();
     if (this.objectUrl) {
@@ -289,6 +289,7 @@ export class MsePlayer {
     const next = this.queue[0];
     if (next) {
       this.timeline.begins(next.part, bufferedEnd(this.buffer));
+      this.stopBefore.check();
       try {
         if (!this.started) diagnostics.mark('player:appendBuffer');
         buffer.appendBuffer(next.bytes);

@@ -59,6 +59,11 @@ export class PlayTimeline {
     if (!this.#starts.has(k)) this.#starts.set(k, at);
   }
 
+  /** Where part k begins on the timeline (s); undefined until its first bytes went in. */
+  startOf(k: number): number | undefined {
+    return this.#starts.get(k);
+  }
+
   /** Where the load's start lies on the timeline: its first part's start plus the second it began at. */
   seekTarget(seconds: number): number {
     return (this.#starts.get(this.#firstPart) ?? 0) + seconds;

@@ -34,6 +34,11 @@ export type PlayerCommand =
   | { type: 'end-of-stream'; readingId: string }
   | { type: 'pause'; readingId: string }
   | { type: 'resume'; readingId: string }
+  /**
+   * "To the end of this chapter": playback stops where part `part` begins (null: it need not), even when the
+   * player already holds that part's audio (given before the timer was set); it then says `stopped-before`.
+   */
+  | { type: 'stop-before'; readingId: string; part: number | null }
   | { type: 'stop'; readingId: string };
 
 /** Player → background. */
@@ -60,6 +65,8 @@ export type PlayerEvent =
   /** The word being said changed: word `word` of part `part` (its index among `wordsOf(text)`). */
   | { type: 'word'; readingId: string; load: number; part: number; word: number }
   | { type: 'waiting'; readingId: string }
+  /** Playback stopped where part `part` begins, as `stop-before` asked: paused there, the part's audio kept. */
+  | { type: 'stopped-before'; readingId: string; load: number; part: number }
   | { type: 'ended'; readingId: string; load: number; position: number }
   | { type: 'error'; readingId: string; message: string }
   /** A media key, or the browser's or system's media controls. */

@@ -32,6 +32,7 @@ export async function onPlayerEvent(r: ReaderInside, event: PlayerEvent): Promis
       const moved = event.part !== view.part || Math.abs(event.position - view.position) >= 0.2 || event.rate !== view.rate;
       if (moved) await r.show({ type: 'moved', part: event.part, position: event.position, partTime: event.partTime, rate: event.rate });
       if (r.view().sleepAt) r.sleep.hold();
+      else r.sleep.followChapter();
       if (moved) keepPlace(run, r.view(), r.deps);
       follow(r, run, event.load, event.part, event.partTime);
       // A restarted background learns from the player what it holds and carries on from there.
@@ -62,6 +63,10 @@ export async function onPlayerEvent(r: ReaderInside, event: PlayerEvent): Promis
       await r.sleep.ranDry(part, r.delivery()?.handedWhole(part) === true);
       break;
     }
+    case 'stopped-before':
+      // Where the next chapter begins, as the sleep timer told the player ("to the end of this chapter").
+      await r.sleep.stoppedBefore(event.part);
+      break;
     case 'lost':
       await r.drive({ type: 'lost', reloading: run.reloading });
       break;

@@ -762,6 +762,57 @@ describe("the sleep timer's end of this chapter (a book)", () => {
     expect(w.okTexts()[second]).toBe(parts[second]!.text);
   });
 
+  const shortFirstChapter = [
+    { kind: 'heading' as const, text: 'Глава 1', chapter: true as const },
+    { kind: 'paragraph' as const, text: 'Короткое начало.' },
+    { kind: 'heading' as const, text: 'Глава 2', chapter: true as const },
+    { kind: 'paragraph' as const, text: sentences(40) },
+    { kind: 'heading' as const, text: 'Глава 3', chapter: true as const },
+    { kind: 'paragraph' as const, text: sentences(3) },
+  ];
+
+  it("the next chapter's opening already given to the player when the timer is set: the player is told to stop where it begins, and its stop pauses the reading there", async () => {
+    const w = makeWorld({ threshold: '1000', blocks: shortFirstChapter });
+    await w.start();
+    const parts = w.store.plan!.parts;
+    const second = parts.findIndex((p, i) => i > 0 && p.chapter);
+    // The first chapter is short: the look-ahead gives the player the second's opening while it plays.
+    w.at(0);
+    await w.until(() => w.commands.some((c) => c.type === 'part-end' && c.part === second), "the next chapter's first part given");
+    const stops = () => w.commands.filter((c) => c.type === 'stop-before');
+    expect(stops()).toEqual([]);
+    await w.reader.setSleepTimer(null, false, true);
+    expect(stops()).toEqual([{ type: 'stop-before', readingId: w.reader.view.id, part: second }]);
+    // Told once, not again at each report while the chapter plays.
+    w.at(second - 1);
+    await w.until(() => w.reader.view.part === second - 1, 'the report taken');
+    expect(stops()).toHaveLength(1);
+    const bought = w.okTexts().length;
+    w.stoppedBefore(second);
+    await w.until(() => w.reader.view.state === 'paused', "paused at the chapter's end");
+    expect(w.reader.view.sleepAtChapter).toBe(false);
+    expect(stops().at(-1)).toEqual({ type: 'stop-before', readingId: w.reader.view.id, part: null });
+    expect(w.okTexts()).toHaveLength(bought);
+    // Resume goes on into the next chapter, from its start (the player kept its audio).
+    await w.reader.resume();
+    expect(w.reader.view.state).toBe('playing');
+    expect(w.commands.at(-1)).toEqual({ type: 'resume', readingId: w.reader.view.id });
+  });
+
+  it("the timer turned off just as the player stopped at the chapter's end: the player is told to go on", async () => {
+    const w = makeWorld({ threshold: '1000', blocks: shortFirstChapter });
+    await w.start();
+    const second = w.store.plan!.parts.findIndex((p, i) => i > 0 && p.chapter);
+    w.at(0);
+    await w.until(() => w.reader.view.state === 'playing', 'playing');
+    await w.reader.setSleepTimer(null, false, true);
+    await w.reader.setSleepTimer(null, false, false);
+    expect(w.commands.filter((c) => c.type === 'stop-before').map((c) => c.type === 'stop-before' && c.part)).toEqual([second, null]);
+    w.stoppedBefore(second);
+    await w.until(() => w.commands.at(-1)?.type === 'resume', 'told to go on');
+    expect(w.reader.view.state).toBe('playing');
+  });
+
   it('running dry in the middle of a chapter (a slow network) does not pause it', async () => {
     const blocks = [{ kind: 'heading' as const, text: 'Глава 1', chapter: true as const }, { kind: 'paragraph' as const, text: sentences(40) }, { kind: 'heading' as const, text: 'Глава 2', chapter: true as const }, { kind: 'paragraph' as const, text: sentences(3) }];
     const w = makeWorld({ threshold: '1000', blocks });

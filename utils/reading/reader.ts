@@ -64,6 +64,7 @@ export class Reader {
       deps,
       run: () => this.run,
       view: () => this.view,
+      load: () => this.load,
       show: (change) => this.show(change),
       pause: () => this.pause(),
       poke: () => this.delivery?.poke(),

@@ -3,6 +3,7 @@
  * being read finish and pauses the reading; parts that would start after it is up are held back, never
  * requested. Its arithmetic is `sleep-timer.ts`; the reader (`reader.ts`) owns the view it reads.
  */
+import { ignore } from '../log';
 import type { ReaderDeps } from './deps';
 import type { ReadingRun } from './run';
 import { sleepHoldFrom, untilSentenceEnd } from './sleep-timer';
@@ -11,8 +12,10 @@ import type { ViewChange } from './view';
 
 /** What the timer needs of the reader. */
 export interface SleepContext {
-  deps: Pick<ReaderDeps, 'sleep' | 'now'>;
+  deps: Pick<ReaderDeps, 'sleep' | 'now' | 'player'>;
   run(): ReadingRun | null;
+  /** The player's current load (a new one forgets what it was told). */
+  load(): number | null;
   view(): ReadingView;
   show(change: ViewChange): Promise<void>;
   pause(): Promise<void>;
@@ -28,6 +31,8 @@ export const SLEEP_CHECK_MS = 5_000;
 
 export class SleepTimer {
   private timer: AbortController | null = null;
+  /** The part the player was told not to play into ("to the end of this chapter"), with its reading and load ('': none). */
+  private told = '';
 
   constructor(private readonly ctx: SleepContext) {}
 
@@ -69,6 +74,34 @@ export class SleepTimer {
     const lifted = run.sleepAtChapter && !view.sleepAtChapter;
     run.sleepAtChapter = view.sleepAtChapter;
     if (run.holdBackFrom(sleepHoldFrom(run.pace, view, view.sleepAt, this.ctx.deps.now())) || lifted) this.ctx.poke();
+    this.followChapter();
+  }
+
+  /**
+   * "To the end of this chapter": the player is told the part it must not play into, the next chapter's first.
+   * Parts from there on are not requested while the timer is set, but the player may hold some already (short
+   * parts given ahead before the timer was set): it stops where that part begins. Told again as the reading
+   * moves on, as more parts are counted, and after each new load.
+   */
+  followChapter(): void {
+    const run = this.ctx.run();
+    const view = this.ctx.view();
+    const next = run?.sleepAtChapter ? run.nextChapter(view.part) : Infinity;
+    const part = Number.isFinite(next) ? next : null;
+    const told = part === null ? '' : `${view.id} ${this.ctx.load()} ${part}`;
+    if (told === this.told) return;
+    this.told = told;
+    void this.ctx.deps.player.post({ type: 'stop-before', readingId: view.id, part }).catch(ignore('telling the player where the chapter ends'));
+  }
+
+  /** The player stopped where part `part` begins, as told: the chapter is over, the reading pauses there. */
+  async stoppedBefore(part: number): Promise<void> {
+    const run = this.ctx.run();
+    if (run?.sleepAtChapter && run.nextChapter(part - 1) === part) return this.pauseAtChapter(run, part);
+    this.told = '';
+    // Not wanted any more (the timer changed meanwhile): the player goes on, unless the reading is paused anyway.
+    const view = this.ctx.view();
+    if (view.state === 'playing' || view.state === 'loading') await this.ctx.deps.player.post({ type: 'resume', readingId: view.id });
   }
 
   /**
@@ -82,8 +115,17 @@ export class SleepTimer {
     if (!run || !run.sleepAtChapter || !handedWhole || view.state !== 'playing') return;
     const next = run.nextChapter(part);
     if (next !== part + 1) return;
+    await this.pauseAtChapter(run, next);
+  }
+
+  /**
+   * The chapter before part `next` is over: the timer is done, the next chapter stays held back while paused, and
+   * the player no longer stops there (it would stop again on resume).
+   */
+  private async pauseAtChapter(run: ReadingRun, next: number): Promise<void> {
     run.holdBackFrom(next);
     run.sleepAtChapter = false;
+    this.followChapter();
     await this.ctx.show({ type: 'sleep', sleepAt: 0, sleepAtChapter: false });
     await this.ctx.pause();
   }
