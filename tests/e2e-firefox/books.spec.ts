@@ -263,6 +263,8 @@ test('stopped in a chapter, the book opened again offers "continue from" that ch
   const before = service.speechLog().length;
 
   ({ page, tabId } = await ext.openTab(address));
+  // The contents read once the book is open (before, the index was looked up in a page still loading).
+  await expect.poll(() => attr(page, 'book-title', 'data-title')).toBe('Длинная книга');
   const chapterTwo = await evaluate(page, () => [...document.querySelectorAll('[data-testid="toc-item"]')].find((b) => b.textContent?.includes('Глава 2'))?.getAttribute('data-index') ?? '-');
   await expect.poll(() => attr(page, 'resume-offer', 'data-chapter')).toBe(chapterTwo);
   expect(Number(await attr(page, 'resume-offer', 'data-position'))).toBeGreaterThan(5);
