@@ -203,10 +203,11 @@ export function makeWorld(opts: WorldOptions = {}) {
   let base = 0;
   let ended = false;
   const emit = (event: PlayerEvent) => queueMicrotask(() => listeners.forEach((l) => l(event)));
+  let playingTime = 0;
   const report = () => {
     let c = playingPart - 1;
     while (complete.has(c + 1)) c++;
-    emit({ type: 'progress', readingId, load: loadId, part: playingPart, partTime: 0, position: base, complete: c, partialBytes: partial.get(c + 1) ?? 0, partialSeconds: ((partial.get(c + 1) ?? 0) / FRAME_BYTES) * FRAME_SECONDS, rate: 1 });
+    emit({ type: 'progress', readingId, load: loadId, part: playingPart, partTime: playingTime, position: base + playingTime, complete: c, partialBytes: partial.get(c + 1) ?? 0, partialSeconds: ((partial.get(c + 1) ?? 0) / FRAME_BYTES) * FRAME_SECONDS, rate: 1 });
   };
   let eos = false;
   const advance = () => {
@@ -214,6 +215,7 @@ export function makeWorld(opts: WorldOptions = {}) {
     while (complete.has(playingPart)) {
       base += ((partial.get(playingPart) ?? 0) / FRAME_BYTES) * FRAME_SECONDS;
       playingPart++;
+      playingTime = 0;
       report();
     }
     if (eos && !ended) {
@@ -382,8 +384,10 @@ export function makeWorld(opts: WorldOptions = {}) {
       emit({ type: 'progress', readingId, load: loadId - 1, part, partTime: 1, position: base + 1, complete: part, partialBytes: 0, partialSeconds: 0, rate: 1 });
     },
     /** The player reports it is at `part`, holding whole every part up to `wholeTo`. */
-    at(part: number, wholeTo = part - 1) {
+    /** Reports playback in part `part`, `partTime` seconds into it, parts up to `wholeTo` held whole. */
+    at(part: number, wholeTo = part - 1, partTime = 0) {
       playingPart = part;
+      playingTime = partTime;
       for (let k = 0; k <= wholeTo; k++) complete.add(k);
       report();
     },

@@ -41,6 +41,12 @@ export type PlayerCommand =
   | { type: 'stop-before'; readingId: string; part: number | null }
   | { type: 'stop'; readingId: string };
 
+/**
+ * `stop-before` asked when playback is already this far (s) into that part: the player does not go back, the
+ * chapter playing is that part's (the background, seeing the same, takes that chapter as the one to finish).
+ */
+export const STOP_PAST_S = 0.5;
+
 /** Player → background. */
 export type PlayerEvent =
   | { type: 'playing'; readingId: string; load: number }

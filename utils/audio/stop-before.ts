@@ -4,6 +4,8 @@
  * element's own `timeupdate` coming 4 times a second at best — so a resume begins the part at its start.
  */
 
+import { STOP_PAST_S } from './player-protocol';
+
 /** What the stop needs of the player: where a part begins on its timeline, whether playback has begun. */
 export interface StopHost {
   /** Where part `part` begins on the timeline (s); undefined until its first bytes went in. */
@@ -15,8 +17,6 @@ export interface StopHost {
 
 /** Within this much of the part's start (s), playback is there. */
 const THERE = 0.005;
-/** Already this far into the part (s) when asked: its chapter is the one playing, not the one to stop before. */
-const PAST = 0.5;
 
 export class StopBefore {
   #part: number | null = null;
@@ -35,7 +35,7 @@ export class StopBefore {
   set(part: number | null): void {
     const at = part === null ? undefined : this.host.startOf(part);
     // Asked when already well into that part (a report behind the player): its chapter is the one playing now.
-    this.#part = at !== undefined && this.audio.currentTime - at > PAST ? null : part;
+    this.#part = at !== undefined && this.audio.currentTime - at > STOP_PAST_S ? null : part;
     this.check();
   }
 

@@ -20,6 +20,7 @@ export async function moveTo(r: ReaderInside, k: number, partTime = 0): Promise<
   markNeeded(run, target, settleUntil > 0);
   const load = r.beginLoad();
   await r.drive({ type: 'jump' }, { part: target, partTime });
+  r.sleep.jumped();
   await r.play(load, target, partTime, settleUntil);
   return true;
 }

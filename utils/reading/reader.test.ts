@@ -799,6 +799,48 @@ describe("the sleep timer's end of this chapter (a book)", () => {
     expect(w.commands.at(-1)).toEqual({ type: 'resume', readingId: w.reader.view.id });
   });
 
+  it("a report of the next chapter's first part a moment before the player stops there moves neither the stop nor what is bought; a report well into it (told too late) finishes that chapter", async () => {
+    const w = makeWorld({ threshold: '1000', blocks: shortFirstChapter });
+    await w.start();
+    const parts = w.store.plan!.parts;
+    const second = parts.findIndex((p, i) => i > 0 && p.chapter);
+    const third = parts.findIndex((p, i) => i > second && p.chapter);
+    w.at(0);
+    await w.until(() => w.commands.some((c) => c.type === 'part-end' && c.part === second), "the next chapter's first part given");
+    await w.reader.setSleepTimer(null, false, true);
+    const stops = () => w.commands.filter((c) => c.type === 'stop-before').map((c) => c.type === 'stop-before' && c.part);
+    const bought = w.okTexts().length;
+    // The player's report rounds to the next part 20 ms before its stop there (Firefox, a busy machine).
+    w.at(second, second - 1, 0.02);
+    await w.until(() => w.reader.view.part === second, 'the report taken');
+    for (let i = 0; i < 50; i++) await new Promise((r) => setTimeout(r, 0));
+    expect(stops()).toEqual([second]);
+    expect(w.okTexts()).toHaveLength(bought);
+    // Well into that part: the player did not stop (told too late); the chapter now playing is the one finished.
+    w.at(second, second - 1, 0.8);
+    await w.until(() => stops().length === 2, 'told again');
+    expect(stops()).toEqual([second, third]);
+    await w.until(() => w.okTexts().length > bought, 'the rest of that chapter bought');
+    expect(w.reader.view.sleepAtChapter).toBe(true);
+  });
+
+  it('a jump into the next chapter while the timer is set finishes the chapter jumped to', async () => {
+    const w = makeWorld({ threshold: '1000', blocks: shortFirstChapter });
+    await w.start();
+    const parts = w.store.plan!.parts;
+    const second = parts.findIndex((p, i) => i > 0 && p.chapter);
+    const third = parts.findIndex((p, i) => i > second && p.chapter);
+    w.at(0);
+    await w.until(() => w.reader.view.state === 'playing', 'playing');
+    await w.reader.setSleepTimer(null, false, true);
+    await w.reader.jumpTo(second);
+    w.at(second, second - 1, 0);
+    await w.until(() => w.commands.some((c) => c.type === 'part-end' && c.part === second + 1), 'the chapter jumped to goes on being bought');
+    const stops = w.commands.filter((c) => c.type === 'stop-before').map((c) => c.type === 'stop-before' && c.part);
+    expect(stops.at(-1)).toBe(third);
+    expect(w.reader.view.state).toBe('playing');
+  });
+
   it("the timer turned off just as the player stopped at the chapter's end: the player is told to go on", async () => {
     const w = makeWorld({ threshold: '1000', blocks: shortFirstChapter });
     await w.start();

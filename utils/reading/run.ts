@@ -157,8 +157,21 @@ export class ReadingRun {
   #holdFrom = Infinity;
 
   /** What the look-ahead rule (`lookahead.ts`) decides from, for part k while part `playing` plays. */
-  /** The sleep timer stops at the end of the chapter being read: nothing of the next chapter is bought. */
-  sleepAtChapter = false;
+  /**
+   * The sleep timer stops at the end of a chapter: a part of that chapter (null: no such timer). Nothing of the
+   * next chapter is bought. Fixed when set, not the chapter of whatever part is reported playing: at the chapter's
+   * end the report may name the next chapter's first part a moment before the player stops there.
+   */
+  sleepChapterOf: number | null = null;
+
+  get sleepAtChapter(): boolean {
+    return this.sleepChapterOf !== null;
+  }
+
+  /** Where the chapter the sleep timer finishes ends: the next chapter's first part (Infinity: none planned, or no such timer). */
+  chapterEnd(): number {
+    return this.sleepChapterOf === null ? Infinity : this.nextChapter(this.sleepChapterOf);
+  }
 
   /** The first part after part `after` that begins a chapter (Infinity: none planned). */
   nextChapter(after: number): number {
@@ -168,7 +181,7 @@ export class ReadingRun {
 
   /** `received`: whether part j's audio is all here (the delivery knows; none: nothing counts as received). */
   lookaheadFacts(k: number, playing: number, received: (j: number) => boolean = () => false): LookaheadFacts {
-    const holdFrom = this.sleepAtChapter ? Math.min(this.#holdFrom, this.nextChapter(playing)) : this.#holdFrom;
+    const holdFrom = Math.min(this.#holdFrom, this.chapterEnd());
     return { k, playing, end: this.end, growing: this.growth.growing, skipped: this.#skipped, holdFrom, asking: this.purse.phase === 'asking', seconds: (j) => this.pace.partDuration(j), received };
   }
 

@@ -3,6 +3,7 @@
  * being read finish and pauses the reading; parts that would start after it is up are held back, never
  * requested. Its arithmetic is `sleep-timer.ts`; the reader (`reader.ts`) owns the view it reads.
  */
+import { STOP_PAST_S } from '../audio/player-protocol';
 import { ignore } from '../log';
 import type { ReaderDeps } from './deps';
 import type { ReadingRun } from './run';
@@ -72,7 +73,8 @@ export class SleepTimer {
     if (!run) return;
     const view = this.ctx.view();
     const lifted = run.sleepAtChapter && !view.sleepAtChapter;
-    run.sleepAtChapter = view.sleepAtChapter;
+    if (!view.sleepAtChapter) run.sleepChapterOf = null;
+    else if (run.sleepChapterOf === null) run.sleepChapterOf = view.part;
     if (run.holdBackFrom(sleepHoldFrom(run.pace, view, view.sleepAt, this.ctx.deps.now())) || lifted) this.ctx.poke();
     this.followChapter();
   }
@@ -80,13 +82,19 @@ export class SleepTimer {
   /**
    * "To the end of this chapter": the player is told the part it must not play into, the next chapter's first.
    * Parts from there on are not requested while the timer is set, but the player may hold some already (short
-   * parts given ahead before the timer was set): it stops where that part begins. Told again as the reading
-   * moves on, as more parts are counted, and after each new load.
+   * parts given ahead before the timer was set): it stops where that part begins. Told again as more parts are
+   * counted, and after each new load. The chapter is the one playing when the timer was set (or jumped to): a
+   * report of the next chapter's first part a moment before the player stops there does not move it on. Only
+   * when the player is well into a later part (told too late, it did not go back) is the chapter playing taken.
    */
   followChapter(): void {
     const run = this.ctx.run();
     const view = this.ctx.view();
-    const next = run?.sleepAtChapter ? run.nextChapter(view.part) : Infinity;
+    if (run?.sleepAtChapter && view.part >= run.chapterEnd() && view.partTime > STOP_PAST_S) {
+      run.sleepChapterOf = view.part;
+      this.ctx.poke();
+    }
+    const next = run?.chapterEnd() ?? Infinity;
     const part = Number.isFinite(next) ? next : null;
     const told = part === null ? '' : `${view.id} ${this.ctx.load()} ${part}`;
     if (told === this.told) return;
@@ -94,10 +102,16 @@ export class SleepTimer {
     void this.ctx.deps.player.post({ type: 'stop-before', readingId: view.id, part }).catch(ignore('telling the player where the chapter ends'));
   }
 
+  /** The listener moved the reading (a jump): the chapter to finish is the one it moved to. */
+  jumped(): void {
+    const run = this.ctx.run();
+    if (run?.sleepAtChapter) run.sleepChapterOf = this.ctx.view().part;
+  }
+
   /** The player stopped where part `part` begins, as told: the chapter is over, the reading pauses there. */
   async stoppedBefore(part: number): Promise<void> {
     const run = this.ctx.run();
-    if (run?.sleepAtChapter && run.nextChapter(part - 1) === part) return this.pauseAtChapter(run, part);
+    if (run?.sleepAtChapter && run.chapterEnd() === part) return this.pauseAtChapter(run, part);
     this.told = '';
     // Not wanted any more (the timer changed meanwhile): the player goes on, unless the reading is paused anyway.
     const view = this.ctx.view();
@@ -113,9 +127,8 @@ export class SleepTimer {
     const run = this.ctx.run();
     const view = this.ctx.view();
     if (!run || !run.sleepAtChapter || !handedWhole || view.state !== 'playing') return;
-    const next = run.nextChapter(part);
-    if (next !== part + 1) return;
-    await this.pauseAtChapter(run, next);
+    if (run.chapterEnd() !== part + 1) return;
+    await this.pauseAtChapter(run, part + 1);
   }
 
   /**
@@ -124,7 +137,7 @@ export class SleepTimer {
    */
   private async pauseAtChapter(run: ReadingRun, next: number): Promise<void> {
     run.holdBackFrom(next);
-    run.sleepAtChapter = false;
+    run.sleepChapterOf = null;
     this.followChapter();
     await this.ctx.show({ type: 'sleep', sleepAt: 0, sleepAtChapter: false });
     await this.ctx.pause();
