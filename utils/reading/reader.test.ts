@@ -799,12 +799,17 @@ describe("the sleep timer's end of this chapter (a book)", () => {
     expect(w.commands.at(-1)).toEqual({ type: 'resume', readingId: w.reader.view.id });
   });
 
-  it("a report of the next chapter's first part a moment before the player stops there moves neither the stop nor what is bought; a report well into it (told too late) finishes that chapter", async () => {
+  /** The short-first-chapter book's reading begun, with its second and third chapters' first parts. */
+  async function threeChapters() {
     const w = makeWorld({ threshold: '1000', blocks: shortFirstChapter });
     await w.start();
     const parts = w.store.plan!.parts;
     const second = parts.findIndex((p, i) => i > 0 && p.chapter);
-    const third = parts.findIndex((p, i) => i > second && p.chapter);
+    return { w, second, third: parts.findIndex((p, i) => i > second && p.chapter) };
+  }
+
+  it("a report of the next chapter's first part a moment before the player stops there moves neither the stop nor what is bought; a report well into it (told too late) finishes that chapter", async () => {
+    const { w, second, third } = await threeChapters();
     w.at(0);
     await w.until(() => w.commands.some((c) => c.type === 'part-end' && c.part === second), "the next chapter's first part given");
     await w.reader.setSleepTimer(null, false, true);
@@ -825,11 +830,7 @@ describe("the sleep timer's end of this chapter (a book)", () => {
   });
 
   it('a jump into the next chapter while the timer is set finishes the chapter jumped to', async () => {
-    const w = makeWorld({ threshold: '1000', blocks: shortFirstChapter });
-    await w.start();
-    const parts = w.store.plan!.parts;
-    const second = parts.findIndex((p, i) => i > 0 && p.chapter);
-    const third = parts.findIndex((p, i) => i > second && p.chapter);
+    const { w, second, third } = await threeChapters();
     w.at(0);
     await w.until(() => w.reader.view.state === 'playing', 'playing');
     await w.reader.setSleepTimer(null, false, true);
