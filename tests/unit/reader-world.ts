@@ -383,8 +383,7 @@ export function makeWorld(opts: WorldOptions = {}) {
     staleReport(part: number) {
       emit({ type: 'progress', readingId, load: loadId - 1, part, partTime: 1, position: base + 1, complete: part, partialBytes: 0, partialSeconds: 0, rate: 1 });
     },
-    /** The player reports it is at `part`, holding whole every part up to `wholeTo`. */
-    /** Reports playback in part `part`, `partTime` seconds into it, parts up to `wholeTo` held whole. */
+    /** The player reports it is at `part`, `partTime` seconds into it, holding whole every part up to `wholeTo`. */
     at(part: number, wholeTo = part - 1, partTime = 0) {
       playingPart = part;
       playingTime = partTime;

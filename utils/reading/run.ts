@@ -156,7 +156,6 @@ export class ReadingRun {
   /** The sleep timer ends the listening within the part before this one: it is not requested (nor any after it). */
   #holdFrom = Infinity;
 
-  /** What the look-ahead rule (`lookahead.ts`) decides from, for part k while part `playing` plays. */
   /**
    * The sleep timer stops at the end of a chapter: a part of that chapter (null: no such timer). Nothing of the
    * next chapter is bought. Fixed when set, not the chapter of whatever part is reported playing: at the chapter's
@@ -179,7 +178,10 @@ export class ReadingRun {
     return Infinity;
   }
 
-  /** `received`: whether part j's audio is all here (the delivery knows; none: nothing counts as received). */
+  /**
+   * What the look-ahead rule (`lookahead.ts`) decides from, for part k while part `playing` plays. `received`:
+   * whether part j's audio is all here (the delivery knows; none: nothing counts as received).
+   */
   lookaheadFacts(k: number, playing: number, received: (j: number) => boolean = () => false): LookaheadFacts {
     const holdFrom = Math.min(this.#holdFrom, this.chapterEnd());
     return { k, playing, end: this.end, growing: this.growth.growing, skipped: this.#skipped, holdFrom, asking: this.purse.phase === 'asking', seconds: (j) => this.pace.partDuration(j), received };
