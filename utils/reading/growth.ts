@@ -41,14 +41,15 @@ export async function growReading(
       if (run.signal.aborted || !reader.current() || !plan?.grows) return;
       const planned = planBatch(plan, plan.grows.blocks, batch.blocks, settings, plan.grows.continues === true);
       run.growth.counted(planned.parts, batch.blocks.length, batch.more, batch.incomplete === true);
-      // Written in order (the plan, then the view that counts it), not waited for before the reading is told:
-      // the next part is asked for, and `playing` shown, as soon as the new parts are counted in memory.
+      // Written in order (the plan, then the view that counts it), waited for neither before the reading is
+      // told (the next part is asked for, and `playing` shown, as soon as the new parts are counted in memory)
+      // nor before the next batch is asked for: the plan's writes asked for meanwhile are one (`writeQueue`).
       const planSaved = reader.deps.store.savePlan(plan);
       planSaved.catch(() => undefined);
       if (run.signal.aborted || !reader.current()) return;
       const viewSaved = reader.show({ type: 'grown', batch: { ...batch, ...planned }, partChars: plan.parts.map((p) => p.chars), price, incomplete: run.growth.incomplete });
       run.growth.grew();
-      await Promise.all([planSaved, viewSaved]);
+      void Promise.all([planSaved, viewSaved]).catch(ignore('saving the reading'));
     }
   } catch (err) {
     if (!run.signal.aborted) {

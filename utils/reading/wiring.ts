@@ -14,7 +14,7 @@ import { spentAround, usageFailedStorage, usageStorage } from '../storage/usage-
 import { spendingStorage } from '../storage/spending';
 import { SpendingBook } from '../money/spending-book';
 import { usageWriter } from '../storage/usage-writer';
-import { ReadingError } from './plan';
+import { ReadingError, type ReadingPlan } from './plan';
 import { afterHold } from '../diagnostics/diagnostics';
 import { diagnostics } from '../diagnostics/wired';
 import { pageKey, resumeStorage, withPoint } from '../storage/resume';
@@ -24,6 +24,7 @@ import pLimit from 'p-limit';
 /** Resume points are read, changed and written one change at a time. */
 const resumeWrites = pLimit(1);
 import { loadPlan, savePlan } from './plan-store';
+import { writeQueue } from './write-queue';
 import { moreFromTab, pageScript } from '../page-text/tab-text';
 import { showsPage } from '../page-text/tab-channel';
 import { untilReady } from '../page-text/until-ready';
@@ -158,16 +159,8 @@ export function createReader(player: PlayerSink, onView: (view: ReadingView, wri
   pageOptionsStorage.watch(followWordMark);
   /** Settles once the last start's page has answered (or FIRST_WRITES_WAIT_MS passed); the account's write waits for it. */
   let pageAnswered: Promise<void> = Promise.resolve();
-  /** The plan's writes, and the views written behind them, one after another; null when none is pending. */
-  let tail: Promise<unknown> | null = null;
-  const queued = <T>(write: () => Promise<T>): Promise<T> => {
-    const next = (tail ?? Promise.resolve()).catch(() => undefined).then(write);
-    tail = next;
-    void next.catch(() => undefined).then(() => {
-      if (tail === next) tail = null;
-    });
-    return next;
-  };
+  /** The plan's writes, and the views written behind them, one after another (a growing plan's written as it is by then). */
+  const writes = writeQueue<ReadingPlan, ReadingView>(savePlan, (view) => readingViewStorage.setValue(view));
   const reader: Reader = new Reader({
     async keyProblem() {
       const checked = await checkedAuth();
@@ -212,11 +205,11 @@ export function createReader(player: PlayerSink, onView: (view: ReadingView, wri
       // names a new plan, and must find that plan, not the one before it. With no plan being written,
       // the view is written at once (the toolbar's popup, opened as the audio plays, must find `playing`).
       saveView: (view) => {
-        const written = tail ? queued(() => readingViewStorage.setValue(view)) : readingViewStorage.setValue(view);
+        const written = writes.saveView(view);
         onView(view, written);
         return written;
       },
-      savePlan: (plan) => queued(() => savePlan(plan)),
+      savePlan: (plan) => writes.savePlan(plan),
       saveProgress: (progress) => runProgressStorage.setValue(progress),
       load: async () => ({ view: await readingViewStorage.getValue(), plan: await loadPlan(), progress: await runProgressStorage.getValue() }),
     },
