@@ -82,6 +82,8 @@ export interface WorldOptions {
   networkPauseAfterMs?: number;
   /** An article read title first: the code units of its page's text (`ExtractedText.bound`). */
   bound?: number;
+  /** A book: the most its text can bill, from its sections' sizes (`ExtractedText.mostChars`). */
+  mostChars?: number;
 }
 
 export function sentences(n: number, words = 12, prefix = 'Предложение'): string {
@@ -398,7 +400,7 @@ export function makeWorld(opts: WorldOptions = {}) {
     resumePoints,
     start(source: 'article' | 'selection' = 'article') {
       const more = batches.length > 0;
-      return reader.start({ tabId: 1, source, extract: async () => ({ title: 'T', source, blocks, ...(opts.url ? { url: opts.url } : {}), ...(more ? { more } : {}), ...(opts.bound === undefined ? {} : { bound: opts.bound }) }) });
+      return reader.start({ tabId: 1, source, extract: async () => ({ title: 'T', source, blocks, ...(opts.url ? { url: opts.url } : {}), ...(more ? { more } : {}), ...(opts.bound === undefined ? {} : { bound: opts.bound }), ...(opts.mostChars === undefined ? {} : { mostChars: opts.mostChars }) }) });
     },
     /** Resolves when `check` holds (polls the event loop, never the clock). */
     async until(check: () => boolean, what = 'condition'): Promise<void> {

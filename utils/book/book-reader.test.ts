@@ -179,3 +179,24 @@ describe('the table of contents as the listener picks from it', () => {
     ]);
   });
 });
+
+describe('what a book tells the reading of its cost before it is counted', () => {
+  const book = ['<h1>One</h1><p>a</p>', '<h1>Two</h1><p>b</p>', '<h1>Three</h1><p>c</p>'];
+  const sized = (bodies: string[]): BookSource => ({ ...source(bodies), mostChars: (s) => 1000 - s });
+
+  it.each([
+    ['from a chapter, with more to come: the most from that section on', { section: 1 }, '', 999],
+    ['from the last section (nothing more to count): nothing', { section: 2 }, '', undefined],
+    ['a selection: nothing (it is counted whole)', { section: 0 }, 'a', undefined],
+  ])('%s', async (_name, start, selected, expected) => {
+    const reader = new BookReader(sized(book), { ...view(), selectionText: () => selected }, meta, urlOf);
+    reader.nextStart = start;
+    expect((await reader.extract()).mostChars).toBe(expected);
+  });
+
+  it('a book that cannot tell (a MOBI) gives nothing', async () => {
+    const reader = new BookReader(source(book), view(), meta, urlOf);
+    reader.nextStart = { section: 0 };
+    expect((await reader.extract()).mostChars).toBeUndefined();
+  });
+});

@@ -25,6 +25,8 @@ export interface BookSource {
   linear(s: number): boolean;
   /** Section `s`'s blocks (and the document they are in, for a chapter's anchor). */
   text(s: number): Promise<SectionText & { doc?: Document }>;
+  /** The most the text from section `s` on can bill, known before it is read (`most-chars.ts`); undefined when the book cannot tell. */
+  mostChars?(s: number): number | undefined;
 }
 
 /** What the page gives the reader. */
@@ -126,6 +128,7 @@ export class BookReader {
     // A chapter with no text where it starts (a picture): the next section with some.
     if (!batch.blocks.length && batch.more) batch = await this.next(this.generation);
     leftOutChars += batch.leftOutChars;
+    const most = batch.more ? this.source.mostChars?.(start.section) : undefined;
     return {
       title,
       site,
@@ -136,6 +139,7 @@ export class BookReader {
       tookMs: performance.now() - started,
       docPage: true,
       ...(batch.more ? { more: true } : {}),
+      ...(most !== undefined ? { mostChars: most } : {}),
       ...(start.continuePlace ? { continuePlace: true as const } : {}),
       chapters: true,
     };

@@ -16,6 +16,7 @@ import { keptBooks, type KeptBooks } from './kept';
 import { BookTextView } from './book-view';
 import { chaptersOf, flattenToc, type Chapter } from './toc';
 import { sectionBlocks, type SectionText } from './section-blocks';
+import { mostCharsFrom } from './most-chars';
 import type { FoliateBook } from '@/vendor/foliate-js/book';
 
 export interface BookSession {
@@ -64,12 +65,16 @@ async function sectionDocument(book: FoliateBook, s: number): Promise<Document> 
   return text ? new DOMParser().parseFromString(text, 'text/html') : doc;
 }
 
-/** The book's sections as the reader reads them; the last few kept (a section's document is let go after). */
-export function bookSource(book: FoliateBook, keep = 4): BookSource {
+/**
+ * The book's sections as the reader reads them; the last few kept (a section's document is let go after).
+ * `sized`: its sections' sizes are their markup's bytes (not a MOBI's), and bound what its text can bill.
+ */
+export function bookSource(book: FoliateBook, { keep = 4, sized = false } = {}): BookSource {
   const cache = new Map<number, Promise<SectionText & { doc?: Document }>>();
   return {
     sectionCount: book.sections.length,
     linear: (s) => book.sections[s]?.linear !== 'no',
+    ...(sized ? { mostChars: (s: number) => mostCharsFrom(book.sections, s) } : {}),
     text(s) {
       const known = cache.get(s);
       if (known) {
@@ -171,7 +176,7 @@ export class BookPage {
     this.set({ status: 'loading' });
     try {
       const [opened, id] = await Promise.all([openBook(file, name, this.uiLanguage), bookId(file)]);
-      const source = bookSource(opened.book);
+      const source = bookSource(opened.book, { sized: opened.format !== 'mobi' });
       const chapters = await chaptersOf(flattenToc(opened.book.toc), opened.book.sections, (href) => opened.book.resolveHref(href), this.untitled);
       if (!chapters.length) throw new BookError('no-text');
       this.source = source;

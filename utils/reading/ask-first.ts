@@ -13,8 +13,9 @@ export interface AskFirstTerms {
   /** The listener asked to see what will be read before anything is sent. */
   previewFirst: boolean;
   /**
-   * Code points the whole reading bills at most, known before it is counted (an article read title first:
-   * `boundOf` its page's text, `money/bound.ts`). When that neither passes a cap nor the threshold, nothing is asked.
+   * Code points the whole reading bills at most, known before it is counted (`boundOf` an article's page text
+   * when it is read title first, `money/bound.ts`, or a book's sections' sizes from where it starts). When that
+   * neither passes a cap nor the threshold, nothing is asked.
    */
   boundChars?: number;
 }
@@ -31,9 +32,9 @@ export interface AskFirstFacts extends Omit<AskFirstTerms, 'estimateChars'> {
 /**
  * The rule, pure: why a reading asks before anything is sent ('' when it need not) — a spending cap its
  * estimate would pass, an estimate over the threshold, or the preview the listener asked for — or `wait`
- * for more of the count. An article read title first asks nothing when all of its page's text could be
- * read without asking, else waits to be counted whole. A document counted in batches waits for its whole
- * estimate unless what is counted so far already passes the threshold; a cap is asked about on the whole
+ * for more of the count. A reading with a bound (an article read title first, a book) asks nothing when
+ * all of what it bounds could be read without asking, else waits to be counted whole. A document counted
+ * in batches waits for its whole estimate unless what is counted so far already passes the threshold; a cap is asked about on the whole
  * estimate only (agreeing to pass it is a hard limit, never agreed on a part).
  */
 export function askFirstDecision(f: AskFirstFacts): ReadingView['confirmReason'] | 'wait' {

@@ -21,12 +21,13 @@ import type { ReadingView } from './state';
 export async function askFirstIfNeeded(r: ReaderInside, run: ReadingRun, planning: NonNullable<ReadingRun['planning']>, price: RubUnits, batched: boolean, written: Promise<unknown>): Promise<void> {
   const { settings } = planning;
   const threshold = parseRub(settings.confirmThresholdRub) ?? 0n;
+  const most = planning.text.bound ?? planning.text.mostChars;
   const confirmReason = await askFirstReason(run, {
     estimateChars: () => r.view().estimateChars,
     price,
     threshold,
     previewFirst: settings.previewFirst === true,
-    boundChars: planning.text.bound === undefined ? undefined : boundOf(planning.text.bound, settings.pronunciations ?? []),
+    boundChars: most === undefined ? undefined : boundOf(most, settings.pronunciations ?? []),
   });
   if (!confirmReason) {
     // Nothing asked: the reading may spend what stays under the threshold, and asks again past it.

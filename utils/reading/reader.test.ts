@@ -607,6 +607,40 @@ describe('a document read in batches (a PDF)', () => {
   });
 });
 
+describe('a book read section by section (its page tells the most its text can bill)', () => {
+  const chapter = (word: string) => [{ kind: 'paragraph' as const, text: sentences(20, 12, word) }];
+
+  it('under the threshold: its first part is asked for while the rest is still being counted, and the whole is read', async () => {
+    let open!: () => void;
+    const gate = new Promise<void>((r) => (open = r));
+    // 10 ₽ at 1,500 ₽ a million characters: 6,666; the book's most of 6,000 is within it.
+    const w = makeWorld({ autoplay: true, threshold: '10', price: '1500.0000', mostChars: 6_000, blocks: chapter('Первая'), batches: [{ blocks: chapter('Вторая'), leftOutChars: 0, more: false, gate }] });
+    void w.start();
+    await w.until(() => w.log.length > 0, 'the first request');
+    expect(w.log[0]!.text).toContain('Первая 1 ');
+    expect(w.reader.view.counting).toBe(true);
+    open();
+    await finished(w);
+    expect(w.okTexts().join(' ')).toContain('Вторая 20 ');
+    expect(w.reader.view.counting).toBe(false);
+  });
+
+  it('one whose most could pass the threshold sends nothing until it is counted whole (the same text, 6,667 at most)', async () => {
+    let open!: () => void;
+    const gate = new Promise<void>((r) => (open = r));
+    const w = makeWorld({ autoplay: true, threshold: '10', price: '1500.0000', mostChars: 6_667, blocks: chapter('Первая'), batches: [{ blocks: chapter('Вторая'), leftOutChars: 0, more: false, gate }] });
+    void w.start();
+    await w.until(() => w.askedAfter.length > 0, 'the rest asked for');
+    await new Promise((r) => setImmediate(r));
+    expect(w.log).toHaveLength(0);
+    expect(w.reader.view.counting).toBe(true);
+    open();
+    // Counted whole, it is under the threshold: read without asking.
+    await finished(w);
+    expect(w.okTexts().join(' ')).toContain('Вторая 20 ');
+  });
+});
+
 describe('an article read title first (its page answered with the title; the rest follows)', () => {
   const title = { kind: 'title' as const, text: 'Статья о реке' };
   const rest = [{ kind: 'paragraph' as const, text: sentences(20, 12, 'Дальше') }, { kind: 'paragraph' as const, text: sentences(20, 12, 'Потом') }];

@@ -46,6 +46,13 @@ export interface ExtractedText {
    * the article's words are a part of (the reading's estimate is bounded by it before it is counted).
    */
   bound?: number;
+  /**
+   * A document read in batches whose page can tell, before it is counted, the most its text from where the
+   * reading starts can bill (code points before the listener's rules: a book's, from its sections' sizes):
+   * a reading that could not pass the threshold with it goes without waiting for the count, as `bound` lets
+   * an article read title first.
+   */
+  mostChars?: number;
   /** Set by the extension's own document pages, the PDF page and the book page (a page being replaced by one may still answer for a moment). */
   docPage?: true;
   /**
