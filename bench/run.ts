@@ -858,6 +858,8 @@ async function books() {
     const made: Array<[string, Uint8Array]> = [['FB2', bigFb2()], ['EPUB', await bigEpub()]];
     const out: Record<string, unknown> = {};
     results.books = out;
+    /** Per book: ms from the worker's `start` to each of its first steps (test builds' marks, `utils/diagnostics/wired-test.ts`). */
+    const steps: Record<string, number[]> = {};
     for (const [kind, bytes] of made) {
       rig.pages.putFile(`/big.${kind}`, bytes, 'application/octet-stream');
       const page = await rig.context.newPage();
@@ -876,6 +878,11 @@ async function books() {
         }, chapter);
         const ms = await rig.playingAfter(startedAt, `chapter ${chapter + 1} of the ${kind}`);
         if (i > 0) firstAudio.push(ms - FIRST_BYTE_MS);
+        // Where the time went: the worker's marks from its `start`, and the click → `start` before them.
+        const trace = await withServiceMarks(await rig.takeTrace(), rig.service.url, startedAt);
+        const start = trace.findLast(([label]) => label === 'start');
+        if (i > 0) collectSteps(trace, kind, steps);
+        if (i > 0 && start) (steps[`${kind} (click → start)`] ??= []).push(start[1] - startedAt);
         await rig.stopFromWorker();
       }
       // Both what the page holds and what it has not collected yet: the second follows the allocations' timing.
@@ -896,6 +903,8 @@ async function books() {
       rows.push({ measure: `book, ${kind}: the same after a garbage collection`, value: `${heap} MB`, target: '—', met: null });
       await page.close();
     }
+    out.steps = Object.fromEntries(Object.entries(steps).map(([k, xs]) => [k, r1(median(xs))]));
+    console.log('books, first steps (median ms after start):', out.steps);
   } finally {
     await rig.close();
   }
