@@ -6,7 +6,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { mp3Duration } from '../../utils/audio/mp3-frames.ts';
 import { billed, letters, inTextOrder, words } from '../fixtures/billed.ts';
-import { bookBytes, longBookChapters, longFb2, oneLineSectionsFb2, shortFirstChapterFb2, TEST_BOOKS } from '../fixtures/books.ts';
+import { bookBytes, longBookChapters, longFb2, oneLineSectionsFb2, shortFirstChapterFb2, sizesBound, TEST_BOOKS } from '../fixtures/books.ts';
 import { RU } from '../fixtures/books/texts.ts';
 import { click, evaluate } from './firefox.ts';
 import { attr, contextMenu, expect, state, test, type FirefoxHelpers } from './fixtures.ts';
@@ -55,9 +55,6 @@ async function heardChapterOne(ext: FirefoxHelpers, pages: PagesServer) {
 }
 
 const bookText = (page: Page) => evaluate(page, () => document.querySelector('[data-testid="book-text"]')?.textContent ?? '');
-
-/** An EPUB's or an FB2's sections' sizes are their markup's bytes, which bound what the book can bill; a MOBI's are not. */
-const sizesBound = (file: string) => !/\.(mobi|azw3)$/.test(file);
 
 for (const book of TEST_BOOKS) {
   test(`${book.file}: read from its second chapter to the end — every sentence once, in order; nothing of the first, no note, alt text or page number`, async ({ ext, service, pages }) => {

@@ -7,7 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import { mp3Duration } from '../../utils/audio/mp3-frames.ts';
 import { billed, letters, inTextOrder, words } from '../fixtures/billed.ts';
-import { bookBytes, longBookChapters, longFb2, oneLineSectionsFb2, shortFirstChapterFb2, TEST_BOOKS } from '../fixtures/books.ts';
+import { bookBytes, longBookChapters, longFb2, oneLineSectionsFb2, shortFirstChapterFb2, sizesBound, TEST_BOOKS } from '../fixtures/books.ts';
 import { RU } from '../fixtures/books/texts.ts';
 import { expect, type ExtensionHelpers, menuItemExists, player, test } from './fixtures.ts';
 import type { Page } from 'playwright-core';
@@ -45,9 +45,6 @@ async function heardChapterOne(ext: ExtensionHelpers, pages: PagesServer) {
   await expect(player(popup)).toHaveAttribute('data-state', 'paused', { timeout: 40_000 });
   return { page, popup };
 }
-
-/** An EPUB's or an FB2's sections' sizes are their markup's bytes, which bound what the book can bill; a MOBI's are not. */
-const sizesBound = (file: string) => !/\.(mobi|azw3)$/.test(file);
 
 for (const book of TEST_BOOKS) {
   test(`${book.file}: read from its second chapter to the end — every sentence once, in order; nothing of the first, no note, alt text or page number`, async ({ ext, service, pages }) => {

@@ -29,7 +29,7 @@ export type TunedValue = 'network-pause-ms' | 'audio-cache-bytes';
 /**
  * The points a test may hold (in the background): `extract:script` — an article read title first, after
  * the page's facts were read and before the extract script goes in (a page that grows in between);
- * `text:more` — a document read in batches (a PDF), before its page is asked for the next batch.
+ * `text:more` — a document read in batches (a PDF, a book), before its page is asked for the next batch.
  */
 export type HoldPoint = 'extract:script' | 'text:more';
 
