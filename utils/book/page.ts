@@ -324,11 +324,8 @@ export class BookPage {
     const state = this.state;
     if (state.status !== 'ready') return;
     state.session.reader.nextStart = start;
-    const tabId = await this.tabId;
-    // Asked for before the section is shown: an FB2's section is parsed where it is shown, a long one for tens
-    // of milliseconds, while the background's start goes on beside it (it asks for the same section's text).
-    const started = tabId !== null ? sendMessage('startReading', { tabId, force: true }) : Promise.resolve();
     void this.view.showSection(start.section);
-    await started;
+    const tab = await browser.tabs.getCurrent();
+    if (tab?.id !== undefined) await sendMessage('startReading', { tabId: tab.id, force: true });
   }
 }
