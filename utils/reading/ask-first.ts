@@ -34,8 +34,8 @@ export interface AskFirstFacts extends Omit<AskFirstTerms, 'estimateChars'> {
  * estimate would pass, an estimate over the threshold, or the preview the listener asked for — or `wait`
  * for more of the count. A reading with a bound (an article read title first, a book) asks nothing when
  * all of what it bounds could be read without asking, else waits to be counted whole. A document counted
- * in batches waits for its whole estimate unless what is counted so far already passes the threshold; a cap is asked about on the whole
- * estimate only (agreeing to pass it is a hard limit, never agreed on a part).
+ * in batches waits for its whole estimate unless what is counted so far already passes the threshold; a
+ * cap is asked about on the whole estimate only (agreeing to pass it is a hard limit, never agreed on a part).
  */
 export function askFirstDecision(f: AskFirstFacts): ReadingView['confirmReason'] | 'wait' {
   if (f.growing && f.boundChars !== undefined) {
