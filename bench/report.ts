@@ -284,10 +284,12 @@ export async function withServiceMarks(trace: [string, number][], serviceUrl: st
  * Adds a reading's first-step marks (`utils/trace.ts`), as ms after its `start`, to `steps` under `how`:
  * the last start's, as the trace may still hold the marks of runs before it (a popup run's).
  */
-export function collectSteps(trace: [string, number][], how: string, steps: Record<string, number[]>): void {
+export function collectSteps(trace: [string, number][], how: string, steps: Record<string, number[]>, before?: { label: string; at: number }): void {
   const from = trace.findLastIndex(([label]) => label === 'start');
   if (from < 0) return;
   const t0 = trace[from]![1];
+  // And the time before the `start` (the popup opened, a chapter clicked), under its own label.
+  if (before) (steps[`${how} (${before.label} → start)`] ??= []).push(t0 - before.at);
   const seen = new Set<string>();
   for (const [label, at] of trace.slice(from)) {
     if (seen.has(label)) continue;

@@ -316,9 +316,8 @@ async function firstAudio() {
         if (arrived !== null) toRequest.push(arrived - origin);
         // Where the time went: the worker's marks from its start of the reading, and that start after the popup's opening.
         const trace = await withServiceMarks(await rig.takeTrace(), rig.service.url, origin);
-        collectSteps(trace, `popup ${kind}`, steps);
+        collectSteps(trace, `popup ${kind}`, steps, { label: 'opened', at: origin });
         const start = trace.findLast(([label]) => label === 'start');
-        if (start) (steps[`popup ${kind} (opened → start)`] ??= []).push(start[1] - origin);
         const bytesAt = await rig.offscreen<number>('player.stats.firstBytesAt ? performance.timeOrigin + player.stats.firstBytesAt : 0');
         if (bytesAt && start) (steps[`popup ${kind} player:bytes`] ??= []).push(bytesAt - start[1]);
       }
@@ -880,9 +879,7 @@ async function books() {
         if (i > 0) firstAudio.push(ms - FIRST_BYTE_MS);
         // Where the time went: the worker's marks from its `start`, and the click → `start` before them.
         const trace = await withServiceMarks(await rig.takeTrace(), rig.service.url, startedAt);
-        const start = trace.findLast(([label]) => label === 'start');
-        if (i > 0) collectSteps(trace, kind, steps);
-        if (i > 0 && start) (steps[`${kind} (click → start)`] ??= []).push(start[1] - startedAt);
+        if (i > 0) collectSteps(trace, kind, steps, { label: 'click', at: startedAt });
         await rig.stopFromWorker();
       }
       // Both what the page holds and what it has not collected yet: the second follows the allocations' timing.

@@ -609,12 +609,17 @@ describe('a document read in batches (a PDF)', () => {
 
 describe('a book read section by section (its page tells the most its text can bill)', () => {
   const chapter = (word: string) => [{ kind: 'paragraph' as const, text: sentences(20, 12, word) }];
-
-  it('under the threshold: its first part is asked for while the rest is still being counted, and the whole is read', async () => {
+  /** A book of two chapters, the second held back until `open` (its count), that bills `mostChars` at most; 10 ₽ at 1,500 ₽ a million characters: 6,666. */
+  const book = (mostChars: number) => {
     let open!: () => void;
     const gate = new Promise<void>((r) => (open = r));
-    // 10 ₽ at 1,500 ₽ a million characters: 6,666; the book's most of 6,000 is within it.
-    const w = makeWorld({ autoplay: true, threshold: '10', price: '1500.0000', mostChars: 6_000, blocks: chapter('Первая'), batches: [{ blocks: chapter('Вторая'), leftOutChars: 0, more: false, gate }] });
+    const w = makeWorld({ autoplay: true, threshold: '10', price: '1500.0000', mostChars, blocks: chapter('Первая'), batches: [{ blocks: chapter('Вторая'), leftOutChars: 0, more: false, gate }] });
+    return { w, open };
+  };
+
+  it('under the threshold: its first part is asked for while the rest is still being counted, and the whole is read', async () => {
+    // The book's most of 6,000 is within the threshold.
+    const { w, open } = book(6_000);
     void w.start();
     await w.until(() => w.log.length > 0, 'the first request');
     expect(w.log[0]!.text).toContain('Первая 1 ');
@@ -626,9 +631,7 @@ describe('a book read section by section (its page tells the most its text can b
   });
 
   it('one whose most could pass the threshold sends nothing until it is counted whole (the same text, 6,667 at most)', async () => {
-    let open!: () => void;
-    const gate = new Promise<void>((r) => (open = r));
-    const w = makeWorld({ autoplay: true, threshold: '10', price: '1500.0000', mostChars: 6_667, blocks: chapter('Первая'), batches: [{ blocks: chapter('Вторая'), leftOutChars: 0, more: false, gate }] });
+    const { w, open } = book(6_667);
     void w.start();
     await w.until(() => w.askedAfter.length > 0, 'the rest asked for');
     await new Promise((r) => setImmediate(r));

@@ -8,24 +8,17 @@
  * counted section by section would otherwise write it once a section (quadratic in the book's length).
  * A view asked for after a plan is still written after a write holding at least that plan.
  */
+import pLimit from 'p-limit';
+
 export interface WriteQueue<P extends { id: string }, V> {
   savePlan(plan: P | null): Promise<void>;
   saveView(view: V): Promise<void>;
 }
 
 export function writeQueue<P extends { id: string }, V>(writePlan: (plan: P | null) => Promise<void>, writeView: (view: V) => Promise<void>): WriteQueue<P, V> {
-  /** The last write asked for; null when none is pending. */
-  let tail: Promise<unknown> | null = null;
+  const queued = pLimit(1);
   /** A plan's write that has not begun yet, and the plan it will write. */
   let waiting: { plan: P | null; written: Promise<void> } | null = null;
-  const queued = (write: () => Promise<void>): Promise<void> => {
-    const next = (tail ?? Promise.resolve()).catch(() => undefined).then(write);
-    tail = next;
-    void next.catch(() => undefined).then(() => {
-      if (tail === next) tail = null;
-    });
-    return next;
-  };
   return {
     savePlan(plan) {
       if (waiting && plan && waiting.plan?.id === plan.id) {
@@ -41,7 +34,7 @@ export function writeQueue<P extends { id: string }, V>(writePlan: (plan: P | nu
       return entry.written;
     },
     saveView(view) {
-      return tail ? queued(() => writeView(view)) : writeView(view);
+      return queued.activeCount + queued.pendingCount > 0 ? queued(() => writeView(view)) : writeView(view);
     },
   };
 }
