@@ -525,6 +525,7 @@ describe("an article's bound: never less than what its reading bills (before the
   it.each<[string, string, string, number]>([
     ['plain text: one for each character', 'Простой текст, plain text.', 'Заголовок', 26 + 27],
     ['three for a character folding may write as three', 'ﬃ и é', 'Заголовок', 5 + 4 + 27],
+    ['Russian letters at the alphabet’s ends (А, Я, а, я, Ё, ё) one each; a character of two code units three for each', 'Ёжик ёлка АЯая 😀', 'Заголовок', 17 + 4 + 27],
     ['a bare address of a Cyrillic domain: its site as written is no longer', 'см. www.я.рф', 'Заголовок', 12 + 27],
     ['an ASCII address is read no longer than written', 'см. https://example.com/a', 'Заголовок', 25 + 27],
     ['an ASCII host with a non-ASCII path: its domain is ASCII', 'см. https://example.com/я', 'Заголовок', 25 + 27],
