@@ -259,7 +259,19 @@ class Rig {
 
   async stopReading(popup: Page) {
     await popup.getByTestId('stop').click();
-    await popup.waitForFunction(() => document.querySelector('[data-testid="player"]')?.getAttribute('data-state') === 'stopped');
+    await popup
+      .waitForFunction(() => document.querySelector('[data-testid="player"]')?.getAttribute('data-state') === 'stopped')
+      .catch(async (e: unknown) => {
+        // What the popup shows instead, so a stop that did not stop says where the reading was.
+        const shown = await popup
+          .evaluate(() => {
+            const el = document.querySelector('[data-testid="player"]');
+            const error = document.querySelector('[data-testid="error"]');
+            return el ? [...el.attributes].map((a) => `${a.name}=${a.value}`).join(' ') + (error ? ` error ${error.getAttribute('data-code')}` : '') : 'no player';
+          })
+          .catch(() => 'the popup did not answer');
+        throw new Error(`the stop pressed in the popup did not stop the reading: ${shown}`, { cause: e });
+      });
     await serviceIdle(this.service.url);
   }
 
