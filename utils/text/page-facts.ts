@@ -23,7 +23,7 @@ export function pageFacts(titleMax = 0, doc: Document = document): PageFacts | n
   const text = titleMax > 0 ? (doc.body?.textContent ?? '') : '';
   if (!text || text.length > titleMax) return null;
   // The code units other than ASCII and Russian letters (folding may write up to three for one), counted
-  // as what is left when the runs of them are taken out: the engine's own scan. A loop over each code
+  // as the length their runs take out of the text: the engine's own scan. A loop over each code
   // unit ran as a new function's first run, not yet compiled (a long page's was most of this function's
   // time in Chrome); a replace of each one alone, with the `u` flag, was slow in Firefox.
   // ASCII, Ё (0x401), А–я (0x410–0x44f), ё (0x451); ASCII's control characters among them, as ASCII.
