@@ -259,19 +259,7 @@ class Rig {
 
   async stopReading(popup: Page) {
     await popup.getByTestId('stop').click();
-    await popup
-      .waitForFunction(() => document.querySelector('[data-testid="player"]')?.getAttribute('data-state') === 'stopped')
-      .catch(async (e: unknown) => {
-        // What the popup shows instead, so a stop that did not stop says where the reading was.
-        const shown = await popup
-          .evaluate(() => {
-            const el = document.querySelector('[data-testid="player"]');
-            const error = document.querySelector('[data-testid="error"]');
-            return el ? [...el.attributes].map((a) => `${a.name}=${a.value}`).join(' ') + (error ? ` error ${error.getAttribute('data-code')}` : '') : 'no player';
-          })
-          .catch(() => 'the popup did not answer');
-        throw new Error(`the stop pressed in the popup did not stop the reading: ${shown}`, { cause: e });
-      });
+    await waitState(popup, ['stopped'], 30_000, 'raf');
     await serviceIdle(this.service.url);
   }
 
@@ -292,12 +280,20 @@ const popupState = (popup: Page) =>
     return { state: el.getAttribute('data-state')!, part: Number(el.getAttribute('data-part')), position: Number(el.getAttribute('data-position')) };
   });
 
-async function waitState(popup: Page, states: string[], timeout = 600_000) {
-  await popup.waitForFunction(
-    (s) => s.includes(document.querySelector('[data-testid="player"]')?.getAttribute('data-state') ?? ''),
-    states,
-    { timeout, polling: 100 },
-  );
+/** Waits for the popup's player to show one of `states`; past `timeout`, the error says what it shows instead. */
+async function waitState(popup: Page, states: string[], timeout = 600_000, polling: number | 'raf' = 100) {
+  await popup
+    .waitForFunction((s) => s.includes(document.querySelector('[data-testid="player"]')?.getAttribute('data-state') ?? ''), states, { timeout, polling })
+    .catch(async (e: unknown) => {
+      const shown = await popup
+        .evaluate(() => {
+          const el = document.querySelector('[data-testid="player"]');
+          const error = document.querySelector('[data-testid="error"]');
+          return el ? [...el.attributes].map((a) => `${a.name}=${a.value}`).join(' ') + (error ? ` error ${error.getAttribute('data-code')}` : '') : 'no player';
+        })
+        .catch(() => 'the popup did not answer');
+      throw new Error(`the popup's player did not come to ${states.join(' or ')}: ${shown}`, { cause: e });
+    });
 }
 
 // --- 1. time to first audio -------------------------------------------------
