@@ -156,7 +156,7 @@ export class FirefoxRig {
           player: { stats: Stats };
         };
         const tab = await browser.tabs.get(tabId);
-        // This start's marks only: the trace keeps the last 200, and a reading's appends fill it. Emptied in
+        // This start's marks only: the trace keeps the last 2,000, and a reading's appends fill it. Emptied in
         // place: an array made here would belong to this page, and the background would then mark into it.
         (bg as unknown as { readingTrace?: unknown[] }).readingTrace?.splice(0);
         const at = bg.performance.timeOrigin + bg.performance.now();

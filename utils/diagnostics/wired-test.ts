@@ -5,7 +5,8 @@
  */
 import type { Diagnostics, HoldPoint } from './diagnostics';
 
-const MAX_TRACE = 200;
+/** A reading's appends are marked too: 2,000 keep a minute of them and the marks among them. */
+const MAX_TRACE = 2_000;
 
 const g = globalThis as unknown as { readingTrace?: [string, number][]; diagnostics?: unknown; tuned?: Record<string, number> };
 const holds = new Map<HoldPoint, { promise: Promise<void>; release: () => void; reached: number }>();

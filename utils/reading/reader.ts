@@ -214,9 +214,11 @@ export class Reader {
    * reading runs on, not even Save as MP3 (the key was removed and its audio is being deleted).
    */
   async stop({ drop = false } = {}): Promise<void> {
+    diagnostics.mark('stop:asked');
     await this.ready;
     if (drop) this.run?.dispose();
     await this.inside.drive({ type: 'stop' });
+    diagnostics.mark('stop:shown');
   }
 
   /** The listener's commands that only the reading's table decides on (`machine.ts`). */
@@ -352,7 +354,10 @@ export class Reader {
     else run.close();
     if (run.band.marked && this.view.tabId !== null) this.deps.highlight(this.view.tabId, null);
     run.band.mark('');
-    if (silence && this.view.id === run.id && this.active) await this.deps.player.post({ type: 'stop', readingId: run.id }).catch(ignore('stopping the player'));
+    if (silence && this.view.id === run.id && this.active) {
+      await this.deps.player.post({ type: 'stop', readingId: run.id }).catch(ignore('stopping the player'));
+      diagnostics.mark('end:player-told');
+    }
   }
 
   /** What the listener is shown after `change` (`view.ts`, the one function that decides it), saved for the popup. */
