@@ -262,9 +262,9 @@ class Rig {
     await popup.getByTestId('stop').click();
     await waitState(popup, ['stopped'], 30_000, 'raf').catch(async (e: unknown) => {
       // Where the stop went in the worker (test builds' marks, the appends left out): asked, the player told, shown.
-      const worker = this.context.serviceWorkers().at(-1) ?? this.sw;
-      const marks = await worker
-        .evaluate((since) => ((globalThis as unknown as { readingTrace?: [string, number][] }).readingTrace ?? []).filter(([label, at]) => at >= since && label !== 'append').map(([label, at]) => `${label} +${Math.round(at - since)} ms`), clicked)
+      const marks = await this.currentWorker()
+        .then(() => this.takeTrace())
+        .then((trace) => trace.filter(([label, at]) => at >= clicked && label !== 'append').map(([label, at]) => `${label} +${Math.round(at - clicked)} ms`))
         .catch((err: unknown) => [String(err)]);
       throw new Error(`${(e as Error).message}; the worker's marks since the click: ${marks.join(', ') || 'none'}`, { cause: e });
     });
