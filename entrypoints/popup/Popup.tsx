@@ -168,16 +168,55 @@ export function Popup() {
         aria-live="polite"
       >
         <div class="state">{noKey ? i18n.t('popupNoKeyTitle') : i18n.t(`state.${v.state}`)}</div>
-        {active && v.wait === 'network' && <WaitingNote since={v.waitSince} />}
-        {v.title && <div class="title">{v.title}</div>}
-        {v.parts > 0 && (
-          <div class="progress">
-            <span>{i18n.t('partOf', { part: v.part + 1, parts: v.parts })}</span>
+        {/* The title's line and the progress are there before a reading has them: the controls below never move. */}
+        {!noKey && <div class="title">{v.title}</div>}
+        {!noKey && (
+          <div class="progress" aria-hidden={v.parts > 0 ? undefined : 'true'} style={v.parts > 0 ? undefined : 'visibility: hidden'}>
+            <span>{i18n.t('partOf', { part: v.part + 1, parts: Math.max(v.parts, 1) })}</span>
             <span>{i18n.t('played', { seconds: new Intl.NumberFormat(locale, { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(v.position) })}</span>
-            <progress max={v.parts} value={v.state === 'finished' ? v.parts : v.part} />
+            <progress max={Math.max(v.parts, 1)} value={v.state === 'finished' ? v.parts : v.part} />
           </div>
         )}
       </section>
+
+      {/* Right under the reading: the notes, warnings and figures that come and go are below them. */}
+      <nav class="controls" hidden={noKey}>
+        <button type="button" data-testid="prev" aria-label={i18n.t('prev')} title={i18n.t('prev')} disabled={!active} onClick={() => command('prev')}>
+          <Icon name="prev" />
+        </button>
+        <button
+          type="button"
+          data-testid="play-pause"
+          aria-label={v.state === 'paused' ? i18n.t('play') : i18n.t('pause')}
+          title={v.state === 'paused' ? i18n.t('play') : i18n.t('pause')}
+          disabled={!active && tabId === null}
+          onClick={() => {
+            if (active) command('toggle');
+            else if (tabId !== null && tabId > 0) void sendMessage('startReading', { tabId, force: true });
+          }}
+        >
+          <Icon name={v.state === 'playing' || v.state === 'loading' ? 'pause' : 'play'} />
+        </button>
+        <button type="button" data-testid="stop" aria-label={i18n.t('stop')} title={i18n.t('stop')} disabled={!active} onClick={() => command('stop')}>
+          <Icon name="stop" />
+        </button>
+        <button type="button" data-testid="next" aria-label={i18n.t('next')} title={i18n.t('next')} disabled={!active} onClick={() => command('next')}>
+          <Icon name="next" />
+        </button>
+      </nav>
+      {v.resumeOffer && active && (
+        <button
+          type="button"
+          class="resume"
+          data-testid="resume-offer"
+          data-part={String(v.resumeOffer.part)}
+          data-position={String(v.resumeOffer.position)}
+          onClick={() => void sendMessage('resumeFromOffer', undefined)}
+        >
+          {i18n.t('resumeFrom', { time: clockTime(v.resumeOffer.position) })}
+        </button>
+      )}
+      {active && v.wait === 'network' && <WaitingNote since={v.waitSince} />}
 
       <section class="confirm" hidden={v.state !== 'confirm'}>
         <p data-testid="confirm-reason" data-reason={v.confirmReason ?? ''}>
@@ -278,43 +317,6 @@ export function Popup() {
           </>
         )}
       </div>
-
-      <nav class="controls" hidden={noKey}>
-        <button type="button" data-testid="prev" aria-label={i18n.t('prev')} title={i18n.t('prev')} disabled={!active} onClick={() => command('prev')}>
-          <Icon name="prev" />
-        </button>
-        <button
-          type="button"
-          data-testid="play-pause"
-          aria-label={v.state === 'paused' ? i18n.t('play') : i18n.t('pause')}
-          title={v.state === 'paused' ? i18n.t('play') : i18n.t('pause')}
-          disabled={!active && tabId === null}
-          onClick={() => {
-            if (active) command('toggle');
-            else if (tabId !== null && tabId > 0) void sendMessage('startReading', { tabId, force: true });
-          }}
-        >
-          <Icon name={v.state === 'playing' || v.state === 'loading' ? 'pause' : 'play'} />
-        </button>
-        <button type="button" data-testid="stop" aria-label={i18n.t('stop')} title={i18n.t('stop')} disabled={!active} onClick={() => command('stop')}>
-          <Icon name="stop" />
-        </button>
-        <button type="button" data-testid="next" aria-label={i18n.t('next')} title={i18n.t('next')} disabled={!active} onClick={() => command('next')}>
-          <Icon name="next" />
-        </button>
-      </nav>
-      {v.resumeOffer && active && (
-        <button
-          type="button"
-          class="resume"
-          data-testid="resume-offer"
-          data-part={String(v.resumeOffer.part)}
-          data-position={String(v.resumeOffer.position)}
-          onClick={() => void sendMessage('resumeFromOffer', undefined)}
-        >
-          {i18n.t('resumeFrom', { time: clockTime(v.resumeOffer.position) })}
-        </button>
-      )}
 
       <div hidden={noKey}>
         <PlaybackControls playback={playback} labels={{ speed: i18n.t('speed'), volume: i18n.t('volume') }} locale={locale} onChange={changePlayback} />

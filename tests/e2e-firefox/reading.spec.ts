@@ -4,9 +4,10 @@ import { MP3_KBPS } from '../fake-service/audio.ts';
 import { makeArticleHtml } from '../fixtures/make-article.ts';
 import { recordedHighlights, recordHighlights } from '../fixtures/highlights.ts';
 import { selectContents } from '../fixtures/select.ts';
+import { recordControlsPlace, recordedControlsPlace } from '../fixtures/controls-place.ts';
 import { settled } from '../fixtures/settled.ts';
 import { attr, drawnStates, expect, fill, state, test, TEST_KEY, type Ext, type Hooks } from './fixtures.ts';
-import { click, evaluate } from './firefox.ts';
+import { click, evaluate, openExtensionPage } from './firefox.ts';
 
 /** Short tones keep a long article's playback to a few seconds of real time. */
 test.use({ serviceOptions: { msPerChar: 0.35, minMs: 200, firstByteMs: 30 } });
@@ -167,6 +168,26 @@ test("a popup opened over a reading that is over shows the new reading it starts
   expect(states.indexOf('finished')).toBeGreaterThan(states.indexOf('playing'));
   expect(states.filter((s) => s === 'finished')).toHaveLength(1);
   expect(paid(service).length).toBeGreaterThan(0);
+});
+
+test("the popup's controls stay where they are while a reading starts, counts its article and plays: a click meant for stop lands on stop", async ({ ext, firefox, pages }) => {
+  await ext.configure({ threshold: '1000' });
+  // Read title first: the estimate is counted while the first part plays, its note shown meanwhile.
+  pages.put('/counted.html', makeArticleHtml(15_000, 'Статья, которую считают на ходу'));
+  const { tabId } = await ext.openTab('counted.html');
+  // Opened as the toolbar opens it over a page: nothing starts until play is pressed.
+  const popup = await openExtensionPage(firefox.browser, ext.url(`popup.html?tabId=${tabId}&from=toolbar`));
+  await expect.poll(() => evaluate(popup, () => (document.querySelector('[data-testid="play-pause"]') as HTMLButtonElement | null)?.disabled)).toBe(false);
+  await evaluate(popup, recordControlsPlace);
+  await click(popup, '[data-testid="play-pause"]');
+  await expect.poll(() => state(popup)).toBe('playing');
+  await expect.poll(() => attr(popup, 'estimate', 'data-counting')).toBe('false');
+  const seen = await evaluate(popup, recordedControlsPlace);
+  // The start was seen through: its title and progress arriving, the count under way, then playing.
+  expect(seen.some((s) => s.counting)).toBe(true);
+  expect(new Set(seen.map((s) => `${s.left},${s.top}`)), JSON.stringify(seen)).toHaveProperty('size', 1);
+  await click(popup, '[data-testid="stop"]');
+  await expect.poll(() => state(popup)).toBe('stopped');
 });
 
 test('pause holds the position; resuming after the pause continues without a new request', async ({ ext, service, pages }) => {

@@ -2,6 +2,8 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { pdfBytes } from '../fixtures/pdfs.ts';
 import { bookBytes } from '../fixtures/books.ts';
+import { recordControlsPlace, recordedControlsPlace } from '../fixtures/controls-place.ts';
+import { makeArticleHtml } from '../fixtures/make-article.ts';
 import { expect, player, test } from './fixtures.ts';
 
 const SCHEMES = ['light', 'dark'] as const;
@@ -139,4 +141,27 @@ test('every popup control is reachable by keyboard and has a name', async ({ ext
   await popup.getByTestId('play-pause').focus();
   await popup.keyboard.press('Space');
   await expect(player(popup)).toHaveAttribute('data-state', /loading|playing|finished/);
+});
+
+test("the popup's controls stay where they are while a reading starts, counts its article and plays: a click meant for stop lands on stop", async ({ ext, context, pages }) => {
+  await ext.configure({ threshold: '1000' });
+  // Read title first: the estimate is counted while the first part plays, its note shown meanwhile.
+  pages.put('/counted.html', makeArticleHtml(15_000, 'Статья, которую считают на ходу'));
+  const { tabId } = await ext.openTab('counted.html');
+  // Opened as the toolbar opens it over a page: nothing starts until play is pressed.
+  const popup = await context.newPage();
+  await popup.goto(ext.url(`popup.html?tabId=${tabId}&from=toolbar`));
+  await expect(popup.getByTestId('play-pause')).toBeEnabled();
+  await popup.evaluate(recordControlsPlace);
+  await popup.getByTestId('play-pause').click();
+  await expect(player(popup)).toHaveAttribute('data-state', 'playing');
+  await expect(popup.getByTestId('estimate')).toHaveAttribute('data-counting', 'false');
+  await expect(popup.getByTestId('wait-note')).toHaveCount(0);
+  const seen = await popup.evaluate(recordedControlsPlace);
+  // The start was seen through: its title and progress arriving, the count under way, then playing.
+  expect(seen.some((s) => s.counting)).toBe(true);
+  expect(seen.at(-1)?.state).toBe('playing');
+  expect(new Set(seen.map((s) => `${s.left},${s.top}`)), JSON.stringify(seen)).toHaveProperty('size', 1);
+  await popup.getByTestId('stop').click();
+  await expect(player(popup)).toHaveAttribute('data-state', 'stopped');
 });
