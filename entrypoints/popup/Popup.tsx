@@ -21,6 +21,8 @@ import { type AskedStart, HOLD_MS, mayWait, startingView } from '@/utils/pages/v
 
 const locale = uiLocale();
 document.documentElement.lang = locale.slice(0, 2);
+/** Seconds played, to a tenth: made once, not at each of the player's ticks. */
+const secondsFormat = new Intl.NumberFormat(locale, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
 
 /** `popup.html?tabId=N` acts on tab N; opened from the toolbar it acts on the active tab. */
 async function targetTabId(): Promise<number | null> {
@@ -173,7 +175,7 @@ export function Popup() {
         {!noKey && (
           <div class="progress" aria-hidden={v.parts > 0 ? undefined : 'true'} style={v.parts > 0 ? undefined : 'visibility: hidden'}>
             <span>{i18n.t('partOf', { part: v.part + 1, parts: Math.max(v.parts, 1) })}</span>
-            <span>{i18n.t('played', { seconds: new Intl.NumberFormat(locale, { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(v.position) })}</span>
+            <span>{i18n.t('played', { seconds: secondsFormat.format(v.position) })}</span>
             <progress max={Math.max(v.parts, 1)} value={v.state === 'finished' ? v.parts : v.part} />
           </div>
         )}

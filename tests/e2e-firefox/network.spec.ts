@@ -9,6 +9,8 @@ import { click, evaluate } from './firefox.ts';
  */
 test.describe.configure({ mode: 'parallel' });
 test.use({ serviceOptions: STREAMING_SERVICE });
+/** As wide as the page's player gets: the wait's note, shorter, takes its place. */
+const LONG_TITLE = 'Как голосовые помощники научились читать вслух длинные статьи, книги и документы';
 
 test('the network gone for 20 s mid-part: the popup says it waits, the reading carries on by itself to the end; only the rest of the cut part is paid twice', async ({
   ext,
@@ -16,11 +18,19 @@ test('the network gone for 20 s mid-part: the popup says it waits, the reading c
   pages,
 }) => {
   test.setTimeout(120_000);
-  const { popup } = await readingMidStream(ext, service, pages, 4_000);
+  const { tabId, popup } = await readingMidStream(ext, service, pages, 4_000, LONG_TITLE);
+  // Where stop is, in the popup and on the page's player: the wait's note must not move it from under the pointer.
+  const floating = (testId: string) => ext.control(tabId, 'trysasha-player', testId);
+  await expect.poll(async () => (await floating('floating-stop')) !== null).toBe(true);
+  const popupStop = () => evaluate(popup, () => JSON.stringify(document.querySelector('[data-testid="stop"]')!.getBoundingClientRect()));
+  const stopPlaces = async () => ({ popup: await popupStop(), page: (await floating('floating-stop'))?.box });
+  const playing = await stopPlaces();
   service.outage({ seconds: 20 });
 
   await expect.poll(() => attr(popup, 'player', 'data-wait')).toBe('network');
   expect(await attr(popup, 'wait-note', 'role')).toBe('status');
+  await expect.poll(async () => (await floating('wait-note')) !== null).toBe(true);
+  expect(await stopPlaces()).toEqual(playing);
   expect(await state(popup)).toMatch(/^(playing|loading)$/);
   await expect.poll(() => attr(popup, 'player', 'data-wait'), { timeout: 40_000 }).toBe('');
   await expect.poll(() => state(popup), { timeout: 60_000 }).toBe('finished');

@@ -9,10 +9,10 @@ import { attr, expect, state, type FirefoxHelpers } from './fixtures.ts';
 
 export { STREAMING_SERVICE } from '../e2e/streaming.ts';
 
-/** A reading of a `chars`-character article playing, an answer streaming about 2 s of its audio in (`untilAnswerUnderWay`). */
-export async function readingMidStream(ext: FirefoxHelpers, service: FakeService, pages: PagesServer, chars: number): Promise<{ tabId: number; popup: Page }> {
+/** A reading of a `chars`-character article (titled `title`) playing, an answer streaming about 2 s of its audio in (`untilAnswerUnderWay`). */
+export async function readingMidStream(ext: FirefoxHelpers, service: FakeService, pages: PagesServer, chars: number, title?: string): Promise<{ tabId: number; popup: Page }> {
   await ext.configure({ threshold: '1000' });
-  pages.put('/long.html', makeArticleHtml(chars));
+  pages.put('/long.html', makeArticleHtml(chars, title));
   const { tabId } = await ext.openTab('long.html');
   const popup = await ext.openPopup(tabId);
   await expect.poll(() => state(popup)).toBe('playing');

@@ -2,6 +2,9 @@ import { paidTwice } from '../fixtures/paid-twice.ts';
 import { expect, player, test } from './fixtures.ts';
 import { expectShownAsBilled, readingMidStream, STREAMING_SERVICE } from './streaming.ts';
 
+/** As wide as the page's player gets: the wait's note, shorter, takes its place. */
+const LONG_TITLE = 'Как голосовые помощники научились читать вслух длинные статьи, книги и документы';
+
 /**
  * The network gone for a while (issue 58): a wait of the reading, not an error. The service's outage
  * mode cuts every connection unanswered, and the answer on its way too. A reading pauses after 10 minutes
@@ -18,12 +21,19 @@ test.describe('the network goes away mid-reading', () => {
   }) => {
     test.setTimeout(120_000);
     // A part's audio on its way, 2 s of it arrived: the outage cuts it where it is.
-    const { popup } = await readingMidStream(ext, service, pages, 4_000);
+    const { tabId, popup } = await readingMidStream(ext, service, pages, 4_000, LONG_TITLE);
     const p = player(popup);
+    // Where stop is, in the popup and on the page's player: the wait's note must not move it from under the pointer.
+    const floating = (testId: string) => ext.control(tabId, 'trysasha-player', testId);
+    await expect.poll(async () => (await floating('floating-stop')) !== null).toBe(true);
+    const stopPlaces = async () => ({ popup: await popup.getByTestId('stop').boundingBox(), page: (await floating('floating-stop'))?.box });
+    const playing = await stopPlaces();
     service.outage({ seconds: 20 });
 
     await expect(p).toHaveAttribute('data-wait', 'network');
     await expect(popup.getByTestId('wait-note')).toBeVisible();
+    await expect.poll(async () => (await floating('wait-note')) !== null).toBe(true);
+    expect(await stopPlaces()).toEqual(playing);
     await expect(p).toHaveAttribute('data-state', /^(playing|loading)$/);
     await expect(popup.getByTestId('error')).toHaveAttribute('data-code', '');
     // Back by itself once the service answers: no click.

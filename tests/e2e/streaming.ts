@@ -10,10 +10,10 @@ import { expect, player, type ExtensionHelpers } from './fixtures.ts';
 /** Synthesis at 3× real time: a part's audio is still arriving while it plays, as with the real service. */
 export const STREAMING_SERVICE = { msPerChar: 4, minMs: 50, realtimeFactor: 3 };
 
-/** A reading of a `chars`-character article playing, an answer streaming about 2 s of its audio in (`untilAnswerUnderWay`). */
-export async function readingMidStream(ext: ExtensionHelpers, service: FakeService, pages: PagesServer, chars: number): Promise<{ tabId: number; popup: Page }> {
+/** A reading of a `chars`-character article (titled `title`) playing, an answer streaming about 2 s of its audio in (`untilAnswerUnderWay`). */
+export async function readingMidStream(ext: ExtensionHelpers, service: FakeService, pages: PagesServer, chars: number, title?: string): Promise<{ tabId: number; popup: Page }> {
   await ext.configure({ threshold: '1000' });
-  pages.put('/long.html', makeArticleHtml(chars));
+  pages.put('/long.html', makeArticleHtml(chars, title));
   const { tabId } = await ext.openTab('long.html');
   const popup = await ext.openPopup(tabId);
   await expect(player(popup)).toHaveAttribute('data-state', 'playing');
