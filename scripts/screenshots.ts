@@ -8,7 +8,8 @@ import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { startFakeService } from '../tests/fake-service/server.ts';
 import { launchWithExtension, serviceWorkerOf } from '../tests/e2e/chromium.ts';
-import { startPagesServer } from '../tests/e2e/pages-server.ts';
+import { extensionHelpers } from '../tests/e2e/fixtures.ts';
+import { pagesOnService } from '../tests/e2e/pages-server.ts';
 import { makeArticleHtml } from '../tests/fixtures/make-article.ts';
 import { pdfBytes } from '../tests/fixtures/pdfs.ts';
 
@@ -18,7 +19,8 @@ const KEY = 'vk_live_test_key';
 async function main() {
   mkdirSync(OUT, { recursive: true });
   const service = await startFakeService({});
-  const pages = await startPagesServer();
+  // At the service's own address: a queued link on this machine is read only from there (`localReachable`).
+  const pages = pagesOnService(service);
   pages.put('/article.html', makeArticleHtml(4_000, 'Как устроен голос'));
   pages.put('/queue-1.html', makeArticleHtml(6_000, 'Почему поезда опаздывают зимой'));
   pages.put('/queue-2.html', makeArticleHtml(3_500, 'Десять книг для долгой дороги'));
@@ -82,18 +84,32 @@ async function main() {
       // `WORD_MARK_ONLY=1`: the word mark's pictures alone.
       if (process.env.WORD_MARK_ONLY) continue;
 
-      // A web page being read: the sentence highlighted, the floating player, the ▶ by a paragraph.
+      // A web page being read: the sentence highlighted, the floating player, the ▶ by a paragraph. Both are
+      // in closed shadow roots: seen from the extension's own world, pressed with the real mouse.
+      // tsx names the helper's functions with a `__name` call, which the worker has not got.
+      await sw.evaluate('globalThis.__name = (f) => f');
+      const { control } = extensionHelpers(browser.context, sw, new URL(sw.url()).host, service, pages);
       const web = await browser.context.newPage();
       await web.setViewportSize({ width: 900, height: 560 });
       await web.goto(`${pages.url}/styled-article.html`);
+      const webTab = await sw.evaluate(async (u) => (await chrome.tabs.query({ url: u }))[0]?.id ?? -1, web.url());
+      const playButton = async () => {
+        for (;;) {
+          const seen = await control(webTab, 'trysasha-click', 'click-to-read');
+          // Pressed once it has settled by its paragraph (it is not pressable while it moves there).
+          if (seen && !seen.hidden && seen.attrs['data-settled'] === 'true') return seen.box;
+          await new Promise((r) => setTimeout(r, 50));
+        }
+      };
       await web.locator('article p').nth(1).hover();
-      await web.getByTestId('click-to-read').click();
-      await web.locator('[data-testid="floating-player"][data-state="playing"]').waitFor({ timeout: 30_000 });
+      const play = await playButton();
+      await web.mouse.click(play.x + play.width / 2, play.y + play.height / 2);
+      while ((await control(webTab, 'trysasha-player', 'floating-player'))?.attrs['data-state'] !== 'playing') await new Promise((r) => setTimeout(r, 50));
       await web.waitForFunction(() => (CSS.highlights.get('trysasha-sentence')?.size ?? 0) > 0, undefined, { timeout: 30_000 });
       await web.locator('article p').nth(3).hover();
-      await web.getByTestId('click-to-read').waitFor();
+      await playButton();
       await web.screenshot({ path: `${OUT}/floating-player-${scheme}.png` });
-      await web.getByTestId('floating-stop').click();
+      await command('stop');
       await web.close();
 
       const page = await browser.context.newPage();
