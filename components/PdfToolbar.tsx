@@ -112,16 +112,26 @@ export function PdfToolbar({ ready, locale }: { ready: Promise<PdfSession>; loca
 
   return (
     <header ref={bar} class="bar" data-testid="pdf-toolbar" data-state={error ? 'error' : session ? 'ready' : 'loading'} data-pages={String(pages)} data-page={String(page)}>
-      <strong class="title">{session?.opened.title ?? i18n.t('pdfLoading')}</strong>
-      <span class="error" role="alert" data-testid="pdf-error" data-code={error}>
-        {error ? errorText(error) : ''}
-      </span>
+      {/* What changes as the pages go by (the page in view, its cost) on a line of its own: the range's fields and its button below never move. */}
+      <div class="info">
+        <strong class="title">{session?.opened.title ?? i18n.t('pdfLoading')}</strong>
+        <span class="error" role="alert" data-testid="pdf-error" data-code={error}>
+          {error ? errorText(error) : ''}
+        </span>
+        {session && (
+          <>
+            <span class="where">
+              {page} / {pages}
+            </span>
+            <CostLine testId="pdf-page-cost" cost={pageCost} label={(chars) => i18n.t('pdfPageCost', { chars })} from={page} to={page} locale={locale} />
+          </>
+        )}
+        <button type="button" class="theme" data-testid="pdf-theme" data-theme={theme} onClick={toggleTheme}>
+          {theme === 'dark' ? i18n.t('pdfLight') : i18n.t('pdfDark')}
+        </button>
+      </div>
       {session && (
         <>
-          <span class="where">
-            {page} / {pages}
-          </span>
-          <CostLine testId="pdf-page-cost" cost={pageCost} label={(chars) => i18n.t('pdfPageCost', { chars })} from={page} to={page} locale={locale} />
           <span class="range">
             <label>
               {i18n.t('pdfFrom')} <input type="number" min={1} max={pages} value={fromText} data-testid="pdf-from" onInput={typed(setFromText)} />
@@ -129,17 +139,15 @@ export function PdfToolbar({ ready, locale }: { ready: Promise<PdfSession>; loca
             <label>
               {i18n.t('pdfTo')} <input type="number" min={1} max={pages} value={toText} data-testid="pdf-to" onInput={typed(setToText)} />
             </label>
-            <CostLine testId="pdf-range-cost" cost={rangeOk ? rangeCost : null} label={(chars) => i18n.t('pdfRangeCost', { chars })} from={from} to={to} locale={locale} />
             <button type="button" data-testid="pdf-read" disabled={!rangeOk} onClick={() => void readRange()}>
               {i18n.t('pdfReadPages')}
             </button>
+            {/* After the button: its text changes while the range is typed and counted. */}
+            <CostLine testId="pdf-range-cost" cost={rangeOk ? rangeCost : null} label={(chars) => i18n.t('pdfRangeCost', { chars })} from={from} to={to} locale={locale} />
           </span>
           <span class="hint">{i18n.t('pdfHint')}</span>
         </>
       )}
-      <button type="button" class="theme" data-testid="pdf-theme" data-theme={theme} onClick={toggleTheme}>
-        {theme === 'dark' ? i18n.t('pdfLight') : i18n.t('pdfDark')}
-      </button>
     </header>
   );
 }

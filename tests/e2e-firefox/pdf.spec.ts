@@ -49,6 +49,12 @@ test('"read pages X–Y" keeps a page number typed while the bar changes (the pa
   await page.bringToFront();
   const bar = (name: string) => evaluate(page, (n) => document.querySelector('[data-testid="pdf-toolbar"]')?.getAttribute(n) ?? '', name);
   await expect.poll(() => bar('data-state'), { timeout: 30_000 }).toBe('ready');
+  // A wide window (the bar on fewer lines): the read button stays where it is while the page in view and the range's cost change.
+  await page.setViewport({ width: 1920, height: 900 });
+  const rangeCost = (name: string) => evaluate(page, (n) => document.querySelector('[data-testid="pdf-range-cost"]')?.getAttribute(n) ?? '', name);
+  await expect.poll(() => rangeCost('data-counting')).toBe('false');
+  const readAt = () => evaluate(page, () => JSON.stringify(document.querySelector('[data-testid="pdf-read"]')!.getBoundingClientRect()));
+  const before = await readAt();
   await click(page, '[data-testid="pdf-to"]');
   await page.keyboard.down('Control');
   await page.keyboard.press('a');
@@ -58,7 +64,9 @@ test('"read pages X–Y" keeps a page number typed while the bar changes (the pa
   await expect.poll(() => bar('data-page')).toBe('3');
   expect(await evaluate(page, () => (document.querySelector('[data-testid="pdf-to"]') as HTMLInputElement).value)).toBe('2');
   await page.keyboard.press('Tab');
-  await expect.poll(() => evaluate(page, () => document.querySelector('[data-testid="pdf-range-cost"]')?.getAttribute('data-to') ?? '')).toBe('2');
+  await expect.poll(() => rangeCost('data-to')).toBe('2');
+  await expect.poll(() => rangeCost('data-counting')).toBe('false');
+  expect(await readAt()).toBe(before);
   expect(service.speechLog()).toHaveLength(0);
 });
 

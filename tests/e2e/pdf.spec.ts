@@ -114,6 +114,10 @@ test('over the threshold the PDF asks first, with nothing sent; "read pages X–
   await popup.close();
 
   await expect(page.getByTestId('pdf-toolbar')).toHaveAttribute('data-state', 'ready');
+  // A wide window (the bar on fewer lines): the read button stays where it is while the page in view and the range's cost change.
+  await page.setViewportSize({ width: 1920, height: 900 });
+  await expect(page.getByTestId('pdf-range-cost')).toHaveAttribute('data-counting', 'false');
+  const readAt = await page.getByTestId('pdf-read').boundingBox();
   await page.getByTestId('pdf-from').fill('2');
   await page.getByTestId('pdf-from').press('Tab');
   // Typed, not yet left, while the bar changes (the page in view): what was typed stays.
@@ -126,6 +130,7 @@ test('over the threshold the PDF asks first, with nothing sent; "read pages X–
   await expect(cost).toHaveAttribute('data-to', '2');
   await expect(cost).toHaveAttribute('data-counting', 'false');
   const shownChars = await cost.getAttribute('data-chars');
+  expect(await page.getByTestId('pdf-read').boundingBox()).toEqual(readAt);
   await page.getByTestId('pdf-read').click();
   // The PDF page started the reading: the popup opened now shows it (and starts none of its own).
   await expect.poll(() => readingState(ext)).toBe('confirm');
