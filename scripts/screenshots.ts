@@ -12,6 +12,7 @@ import { extensionHelpers } from '../tests/e2e/fixtures.ts';
 import { pagesOnService } from '../tests/e2e/pages-server.ts';
 import { makeArticleHtml } from '../tests/fixtures/make-article.ts';
 import { pdfBytes } from '../tests/fixtures/pdfs.ts';
+import { tabOf } from './screenshot-rig.ts';
 
 const OUT = resolve(import.meta.dirname, '../docs/screenshots');
 const KEY = 'vk_live_test_key';
@@ -92,19 +93,20 @@ async function main() {
       const web = await browser.context.newPage();
       await web.setViewportSize({ width: 900, height: 560 });
       await web.goto(`${pages.url}/styled-article.html`);
-      const webTab = await sw.evaluate(async (u) => (await chrome.tabs.query({ url: u }))[0]?.id ?? -1, web.url());
-      const playButton = async () => {
-        for (;;) {
-          const seen = await control(webTab, 'trysasha-click', 'click-to-read');
-          // Pressed once it has settled by its paragraph (it is not pressable while it moves there).
-          if (seen && !seen.hidden && seen.attrs['data-settled'] === 'true') return seen.box;
+      const webTab = await tabOf(sw, web);
+      /** What `look` finds once it finds something (every 50 ms). */
+      const until = async <T>(look: () => Promise<T | null | undefined>): Promise<T> => {
+        for (let found = await look(); ; found = await look()) {
+          if (found) return found;
           await new Promise((r) => setTimeout(r, 50));
         }
       };
+      // Pressed once it has settled by its paragraph (it is not pressable while it moves there).
+      const playButton = () => until(async () => (await control(webTab, 'trysasha-click', 'click-to-read').then((seen) => (seen && !seen.hidden && seen.attrs['data-settled'] === 'true' ? seen.box : null))));
       await web.locator('article p').nth(1).hover();
       const play = await playButton();
       await web.mouse.click(play.x + play.width / 2, play.y + play.height / 2);
-      while ((await control(webTab, 'trysasha-player', 'floating-player'))?.attrs['data-state'] !== 'playing') await new Promise((r) => setTimeout(r, 50));
+      await until(async () => (await control(webTab, 'trysasha-player', 'floating-player'))?.attrs['data-state'] === 'playing');
       await web.waitForFunction(() => (CSS.highlights.get('trysasha-sentence')?.size ?? 0) > 0, undefined, { timeout: 30_000 });
       await web.locator('article p').nth(3).hover();
       await playButton();
@@ -114,7 +116,7 @@ async function main() {
 
       const page = await browser.context.newPage();
       await page.goto(`${pages.url}/article.html`);
-      const tabId = await sw.evaluate(async (u) => (await chrome.tabs.query({ url: u }))[0]?.id ?? -1, page.url());
+      const tabId = await tabOf(sw, page);
       const popup = await browser.context.newPage();
       await popup.setViewportSize({ width: 360, height: 760 });
       await popup.goto(url(`popup.html?tabId=${tabId}`));

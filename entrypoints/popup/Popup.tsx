@@ -171,13 +171,15 @@ export function Popup() {
       >
         <div class="state">{noKey ? i18n.t('popupNoKeyTitle') : i18n.t(`state.${v.state}`)}</div>
         {/* The title's line and the progress are there before a reading has them: the controls below never move. */}
-        {!noKey && <div class="title">{v.title}</div>}
         {!noKey && (
-          <div class="progress" aria-hidden={v.parts > 0 ? undefined : 'true'} style={v.parts > 0 ? undefined : 'visibility: hidden'}>
-            <span>{i18n.t('partOf', { part: v.part + 1, parts: Math.max(v.parts, 1) })}</span>
-            <span>{i18n.t('played', { seconds: secondsFormat.format(v.position) })}</span>
-            <progress max={Math.max(v.parts, 1)} value={v.state === 'finished' ? v.parts : v.part} />
-          </div>
+          <>
+            <div class="title">{v.title}</div>
+            <div class="progress" aria-hidden={v.parts > 0 ? undefined : 'true'} data-empty={v.parts > 0 ? undefined : ''}>
+              <span>{i18n.t('partOf', { part: v.part + 1, parts: Math.max(v.parts, 1) })}</span>
+              <span>{i18n.t('played', { seconds: secondsFormat.format(v.position) })}</span>
+              <progress max={Math.max(v.parts, 1)} value={v.state === 'finished' ? v.parts : v.part} />
+            </div>
+          </>
         )}
       </section>
 

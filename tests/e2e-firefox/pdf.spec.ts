@@ -51,7 +51,7 @@ test('"read pages X–Y" keeps a page number typed while the bar changes (the pa
   await expect.poll(() => bar('data-state'), { timeout: 30_000 }).toBe('ready');
   // A wide window (the bar on fewer lines): the read button stays where it is while the page in view and the range's cost change.
   await page.setViewport({ width: 1920, height: 900 });
-  const rangeCost = (name: string) => evaluate(page, (n) => document.querySelector('[data-testid="pdf-range-cost"]')?.getAttribute(n) ?? '', name);
+  const rangeCost = (name: string) => attr(page, 'pdf-range-cost', name);
   await expect.poll(() => rangeCost('data-counting')).toBe('false');
   const readAt = () => evaluate(page, () => JSON.stringify(document.querySelector('[data-testid="pdf-read"]')!.getBoundingClientRect()));
   const before = await readAt();
