@@ -2,7 +2,7 @@ import { parseHTML } from 'linkedom';
 import { describe, expect, it } from 'vitest';
 import { blocksOf as textBlocksOf } from '../text/extract';
 import { syncClickToRead, type ScriptRegistry } from '../page-text/page-scripts';
-import { blockAt, blocksOf } from './click-to-read';
+import { blockAt, blocksOf, latestEachFrame } from './click-to-read';
 
 /** The blocks of an article body, as click-to-read maps them to the page's elements. */
 function page(html: string) {
@@ -49,5 +49,27 @@ describe('the click-to-read script follows the option', () => {
     const { calls, scripting } = registry(before);
     await syncClickToRead(scripting, on);
     expect(calls).toEqual(expected);
+  });
+});
+
+describe('where the pointer is, worked out once a frame', () => {
+  // `|` is a frame: the places the pointer came to between two frames, and what each frame works out.
+  it.each([
+    ['one place', 'p3 |', ['p3']],
+    ['a paragraph, then off the article within the frame: off', 'p3 html |', ['html']],
+    ['off, then onto a paragraph within the frame: the paragraph', 'html p3 |', ['p3']],
+    ['a sweep over three paragraphs: the last', 'p1 p2 p3 |', ['p3']],
+    ['one place a frame', 'p1 | p2 | html |', ['p1', 'p2', 'html']],
+    ['no frame yet: nothing', 'p1 p2', []],
+    ['a frame with no move in it: nothing more', 'p1 | |', ['p1']],
+  ])('%s', (_name, script, expected) => {
+    const frames: Array<() => void> = [];
+    const handled: string[] = [];
+    const pointedAt = latestEachFrame<string>((run) => frames.push(run), (place) => handled.push(place));
+    for (const step of script.split(' ')) {
+      if (step === '|') frames.splice(0).forEach((run) => run());
+      else pointedAt(step);
+    }
+    expect(handled).toEqual(expected);
   });
 });

@@ -58,6 +58,24 @@ export function blockAt(blocks: Blocks, target: Element | null): number {
   return -1;
 }
 
+/**
+ * `handle` called once a frame, with the last value given since the frame before. The last, not the first:
+ * a pointer that leaves a paragraph within the frame it came to it must leave no ▶ shown beside it.
+ */
+export function latestEachFrame<T>(requestFrame: (run: () => void) => unknown, handle: (value: T) => void): (value: T) => void {
+  let waiting = false;
+  let latest: T;
+  return (value) => {
+    latest = value;
+    if (waiting) return;
+    waiting = true;
+    requestFrame(() => {
+      waiting = false;
+      handle(latest);
+    });
+  };
+}
+
 export function installClickToRead(ctx: ContentScriptContext, setStart: (node: Node) => void, doc: Document = document): void {
   let blocks: Blocks | null = null;
   let dirty = true;
@@ -151,24 +169,24 @@ export function installClickToRead(ctx: ContentScriptContext, setStart: (node: N
     button.hidden = false;
   };
 
-  let pending = false;
+  // Worked out after the frame: a quick sweep across the page works the blocks out once, for where it ended.
+  const pointedAt = latestEachFrame<Element>(
+    (run) => requestAnimationFrame(run),
+    (target) =>
+      void ui.then(() => {
+        const k = blockAt(blocksNow(), target);
+        if (k >= 0) show(k);
+        else if (shownBlock >= 0) hideSoon();
+      }),
+  );
   ctx.addEventListener(
     doc,
     'pointerover',
     (e: Event) => {
       // The user's own pointer only: a page's made-up events show nothing.
       const target = e.isTrusted && e.target instanceof Element ? e.target : null;
-      if (spoiled || !target || target.localName === 'trysasha-click' || target.localName === 'trysasha-player' || pending) return;
-      pending = true;
-      // After this frame: a quick sweep across the page works the blocks out once.
-      requestAnimationFrame(() => {
-        pending = false;
-        void ui.then(() => {
-          const k = blockAt(blocksNow(), target);
-          if (k >= 0) show(k);
-          else if (shownBlock >= 0) hideSoon();
-        });
-      });
+      if (spoiled || !target || target.localName === 'trysasha-click' || target.localName === 'trysasha-player') return;
+      pointedAt(target);
     },
     { passive: true, capture: true },
   );
