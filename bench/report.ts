@@ -70,6 +70,12 @@ export async function startExternalService(o: FakeServiceOptions): Promise<FakeS
 /** First audio: 100 ms first byte; speech at about 15 characters a second, synthesized at 4× real time. */
 export const FIRST_BYTE_MS = 100;
 /**
+ * First audio over the service's first byte, at the median, on every way a listener starts a reading (issue
+ * 60's targets; the saved pages are held to the same), and the popup-opened path (its page load included).
+ */
+export const FIRST_AUDIO_TARGET_MS = { Chromium: 25, Firefox: 40 } as const;
+export const POPUP_OPENED_TARGET_MS = 60;
+/**
  * `--rtt N`: a network round trip of N ms before every request reaches the local service (its account
  * too), as a real network has; 0 by default. First audio then counts the speech request's own trip too.
  */
@@ -171,7 +177,7 @@ export async function measureRealPages(browser: 'Chromium' | 'Firefox', start: R
     }
   }
   const out: Record<string, unknown> = {};
-  const target = browser === 'Chromium' ? 50 : 80;
+  const target = FIRST_AUDIO_TARGET_MS[browser];
   for (const name of names) {
     const xs = over[name] ?? [];
     const at = (label: string) => median(steps[`${name} ${label}`] ?? []);

@@ -37,7 +37,9 @@ import {
   type MainThreadSeen,
   WATCH_MAIN_THREAD,
   FIRST_AUDIO_SERVICE,
+  FIRST_AUDIO_TARGET_MS,
   FIRST_BYTE_MS,
+  POPUP_OPENED_TARGET_MS,
   clutteredPage,
   firstAudioPage,
   firstRequestAfter,
@@ -521,8 +523,8 @@ async function firstAudio() {
       rows.push({
         measure: `first audio, ${what} (click → playing, − the service's first byte)`,
         value: `median ${r1(m)} ms, p95 ${r1(quantile(overOwn[how] ?? [], 0.95))} ms (− the configured ${FIRST_BYTE} ms: ${r1(median(out[how]!))} ms)`,
-        target: 'overhead ≤ 50 ms at the median',
-        met: m <= 50,
+        target: `≤ ${FIRST_AUDIO_TARGET_MS.Chromium} ms at the median`,
+        met: m <= FIRST_AUDIO_TARGET_MS.Chromium,
       });
     }
     for (const kind of ['selection', 'article'] as const) {
@@ -530,8 +532,8 @@ async function firstAudio() {
       rows.push({
         measure: `first audio, ${kind} (popup open → playing, − first byte)`,
         value: `median ${r1(m)} ms, p95 ${r1(quantile(out[kind]!, 0.95))} ms`,
-        target: 'overhead ≤ 50 ms at the median',
-        met: m <= 50,
+        target: `≤ ${POPUP_OPENED_TARGET_MS} ms at the median`,
+        met: m <= POPUP_OPENED_TARGET_MS,
       });
     }
     rows.push({ measure: 'first audio, cold worker (stopped first), article (popup open → playing, − first byte)', value: `median ${r1(median(out.cold!))} ms, p95 ${r1(quantile(out.cold!, 0.95))} ms`, target: 'reported apart', met: null });
