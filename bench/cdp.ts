@@ -34,6 +34,12 @@ export class TargetEvaluator {
     return sessionId;
   }
 
+  /** Whether a target whose URL ends with `suffix` is open. */
+  async has(suffix: string): Promise<boolean> {
+    const { targetInfos } = await this.cdp.send('Target.getTargets');
+    return targetInfos.some((t) => t.url.endsWith(suffix));
+  }
+
   async send(suffix: string, method: string, params: object = {}): Promise<unknown> {
     const sessionId = await this.session(suffix);
     if (!sessionId) return undefined;

@@ -145,6 +145,38 @@ class Rig {
   }
 
   /**
+   * Opens the popup on a tab as the browser opens a toolbar button's popup (`action.openPopup()`, the tab in
+   * front), at `popup.html?tabId=N`: the popup's start script starts the reading. Resolves with ms from the
+   * popup's navigation start to the player's `playing` (both wall-clock), that start, and the popup's
+   * address for the DevTools protocol (a real popup is not a Playwright page). Opened in a tab instead
+   * (`popupUntilPlaying`), a new tab's switch from `about:blank` to the extension's process added 25–40 ms.
+   */
+  async toolbarPopupUntilPlaying(tabId: number): Promise<{ ms: number; origin: number; popup: string }> {
+    const popup = `popup.html?tabId=${tabId}`;
+    const calledAt = await this.sw.evaluate(async ({ tabId, popup }) => {
+      await chrome.action.setPopup({ tabId, popup });
+      const at = performance.timeOrigin + performance.now();
+      await chrome.action.openPopup();
+      return at;
+    }, { tabId, popup });
+    const playing = calledAt + (await this.playingAfter(calledAt, 'the popup opened'));
+    let origin: number | undefined;
+    for (const deadline = Date.now() + 10_000; !origin && Date.now() < deadline; ) {
+      origin = await this.cdp.evaluate<number>(popup, 'performance.timeOrigin');
+      if (!origin) await new Promise((r) => setTimeout(r, 20));
+    }
+    if (!origin) throw new Error(`the popup ${popup} did not open`);
+    return { ms: playing - origin, origin, popup };
+  }
+
+  /** Closes a popup `toolbarPopupUntilPlaying` opened, waits until it is gone, and unsets it for its tab. */
+  async closeToolbarPopup(tabId: number, popup: string): Promise<void> {
+    await this.cdp.evaluate(popup, 'window.close()');
+    for (const deadline = Date.now() + 5_000; (await this.cdp.has(popup)) && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 20));
+    await this.sw.evaluate(async (tabId) => chrome.action.setPopup({ tabId, popup: '' }), tabId);
+  }
+
+  /**
    * Starts a reading the way the toolbar button, a shortcut or the context menu does (their handlers,
    * called in the worker: a test cannot press them), and resolves with ms from that call to the player's
    * `playing`, both read as wall-clock time (the worker's and the offscreen document's clocks).
@@ -325,11 +357,11 @@ async function firstAudio() {
       if (kind === 'selection') {
         await page.evaluate(selectContents, 'article p');
       }
-      const { popup, ms } = await rig.popupUntilPlaying(tabId);
+      await page.bringToFront();
+      const { ms, origin, popup } = await rig.toolbarPopupUntilPlaying(tabId);
       const player = await rig.offscreen<{ firstBytesAt: number; firstPlayingAt: number }>('player.stats');
       if (player && player.firstPlayingAt && run >= 0) bytesToPlaying.push(player.firstPlayingAt - player.firstBytesAt);
       if (run >= 0) {
-        const origin = await popup.evaluate(() => performance.timeOrigin);
         const arrived = await firstRequestAfter(rig.service.url, origin);
         if (arrived !== null) toRequest.push(arrived - origin);
         // Where the time went: the worker's marks from its start of the reading, and that start after the popup's opening.
@@ -338,10 +370,10 @@ async function firstAudio() {
         const start = trace.findLast(([label]) => label === 'start');
         const bytesAt = await rig.offscreen<number>('player.stats.firstBytesAt ? performance.timeOrigin + player.stats.firstBytesAt : 0');
         if (bytesAt && start) (steps[`popup ${kind} player:bytes`] ??= []).push(bytesAt - start[1]);
+        popupLoad.push((await rig.cdp.evaluate<number>(popup, "performance.getEntriesByType('navigation')[0].domContentLoadedEventEnd")) ?? NaN);
       }
-      if (run >= 0) popupLoad.push(await popup.evaluate(() => (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming).domContentLoadedEventEnd));
-      await rig.stopReading(popup);
-      await popup.close();
+      await rig.stopFromWorker();
+      await rig.closeToolbarPopup(tabId, popup);
       await page.close();
       return ms - FIRST_BYTE;
     };
@@ -530,16 +562,16 @@ async function firstAudio() {
     for (const kind of ['selection', 'article'] as const) {
       const m = median(out[kind]!);
       rows.push({
-        measure: `first audio, ${kind} (popup open → playing, − first byte)`,
+        measure: `first audio, ${kind} (popup open → playing, − first byte; the toolbar's popup at popup.html?tabId=N, from its navigation start)`,
         value: `median ${r1(m)} ms, p95 ${r1(quantile(out[kind]!, 0.95))} ms`,
         target: `≤ ${POPUP_OPENED_TARGET_MS} ms at the median`,
         met: m <= POPUP_OPENED_TARGET_MS,
       });
     }
-    rows.push({ measure: 'first audio, cold worker (stopped first), article (popup open → playing, − first byte)', value: `median ${r1(median(out.cold!))} ms, p95 ${r1(quantile(out.cold!, 0.95))} ms`, target: 'reported apart', met: null });
+    rows.push({ measure: 'first audio, cold worker (stopped first), article (popup open → playing, − first byte; the popup in a tab)', value: `median ${r1(median(out.cold!))} ms, p95 ${r1(quantile(out.cold!, 0.95))} ms`, target: 'reported apart', met: null });
     if (ROUND_TRIP_MS) rows.push({ measure: 'first audio: a network round trip before every request (--rtt), counted in the rows above', value: `${ROUND_TRIP_MS} ms`, target: '—', met: null });
     rows.push({ measure: 'first audio: in the player, first bytes → playing', value: `median ${r1(median(bytesToPlaying))} ms`, target: '—', met: null });
-    rows.push({ measure: `first audio, popup page load (navigation → DOMContentLoaded)`, value: `median ${r1(median(popupLoad))} ms`, target: '—', met: null });
+    rows.push({ measure: `first audio, popup page load (the toolbar's popup: navigation → DOMContentLoaded)`, value: `median ${r1(median(popupLoad))} ms`, target: '—', met: null });
     rows.push({ measure: `first audio, popup open → first request at the service`, value: `median ${r1(median(toRequest))} ms`, target: '—', met: null });
     rows.push({
       measure: 'first audio, naive (download the whole first part, then play)',
