@@ -34,6 +34,14 @@ export function quantile(xs: number[], q: number): number {
   const lo = Math.floor(i);
   return s[lo]! + (s[Math.ceil(i)]! - s[lo]!) * (i - lo);
 }
+/** `ask()`'s first truthy answer, asked every 20 ms; undefined after `ms`. */
+export async function until<T>(ask: () => Promise<T | undefined>, ms: number): Promise<T | undefined> {
+  for (const deadline = Date.now() + ms; Date.now() < deadline; await new Promise((r) => setTimeout(r, 20))) {
+    const answer = await ask();
+    if (answer) return answer;
+  }
+  return undefined;
+}
 export const r1 = (n: number) => Math.round(n * 10) / 10;
 
 

@@ -57,6 +57,7 @@ import {
   quantile,
   r1,
   results,
+  until,
   ROUND_TRIP_MS,
   RUNS,
   rows,
@@ -160,11 +161,7 @@ class Rig {
       return at;
     }, { tabId, popup });
     const playing = calledAt + (await this.playingAfter(calledAt, 'the popup opened'));
-    let origin: number | undefined;
-    for (const deadline = Date.now() + 10_000; !origin && Date.now() < deadline; ) {
-      origin = await this.cdp.evaluate<number>(popup, 'performance.timeOrigin');
-      if (!origin) await new Promise((r) => setTimeout(r, 20));
-    }
+    const origin = await until(() => this.cdp.evaluate<number>(popup, 'performance.timeOrigin'), 10_000);
     if (!origin) throw new Error(`the popup ${popup} did not open`);
     return { ms: playing - origin, origin, popup };
   }
@@ -172,7 +169,7 @@ class Rig {
   /** Closes a popup `toolbarPopupUntilPlaying` opened, waits until it is gone, and unsets it for its tab. */
   async closeToolbarPopup(tabId: number, popup: string): Promise<void> {
     await this.cdp.evaluate(popup, 'window.close()');
-    for (const deadline = Date.now() + 5_000; (await this.cdp.has(popup)) && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 20));
+    await until(async () => !(await this.cdp.has(popup)), 5_000);
     await this.sw.evaluate(async (tabId) => chrome.action.setPopup({ tabId, popup: '' }), tabId);
   }
 
