@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import preact from '@preact/preset-vite';
 import type { Plugin } from 'vite';
 import { defineConfig } from 'wxt';
+import { popupBundleLater } from './scripts/popup-bundle-later';
 import { vendorPatches } from './scripts/vendor-patches';
 
 // The API origin every install may reach; other https origins are asked for at
@@ -50,7 +51,7 @@ export default defineConfig({
   // addons.mozilla.org's sources zip (`npm run zip:firefox`): the repository as checked in, without test output.
   zip: { excludeSources: ['test-results/**', 'playwright-report/**', 'bench/results.json'] },
   vite: (env) => ({
-    plugins: [vendorPatches(), preact(), testDiagnostics(env.mode)],
+    plugins: [vendorPatches(), preact(), testDiagnostics(env.mode), popupBundleLater()],
     // Every browser the extension supports preloads modules itself: Vite's stand-in for that is not
     // shipped (it was the first script of every page, the popup's among them).
     build: { modulePreload: { polyfill: false } },

@@ -7,8 +7,12 @@ import { onPageMessage, senderOf, tabToStart } from '../messaging/protocol';
 import { readyTab } from '../page-text/tab-text';
 import { readingOf } from '../page-text/sources';
 import { type BackgroundContext, onAbort } from './context';
+import { underWay } from './under-way';
 
-export function init(signal: AbortSignal, { reader, runCommand }: Pick<BackgroundContext, 'reader' | 'runCommand'>): void {
+/** A reading the popup started is answered at the latest this long after it began, under way or not. */
+const START_ANSWER_WAIT_MS = 300;
+
+export function init(signal: AbortSignal, { reader, runCommand, onView }: Pick<BackgroundContext, 'reader' | 'runCommand' | 'onView'>): void {
   onAbort(
     signal,
     onPageMessage('startReading', ({ data, sender }) => {
@@ -19,11 +23,14 @@ export function init(signal: AbortSignal, { reader, runCommand }: Pick<Backgroun
         void reader.start(req);
         return { starts: true };
       }
-      // Answered once decided: the popup shows the new reading at once, not the last one's end until its first view.
+      // Answered once decided, and a reading started once it is under way (its text extracted, its first part
+      // asked for; or it asks first, or failed): the popup's page loads its bundle after the answer, and
+      // loading it beside the reading's start delayed the first audio (bench/HISTORY.md).
       return new Promise<{ starts: boolean }>((answer) => {
         const decided = (starts: boolean) => {
+          if (starts) return void underWay(onView, reader.view.id, ['extracting'], START_ANSWER_WAIT_MS).then(() => answer({ starts }));
           answer({ starts });
-          if (!starts) void readyTab(tabId);
+          void readyTab(tabId);
         };
         reader.startUnlessActive(req, decided).catch((err: unknown) => {
           // Failed before deciding, nothing started (after it, the answer was given: only logged).

@@ -8,7 +8,8 @@ import { diagnostics } from '../diagnostics/wired';
 import { ignore } from '../log';
 import { readyTab } from '../page-text/tab-text';
 import { readingOf } from '../page-text/sources';
-import { type BackgroundContext, listen, onAbort, type ViewListener } from './context';
+import { type BackgroundContext, listen, onAbort, viewListeners } from './context';
+import { underWay } from './under-way';
 
 /** The popup the toolbar button opens for its click: it shows the reading the click started, and starts none. */
 const POPUP = 'popup.html?from=toolbar';
@@ -18,15 +19,9 @@ const POPUP_WAIT_MS = 1_000;
 export function init(signal: AbortSignal, { reader, onView }: Pick<BackgroundContext, 'reader' | 'onView'>): void {
   // MV2 (Firefox) names it browserAction.
   const action = browser.action ?? browser.browserAction;
-  /** Called with each new view of the reading and its write (the toolbar's popup waits for its reading to be under way). */
-  const viewWaiters = new Set<ViewListener>();
-  onAbort(
-    signal,
-    onView((view, written) => {
-      for (const waiter of viewWaiters) waiter(view, written);
-    }),
-  );
-
+  // Followed from the start (the views reach the toolbar first: entrypoints/background.ts), handed on to the clicks waiting.
+  const views = viewListeners();
+  onAbort(signal, onView(views.emit));
   const onToolbarClick = (tab: Browser.tabs.Tab, popupWaitMs = POPUP_WAIT_MS) => {
     if (tab.id === undefined) return;
     const tabId = tab.id;
@@ -46,19 +41,9 @@ export function init(signal: AbortSignal, { reader, onView }: Pick<BackgroundCon
       if (!starts) void readyTab(tabId, tab);
       if (import.meta.env.FIREFOX) return;
       if (!starts) return open();
-      // Called before the reading's first view: the views after it are this reading's.
-      const before = reader.view.id;
-      // Opened once, after `written`: the popup reads the stored view when it opens, and must find the one waited for.
-      const openAfter = (written: Promise<void>) => {
-        viewWaiters.delete(waiter);
-        clearTimeout(timer);
-        void written.catch(() => undefined).then(open);
-      };
-      const waiter: ViewListener = (view, written) => {
-        if (view.id !== before && view.state !== 'extracting' && view.state !== 'loading') openAfter(written);
-      };
-      const timer = setTimeout(() => openAfter(Promise.resolve()), popupWaitMs);
-      viewWaiters.add(waiter);
+      // Read before the reading's first view: the views after it are this reading's. Opened once its view
+      // is written: the popup reads the stored view when it opens, and must find the one waited for.
+      void underWay(views.add, reader.view.id, ['extracting', 'loading'], popupWaitMs).then(open);
     };
     void reader.startUnlessActive(readingOf({ kind: 'tab', tabId, clicked: tab }), openWhenUnderWay);
     if (import.meta.env.FIREFOX) open();

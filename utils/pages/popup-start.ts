@@ -45,6 +45,38 @@ export function askAtOpening({ search, activeTab, send, now }: StartDeps): Openi
   return named !== null ? ask(named) : activeTab().then(ask, () => null);
 }
 
+/** The inert `<template>` the build moves the popup's bundle into (`scripts/popup-bundle-later.ts`). */
+export const BUNDLE_TEMPLATE_ID = 'bundle';
+
+/**
+ * Once the ask is answered (a reading it started is under way: `utils/background/popup.ts`), or at once when
+ * none was made: the popup's bundle loads then, its fetch, compile and first drawing kept off the reading's start.
+ */
+export function answered(start: ReturnType<typeof askAtOpening>): Promise<void> {
+  return Promise.resolve(start)
+    .then((asked) => asked?.starts)
+    .then(
+      () => undefined,
+      () => undefined,
+    );
+}
+
+/**
+ * Loads the bundle the build held back: each tag in the template made again in the page's head (a tag
+ * cloned from a template is not run). The page as written (the dev server's) has no template: its bundle
+ * loaded with it. Called once the page is parsed: the bundle draws into its body.
+ */
+export function loadBundle(doc: Document): void {
+  const held = doc.getElementById(BUNDLE_TEMPLATE_ID);
+  if (!held || !('content' in held)) return;
+  for (const tag of Array.from((held as HTMLTemplateElement).content.children)) {
+    const made = doc.createElement(tag.localName);
+    for (const { name, value } of Array.from(tag.attributes)) made.setAttribute(name, value);
+    doc.head.append(made);
+  }
+  held.remove();
+}
+
 /** Leaves the ask for the popup's bundle. */
 export function leaveOpeningStart(start: ReturnType<typeof askAtOpening>, on: object = globalThis): void {
   (on as WithStart)[KEY] = start;
