@@ -14,9 +14,12 @@ function recordDrawnStates(): string[] {
   return drawn;
 }
 
-// Test builds: the states drawn, as `drawnStates`.
-diagnostics.expose({ drawnStates: diagnostics.counters(recordDrawnStates) });
+// Test builds: the states drawn, as `drawnStates`; when this bundle ran (epoch ms), as `bundleRanAt`.
+diagnostics.expose({ drawnStates: diagnostics.counters(recordDrawnStates), bundleRanAt: diagnostics.counters(() => performance.timeOrigin + performance.now()) });
 
 // The reading was asked for by popup-start.js, before this bundle loaded.
 followOpeningStart();
-render(<Popup />, document.getElementById('app')!);
+// The page's first frame (index.html) gives way to the popup's, in the same task: no frame between them.
+const app = document.getElementById('app')!;
+app.replaceChildren();
+render(<Popup />, app);

@@ -170,6 +170,22 @@ test("a popup opened over a reading that is over shows the new reading it starts
   expect(paid(service).length).toBeGreaterThan(0);
 });
 
+test.describe('with a first byte that never comes in time', () => {
+  test.use({ serviceOptions: { firstByteMs: 20_000 } });
+
+  test("a popup opened runs its bundle only once the reading's first part is asked for (at the latest a moment after), then shows the part being asked for", async ({ ext, service }) => {
+    await ext.configure();
+    const { tabId } = await ext.openTab('sample-article.html');
+    const popup = await ext.openPopup(tabId);
+    await expect.poll(() => state(popup), { timeout: 30_000 }).toBe('loading');
+    const [request] = service.speechLog();
+    expect(request, 'the first part was asked for').toBeDefined();
+    const ranAt = await evaluate(popup, () => (globalThis as unknown as { bundleRanAt?: number }).bundleRanAt ?? 0);
+    expect(ranAt).toBeGreaterThan(request!.arrivedAt);
+    expect(await evaluate(popup, () => (document.querySelector('[data-testid="stop"]') as HTMLButtonElement | null)?.disabled)).toBe(false);
+  });
+});
+
 test("the popup's controls stay where they are while a reading starts, counts its article and plays: a click meant for stop lands on stop", async ({ ext, firefox, pages }) => {
   await ext.configure({ threshold: '1000' });
   // Read title first: the estimate is counted while the first part plays, its note shown meanwhile.

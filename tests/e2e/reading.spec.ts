@@ -162,6 +162,30 @@ test("a popup opened over a reading that is over shows the new reading it starts
   expect(speech(service).length).toBeGreaterThan(0);
 });
 
+test.describe('with a first byte that never comes in time', () => {
+  test.use({ serviceOptions: { firstByteMs: 20_000 } });
+
+  test("a popup opened shows its name and that the reading starts at once, and runs its bundle only once the reading's first part is asked for (at the latest a moment after)", async ({ context, ext, service }) => {
+    await ext.configure();
+    const { tabId } = await ext.openTab('sample-article.html');
+    const popup = await context.newPage();
+    // Before the page's own scripts: what its first frame says.
+    await popup.addInitScript(() => addEventListener('load', () => ((globalThis as unknown as { opening: string }).opening = document.getElementById('app')?.textContent ?? '')));
+    await popup.goto(ext.url(`popup.html?tabId=${tabId}`));
+    await expect(player(popup)).toHaveAttribute('data-state', 'loading');
+    const seen = await popup.evaluate(() => {
+      const { opening, bundleRanAt } = globalThis as unknown as { opening: string; bundleRanAt: number };
+      return { opening, bundleRanAt };
+    });
+    expect(seen.opening).toBe('trySasha ReaderStarting…');
+    // The popup's bundle (its fetch, compile and drawing) came after the reading's first request reached the service.
+    const [request] = service.speechLog();
+    expect(request, 'the first part was asked for').toBeDefined();
+    expect(seen.bundleRanAt).toBeGreaterThan(request!.arrivedAt);
+    await expect(popup.getByTestId('stop')).toBeEnabled();
+  });
+});
+
 test('the popup reads the selection when there is one, and closing it never stops the reading', async ({ ext, service }) => {
   service.configure({ msPerChar: 10 }); // about 2.5 s: still playing when the popup closes
   await ext.configure();

@@ -1,7 +1,10 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { generateChromeMessages, parseMessagesFile } from '@wxt-dev/i18n/build';
 import { parseHTML } from 'linkedom';
 import { describe, expect, it } from 'vitest';
 import { holdBundle } from '../../scripts/popup-bundle-later';
-import { BUNDLE_TEMPLATE_ID, loadBundle } from '../../utils/pages/popup-start';
+import { BUNDLE_TEMPLATE_ID, loadBundle, writeOpening } from '../../utils/pages/popup-start';
 
 /** The popup's page as Vite writes it (the shape of `.output/chrome-mv3/popup.html`, names shortened). */
 const BUILT = `<!DOCTYPE html>
@@ -66,5 +69,15 @@ describe('loadBundle', () => {
     const before = document.documentElement.outerHTML;
     loadBundle(document);
     expect(document.documentElement.outerHTML).toBe(before);
+  });
+});
+
+describe('writeOpening', () => {
+  it.each(['en', 'ru'])("writes the popup page's first frame in the browser's language (%s): its name and the reading starting", async (lang) => {
+    const messages = generateChromeMessages(await parseMessagesFile(fileURLToPath(new URL(`../../locales/${lang}.yml`, import.meta.url))));
+    const { document } = parseHTML(readFileSync(fileURLToPath(new URL('../../entrypoints/popup/index.html', import.meta.url)), 'utf8'));
+    writeOpening(document, (name) => messages[name]?.message ?? `no message ${name}`);
+    const words = Array.from(document.querySelectorAll('#app [data-opening]'), (el) => el.textContent);
+    expect(words).toEqual([messages.extName!.message, messages.state_loading!.message]);
   });
 });

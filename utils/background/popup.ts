@@ -28,7 +28,7 @@ export function init(signal: AbortSignal, { reader, runCommand, onView }: Pick<B
       // loading it beside the reading's start delayed the first audio (bench/HISTORY.md).
       return new Promise<{ starts: boolean }>((answer) => {
         const decided = (starts: boolean) => {
-          if (starts) return void underWay(onView, reader.view.id, ['extracting'], START_ANSWER_WAIT_MS).then(() => answer({ starts }));
+          if (starts) return void underWay(onView, reader.view.id, ['extracting', 'loading'], START_ANSWER_WAIT_MS).then(() => answer({ starts }));
           answer({ starts });
           void readyTab(tabId);
         };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { askAtOpening, leaveOpeningStart, openingStart } from './popup-start';
+import { answered, askAtOpening, leaveOpeningStart, openingStart, type OpeningStart } from './popup-start';
 
 describe('askAtOpening: the reading a popup asks for as it opens', () => {
   const deps = (search: string, active: number | null, answer: boolean | Error = true) => {
@@ -47,5 +47,34 @@ describe('askAtOpening: the reading a popup asks for as it opens', () => {
     const start = { asked: { sentAt: 1, tabId: 2 }, starts: Promise.resolve(true) };
     leaveOpeningStart(start, page);
     expect(openingStart(page)).toBe(start);
+  });
+});
+
+describe('answered: when the popup loads its bundle', () => {
+  const isSettled = async (p: Promise<void>) => {
+    let done = false;
+    void p.then(() => (done = true));
+    for (let i = 0; i < 5; i++) await Promise.resolve();
+    return done;
+  };
+  const opening = (starts: Promise<boolean>): OpeningStart => ({ asked: { sentAt: 1, tabId: 2 }, starts });
+
+  it.each<[string, () => ReturnType<typeof askAtOpening>]>([
+    ['nothing asked (the toolbar started the reading)', () => null],
+    ['the background started the reading and it is under way', () => opening(Promise.resolve(true))],
+    ['the background started none', () => opening(Promise.resolve(false))],
+    ['the active tab looked up, then asked for', () => Promise.resolve(opening(Promise.resolve(true)))],
+    ['no active tab', () => Promise.resolve(null)],
+    ['the ask failed', () => opening(Promise.reject(new Error('no receiver')))],
+  ])('at once: %s', async (_name, start) => {
+    expect(await isSettled(answered(start()))).toBe(true);
+  });
+
+  it('not while the background has not answered', async () => {
+    let answer!: (starts: boolean) => void;
+    const wait = answered(opening(new Promise((resolve) => (answer = resolve))));
+    expect(await isSettled(wait)).toBe(false);
+    answer(true);
+    expect(await isSettled(wait)).toBe(true);
   });
 });

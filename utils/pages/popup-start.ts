@@ -77,6 +77,11 @@ export function loadBundle(doc: Document): void {
   held.remove();
 }
 
+/** The page's first frame (`popup.html`): each `data-opening` element given the words of the message it names. */
+export function writeOpening(doc: Document, message: (name: string) => string): void {
+  for (const el of Array.from(doc.querySelectorAll<HTMLElement>('[data-opening]'))) el.textContent = message(el.dataset.opening ?? '');
+}
+
 /** Leaves the ask for the popup's bundle. */
 export function leaveOpeningStart(start: ReturnType<typeof askAtOpening>, on: object = globalThis): void {
   (on as WithStart)[KEY] = start;
