@@ -173,15 +173,17 @@ test("a popup opened over a reading that is over shows the new reading it starts
 test.describe('with a first byte that never comes in time', () => {
   test.use({ serviceOptions: { firstByteMs: 20_000 } });
 
-  test("a popup opened runs its bundle only once the reading's first part is asked for (at the latest a moment after), then shows the part being asked for", async ({ ext, service }) => {
+  test("a popup opened loads without its bundle, which runs while the reading starts (at the latest a moment after it began), and shows the part being asked for", async ({ ext }) => {
     await ext.configure();
     const { tabId } = await ext.openTab('sample-article.html');
     const popup = await ext.openPopup(tabId);
     await expect.poll(() => state(popup), { timeout: 30_000 }).toBe('loading');
-    const [request] = service.speechLog();
-    expect(request, 'the first part was asked for').toBeDefined();
-    const ranAt = await evaluate(popup, () => (globalThis as unknown as { bundleRanAt?: number }).bundleRanAt ?? 0);
-    expect(ranAt).toBeGreaterThan(request!.arrivedAt);
+    // The bundle's fetch, compile and drawing were not part of the page's load (which the reading's start shares the cores with).
+    const { ranAt, loadedAt } = await evaluate(popup, () => ({
+      ranAt: (globalThis as unknown as { bundleRanAt?: number }).bundleRanAt ?? 0,
+      loadedAt: performance.timeOrigin + (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming).loadEventEnd,
+    }));
+    expect(ranAt).toBeGreaterThan(loadedAt);
     expect(await evaluate(popup, () => (document.querySelector('[data-testid="stop"]') as HTMLButtonElement | null)?.disabled)).toBe(false);
   });
 });

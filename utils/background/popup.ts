@@ -23,9 +23,9 @@ export function init(signal: AbortSignal, { reader, runCommand, onView }: Pick<B
         void reader.start(req);
         return { starts: true };
       }
-      // Answered once decided, and a reading started once it is under way (its text extracted, its first part
-      // asked for; or it asks first, or failed): the popup's page loads its bundle after the answer, and
-      // loading it beside the reading's start delayed the first audio (bench/HISTORY.md).
+      // Answered once decided, and a reading started once it plays (or asks first, or failed; at the latest
+      // START_ANSWER_WAIT_MS after): the popup's page loads its bundle after the answer, and loading it beside
+      // the reading's start delayed the first audio (bench/HISTORY.md).
       return new Promise<{ starts: boolean }>((answer) => {
         const decided = (starts: boolean) => {
           if (starts) return void underWay(onView, reader.view.id, ['extracting', 'loading'], START_ANSWER_WAIT_MS).then(() => answer({ starts }));

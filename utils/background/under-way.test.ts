@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ReadingStateName } from '../messaging/views';
+import { settledYet } from '../../tests/unit/settled-yet';
 import { IDLE_VIEW } from '../reading/state';
 import { viewListeners } from './context';
 import { underWay } from './under-way';
@@ -23,13 +24,6 @@ function clock() {
   };
 }
 
-const settled = async (p: Promise<void>) => {
-  let done = false;
-  void p.then(() => (done = true));
-  for (let i = 0; i < 5; i++) await Promise.resolve();
-  return done;
-};
-
 describe('underWay', () => {
   // Each row: the views the reading shows (id, state), and whether the wait is over after them (before the cap).
   const rows: { name: string; views: [string, ReadingStateName][]; starting: ReadingStateName[]; over: boolean }[] = [
@@ -46,7 +40,7 @@ describe('underWay', () => {
     const time = clock();
     const wait = underWay(listeners.add, 'old', starting, 300, time);
     for (const [id, state] of views) listeners.emit({ ...IDLE_VIEW, id, state }, Promise.resolve());
-    expect(await settled(wait)).toBe(over);
+    expect(await settledYet(wait)).toBe(over);
   });
 
   it('waits for the view to be written', async () => {
@@ -55,9 +49,9 @@ describe('underWay', () => {
     const written = new Promise<void>((resolve) => (write = resolve));
     const wait = underWay(listeners.add, 'old', ['extracting'], 300, clock());
     listeners.emit({ ...IDLE_VIEW, id: 'new', state: 'loading' }, written);
-    expect(await settled(wait)).toBe(false);
+    expect(await settledYet(wait)).toBe(false);
     write();
-    expect(await settled(wait)).toBe(true);
+    expect(await settledYet(wait)).toBe(true);
   });
 
   it('is over at the cap, and then follows the views no more', async () => {
@@ -71,10 +65,10 @@ describe('underWay', () => {
     };
     const wait = underWay(follow, 'old', ['extracting'], 300, time);
     time.advance(299);
-    expect(await settled(wait)).toBe(false);
+    expect(await settledYet(wait)).toBe(false);
     expect(following).toBe(1);
     time.advance(1);
-    expect(await settled(wait)).toBe(true);
+    expect(await settledYet(wait)).toBe(true);
     expect(following).toBe(0);
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { settledYet } from '../../tests/unit/settled-yet';
 import { answered, askAtOpening, leaveOpeningStart, openingStart, type OpeningStart } from './popup-start';
 
 describe('askAtOpening: the reading a popup asks for as it opens', () => {
@@ -51,12 +52,6 @@ describe('askAtOpening: the reading a popup asks for as it opens', () => {
 });
 
 describe('answered: when the popup loads its bundle', () => {
-  const isSettled = async (p: Promise<void>) => {
-    let done = false;
-    void p.then(() => (done = true));
-    for (let i = 0; i < 5; i++) await Promise.resolve();
-    return done;
-  };
   const opening = (starts: Promise<boolean>): OpeningStart => ({ asked: { sentAt: 1, tabId: 2 }, starts });
 
   it.each<[string, () => ReturnType<typeof askAtOpening>]>([
@@ -67,14 +62,14 @@ describe('answered: when the popup loads its bundle', () => {
     ['no active tab', () => Promise.resolve(null)],
     ['the ask failed', () => opening(Promise.reject(new Error('no receiver')))],
   ])('at once: %s', async (_name, start) => {
-    expect(await isSettled(answered(start()))).toBe(true);
+    expect(await settledYet(answered(start()))).toBe(true);
   });
 
   it('not while the background has not answered', async () => {
     let answer!: (starts: boolean) => void;
     const wait = answered(opening(new Promise((resolve) => (answer = resolve))));
-    expect(await isSettled(wait)).toBe(false);
+    expect(await settledYet(wait)).toBe(false);
     answer(true);
-    expect(await isSettled(wait)).toBe(true);
+    expect(await settledYet(wait)).toBe(true);
   });
 });
