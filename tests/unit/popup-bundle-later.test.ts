@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { generateChromeMessages, parseMessagesFile } from '@wxt-dev/i18n/build';
 import { parseHTML } from 'linkedom';
 import { describe, expect, it } from 'vitest';
-import { holdBundle } from '../../scripts/popup-bundle-later';
+import { holdBundle, withoutComments } from '../../scripts/popup-bundle-later';
 import { BUNDLE_TEMPLATE_ID, loadBundle, writeOpening } from '../../utils/pages/popup-start';
 
 /** The popup's page as Vite writes it (the shape of `.output/chrome-mv3/popup.html`, names shortened). */
@@ -48,6 +48,17 @@ describe('holdBundle', () => {
     ['two module scripts', BUILT.replace('</head>', '<script type="module" crossorigin src="/chunks/other.js"></script></head>')],
   ])('fails the build on a page with %s', (_, html) => {
     expect(() => holdBundle(html)).toThrow(/module scripts, not 1/);
+  });
+});
+
+describe('withoutComments', () => {
+  it.each([
+    ['a comment on its own line', '<head>\n    <!-- Why the script is first. -->\n    <script src="/a.js"></script>', '<head>\n    <script src="/a.js"></script>'],
+    ['a comment over lines, with markup in it', '<body><!-- <div>\nnot this</div> --><div id="app"></div>', '<body><div id="app"></div>'],
+    ['two comments: each ends at its own end', '<!-- a --><p>kept</p><!-- b -->', '<p>kept</p>'],
+    ['no comment', '<p>kept</p>', '<p>kept</p>'],
+  ])('%s', (_, html, shipped) => {
+    expect(withoutComments(html)).toBe(shipped);
   });
 });
 
