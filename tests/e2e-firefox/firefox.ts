@@ -217,12 +217,18 @@ export async function openPage(browser: Browser, url: string, timeout = 15_000):
 export const openExtensionPage = openPage;
 
 /**
- * A real mouse click in the middle of the element `selector` (`>>>` reaches into shadow roots),
- * scrolled into view first if it is not. Puppeteer's own `click` took 1 to 15 s here in Firefox, the
+ * A real mouse click in the middle of the element `selector` (`>>>` reaches into shadow roots), once it is
+ * there, scrolled into view first if it is not. Puppeteer's own `click` took 1 to 15 s here in Firefox, the
  * longer the more audio had played; the same mouse events sent directly take a few milliseconds.
  */
-export async function click(page: Page, selector: string): Promise<void> {
-  const element = await page.$(selector);
+export async function click(page: Page, selector: string, timeout = 10_000): Promise<void> {
+  // Waited for, as Playwright's locators do: a page may not have drawn it yet (the popup draws once its reading plays).
+  const deadline = Date.now() + timeout;
+  let element = await page.$(selector);
+  while (!element && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 20));
+    element = await page.$(selector);
+  }
   if (!element) throw new Error(`No element matches ${selector}`);
   // Scrolled and measured in one step, and again if the page moved it out of view meanwhile (a panel that
   // appears above it as an earlier answer comes: "move target out of bounds", seen once on the options page).

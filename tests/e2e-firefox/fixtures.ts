@@ -30,7 +30,6 @@ export interface FirefoxHelpers {
   configure(opts?: { key?: string; baseUrl?: string; threshold?: string; dailyCap?: string }): Promise<void>;
   /** Opens a fixture page by path, or any URL. */
   openTab(pathOrUrl: string): Promise<{ page: Page; tabId: number }>;
-  /** Opens `popup.html?tabId=N` and waits until its bundle has drawn it (the page's own first frame comes before). */
   openPopup(tabId: number): Promise<Page>;
   /** Runs the background's context-menu handler, as Firefox would on a click (the native menu is out of reach). */
   menuClick(tabId: number, selectionText: string, menuItemId?: string): Promise<void>;
@@ -141,12 +140,7 @@ export function extensionHelpers(firefox: LaunchedFirefox, service: FakeService,
       expect(tabId).toBeGreaterThan(0);
       return { page, tabId };
     },
-    async openPopup(tabId) {
-      const popup = await openExtensionPage(browser, url(`popup.html?tabId=${tabId}`));
-      // Opened as the listener sees it: drawn by its bundle, which loads once the reading it starts plays (its page's first frame until then).
-      await expect.poll(() => evaluate(popup, () => document.querySelector('[data-testid="player"]') !== null), { timeout: 15_000 }).toBe(true);
-      return popup;
-    },
+    openPopup: (tabId) => openExtensionPage(browser, url(`popup.html?tabId=${tabId}`)),
     readingView: async () =>
       evaluate(await helpers.extensionPage(), async () => {
         const saved = await (globalThis as unknown as Ext).browser.storage.session.get('reading-view');

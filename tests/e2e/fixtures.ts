@@ -29,7 +29,6 @@ export interface ExtensionHelpers {
   configure(opts?: { key?: string; baseUrl?: string; voice?: string; threshold?: string; dailyCap?: string }): Promise<void>;
   /** Opens a page (a fixture path on the pages server, or a full URL) and returns it with its tab id. */
   openTab(pathOrUrl: string): Promise<{ page: Page; tabId: number }>;
-  /** Opens `popup.html?tabId=N` and waits until its bundle has drawn it (the page's own first frame comes before). */
   openPopup(tabId: number): Promise<Page>;
   /** Calls the context menu's click handler as Chrome would for a selection (the native menu cannot be clicked). */
   menuClick(tabId: number, selectionText: string, menuItemId?: string): Promise<void>;
@@ -159,8 +158,6 @@ export function extensionHelpers(context: BrowserContext, sw: Worker, extensionI
     async openPopup(tabId) {
       const page = await context.newPage();
       await page.goto(url(`popup.html?tabId=${tabId}`));
-      // Opened as the listener sees it: drawn by its bundle, which loads once the reading it starts plays (its page's first frame until then).
-      await page.getByTestId('player').waitFor({ state: 'attached' });
       return page;
     },
     async stopServiceWorker() {
