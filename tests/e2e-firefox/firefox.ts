@@ -204,14 +204,21 @@ export async function evaluate<A extends unknown[], T>(page: Page, fn: (...args:
 export async function openPage(browser: Browser, url: string, timeout = 15_000): Promise<Page> {
   const page = await browser.newPage();
   void page.goto(url).catch(() => undefined);
-  const deadline = Date.now() + timeout;
   // The page may add to its own address as it starts (the book page adds its book's id: `&book=…`).
   const loaded = (seen: string) => seen.endsWith(' complete') && seen.startsWith(url);
-  while (!loaded(await evaluate(page, () => `${location.href} ${document.readyState}`).catch(() => ''))) {
-    if (Date.now() > deadline) throw new Error(`${url} did not load in ${timeout} ms`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  const seen = await pollFor(async () => loaded(await evaluate(page, () => `${location.href} ${document.readyState}`).catch(() => '')) || null, timeout, 50);
+  if (!seen) throw new Error(`${url} did not load in ${timeout} ms`);
   return page;
+}
+
+/** `read`'s first answer that is not null, asked every `everyMs` until `timeout` ms have passed (null then). */
+async function pollFor<T>(read: () => Promise<T | null>, timeout: number, everyMs: number): Promise<T | null> {
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    const found = await read();
+    if (found !== null || Date.now() > deadline) return found;
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
 }
 
 export const openExtensionPage = openPage;
@@ -223,12 +230,7 @@ export const openExtensionPage = openPage;
  */
 export async function click(page: Page, selector: string, timeout = 10_000): Promise<void> {
   // Waited for, as Playwright's locators do: a page may not have drawn it yet (the popup draws once its reading plays).
-  const deadline = Date.now() + timeout;
-  let element = await page.$(selector);
-  while (!element && Date.now() < deadline) {
-    await new Promise((r) => setTimeout(r, 20));
-    element = await page.$(selector);
-  }
+  const element = await pollFor(() => page.$(selector), timeout, 20);
   if (!element) throw new Error(`No element matches ${selector}`);
   // Scrolled and measured in one step, and again if the page moved it out of view meanwhile (a panel that
   // appears above it as an earlier answer comes: "move target out of bounds", seen once on the options page).
