@@ -108,14 +108,15 @@ export class FirefoxRig {
    */
   async popupUntilPlaying(tabId: number): Promise<{ popup: Page; ms: number; shownMs: number }> {
     const popup = await openExtensionPage(this.ff.browser, `${this.ff.base}popup.html?tabId=${tabId}`);
-    const origin = (await popup.evaluate(() => performance.timeOrigin)) as number;
-    const ms = await this.playingAfter(origin, 'the popup opened');
-    const handle = await popup.waitForFunction(
+    // Looked for from the start, beside the wait for the player: looked for after it, it is found at once.
+    const shown = popup.waitForFunction(
       (sel) => document.querySelector(sel)?.getAttribute('data-state') === 'playing' && performance.now(),
       { timeout: 60_000, polling: 5 },
       STATE,
     );
-    return { popup, ms, shownMs: (await handle.jsonValue()) as number };
+    const origin = (await popup.evaluate(() => performance.timeOrigin)) as number;
+    const ms = await this.playingAfter(origin, 'the popup opened');
+    return { popup, ms, shownMs: (await (await shown).jsonValue()) as number };
   }
 
   async waitState(popup: Page, states: string[]) {
