@@ -504,7 +504,11 @@ async function firstAudio() {
       rig.pages.put(path, html);
       const { page, tabId } = await rig.openTab(path);
       await rig.stopWorker();
-      const { popup, ms } = await rig.popupUntilPlaying(tabId);
+      // To the player's `playing`, as the other popup rows: the popup draws it a moment later (its bundle
+      // loads once the reading plays).
+      const popup = await rig.context.newPage();
+      await popup.goto(rig.url(`popup.html?tabId=${tabId}`), { waitUntil: 'commit' });
+      const ms = await rig.playingAfter(await popup.evaluate(() => performance.timeOrigin), 'the popup opened on a cold worker');
       await rig.currentWorker();
       await rig.stopReading(popup);
       await popup.close();
@@ -565,7 +569,7 @@ async function firstAudio() {
         met: m <= POPUP_OPENED_TARGET_MS,
       });
     }
-    rows.push({ measure: 'first audio, cold worker (stopped first), article (popup open → playing, − first byte; the popup in a tab)', value: `median ${r1(median(out.cold!))} ms, p95 ${r1(quantile(out.cold!, 0.95))} ms`, target: 'reported apart', met: null });
+    rows.push({ measure: "first audio, cold worker (stopped first), article (popup open → the player's playing, − first byte; the popup in a tab)", value: `median ${r1(median(out.cold!))} ms, p95 ${r1(quantile(out.cold!, 0.95))} ms`, target: 'reported apart', met: null });
     if (ROUND_TRIP_MS) rows.push({ measure: 'first audio: a network round trip before every request (--rtt), counted in the rows above', value: `${ROUND_TRIP_MS} ms`, target: '—', met: null });
     rows.push({ measure: 'first audio: in the player, first bytes → playing', value: `median ${r1(median(bytesToPlaying))} ms`, target: '—', met: null });
     rows.push({ measure: `first audio, popup page load (the toolbar's popup: navigation → DOMContentLoaded)`, value: `median ${r1(median(popupLoad))} ms`, target: '—', met: null });
