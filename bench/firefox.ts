@@ -108,15 +108,13 @@ export class FirefoxRig {
    */
   async popupUntilPlaying(tabId: number): Promise<{ popup: Page; ms: number; shownMs: number }> {
     const popup = await openExtensionPage(this.ff.browser, `${this.ff.base}popup.html?tabId=${tabId}`);
-    // Looked for from the start, beside the wait for the player: looked for after it, it is found at once.
-    const shown = popup.waitForFunction(
-      (sel) => document.querySelector(sel)?.getAttribute('data-state') === 'playing' && performance.now(),
-      { timeout: 60_000, polling: 5 },
-      STATE,
-    );
     const origin = (await popup.evaluate(() => performance.timeOrigin)) as number;
-    const ms = await this.playingAfter(origin, 'the popup opened');
-    return { popup, ms, shownMs: (await (await shown).jsonValue()) as number };
+    // Both waited for at once: the popup's, looked for after the player's, is found at once.
+    const [ms, shown] = await Promise.all([
+      this.playingAfter(origin, 'the popup opened'),
+      popup.waitForFunction((sel) => document.querySelector(sel)?.getAttribute('data-state') === 'playing' && performance.now(), { timeout: 60_000, polling: 5 }, STATE),
+    ]);
+    return { popup, ms, shownMs: (await shown.jsonValue()) as number };
   }
 
   async waitState(popup: Page, states: string[]) {

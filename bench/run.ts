@@ -125,13 +125,19 @@ class Rig {
     return { page, tabId };
   }
 
+  /** The popup at `popup.html?tabId=N` in a tab of its own, as soon as its page is committed. */
+  async openPopupTab(tabId: number): Promise<Page> {
+    const popup = await this.context.newPage();
+    await popup.goto(this.url(`popup.html?tabId=${tabId}`), { waitUntil: 'commit' });
+    return popup;
+  }
+
   /**
    * Opens the popup on a tab; resolves with ms from the popup's navigation start
    * to data-state=playing, read on the page's own clock (polled every 5 ms).
    */
   async popupUntilPlaying(tabId: number): Promise<{ popup: Page; ms: number }> {
-    const popup = await this.context.newPage();
-    await popup.goto(this.url(`popup.html?tabId=${tabId}`), { waitUntil: 'commit' });
+    const popup = await this.openPopupTab(tabId);
     const handle = await popup
       .waitForFunction(
         () => document.querySelector('[data-testid="player"]')?.getAttribute('data-state') === 'playing' && performance.now(),
@@ -506,8 +512,7 @@ async function firstAudio() {
       await rig.stopWorker();
       // To the player's `playing`, as the other popup rows: the popup draws it a moment later (its bundle
       // loads once the reading plays).
-      const popup = await rig.context.newPage();
-      await popup.goto(rig.url(`popup.html?tabId=${tabId}`), { waitUntil: 'commit' });
+      const popup = await rig.openPopupTab(tabId);
       const ms = await rig.playingAfter(await popup.evaluate(() => performance.timeOrigin), 'the popup opened on a cold worker');
       await rig.currentWorker();
       await rig.stopReading(popup);
