@@ -89,10 +89,10 @@ export function rememberInjected(tabId: number, url: string | undefined): void {
 interface Channel {
   /** The script being put in: a start meanwhile waits for it, then asks. */
   injecting?: Promise<unknown>;
-  /** The script of a selection read from the menu, put in only when its first sentence is to be marked. */
+  /** The script of a start answered from the small function's read, put in only once something needs it. */
   deferred?: () => void;
-  /** An article read title first: the script's own answer, whose page keeps the rest (`takeRest`). */
-  rest?: Promise<ExtractedText | null>;
+  /** An article read title first: the script's own answer (asked for when taken: its injection), whose page keeps the rest (`takeRest`). */
+  rest?: () => Promise<ExtractedText | null>;
   /** The tab's address as last looked up: looked up again when the tab loads something. */
   address?: Promise<string | undefined>;
 }
@@ -151,17 +151,17 @@ export function dropDeferred(tabId: number): void {
   if (c) c.deferred = undefined;
 }
 
-/** Keeps the script's answer to an article read title first: its page has the rest. */
-export function keepRest(tabId: number, answer: Promise<ExtractedText | null>): void {
+/** Keeps how to get the script's answer to an article read title first: its page has the rest. */
+export function keepRest(tabId: number, answer: () => Promise<ExtractedText | null>): void {
   channel(tabId).rest = answer;
 }
 
-/** The script's answer kept for the rest of an article read title first, taken once. */
+/** The script's answer kept for the rest of an article read title first (its script put in now, if not yet), taken once. */
 export function takeRest(tabId: number): Promise<ExtractedText | null> | undefined {
   const c = channels.get(tabId);
   const rest = c?.rest;
   if (c) c.rest = undefined;
-  return rest;
+  return rest?.();
 }
 
 /**

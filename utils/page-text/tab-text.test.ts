@@ -19,6 +19,10 @@ beforeEach(async () => {
 });
 
 const URL_READ = 'https://example.com/article';
+/** An account with a price: an article may then be read title first (within the bound the threshold leaves). */
+const ACCOUNT = { name: 'a', provider: 'p', balanceRub: '100.0000', pricePerMillionRub: '1500.0000', maxConcurrency: 2, checkedAt: 0 };
+/** A tab title that may be read first (`mayBeReadTitleFirst`). */
+const READABLE_TITLE = 'Статья о реке и мосте — Газета';
 const TEXT = { title: 'Заголовок', source: 'article' as const, blocks: [{ text: 'Первый абзац.', kind: 'paragraph' as const }] };
 
 type Injection = { func?: (...args: never[]) => unknown; args?: Array<{ id: string; request: Record<string, unknown> }>; files?: string[] };
@@ -53,16 +57,29 @@ describe('extractFromTab on a page read for the first time', () => {
     tab = (await fakeBrowser.tabs.create({ url: URL_READ })) as Browser.tabs.Tab;
   });
 
-  it("with the event's tab and what it needs in memory, injects in the call itself and does not look the tab up", async () => {
+  it("with the event's tab and what it needs in memory, reads the page in the call itself, then puts the script in, and does not look the tab up", async () => {
     const executeScript = scriptedPage();
     const get = vi.spyOn(fakeBrowser.tabs, 'get');
+    await settings.accountStorage.setValue(ACCOUNT);
     await Promise.all([settings.readSettings(), tabText.loadTabTextState()]);
-    const extracting = tabText.extractFromTab(tab.id!, { clicked: tab });
-    // Before anything is awaited: the selection being read, and the script on its way with the request.
+    const extracting = tabText.extractFromTab(tab.id!, { clicked: { ...tab, title: READABLE_TITLE } });
+    // Before anything is awaited: the selection being read. The script follows once that answered nothing.
+    expect(executeScript).toHaveBeenCalledTimes(1);
+    await expect(extracting).resolves.toEqual(TEXT);
     expect(executeScript).toHaveBeenCalledTimes(2);
     expect(scriptCall(executeScript.mock.calls)).toMatchObject({ target: { tabId: tab.id }, args: [{ request: { mode: 'normal' } }] });
-    await expect(extracting).resolves.toEqual(TEXT);
     expect(get).not.toHaveBeenCalled();
+  });
+
+  it("a tab whose title cannot be read first (too short): the script goes in the call itself, beside the small function", async () => {
+    const executeScript = scriptedPage();
+    await settings.accountStorage.setValue(ACCOUNT);
+    await Promise.all([settings.readSettings(), tabText.loadTabTextState()]);
+    const extracting = tabText.extractFromTab(tab.id!, { clicked: { ...tab, title: 'Document' } });
+    expect(executeScript).toHaveBeenCalledTimes(2);
+    expect(scriptCall(executeScript.mock.calls)).toMatchObject({ args: [{ request: { mode: 'normal' } }] });
+    await expect(extracting).resolves.toEqual(TEXT);
+    expect(executeScript).toHaveBeenCalledTimes(2);
   });
 
   it('without a tab from the event (the popup), looks it up first', async () => {
@@ -315,17 +332,21 @@ describe('a selection on a page read for the first time', () => {
     url: URL_READ,
   };
 
-  it("from the toolbar: answered from the handed function's reading while the script loads; the highlight waits for the script", async () => {
+  it("from the toolbar: answered from the small function's reading; the script is put in only when the first sentence is to be marked, with the start's request", async () => {
     const page = slowScript(PAGE);
+    await settings.accountStorage.setValue(ACCOUNT);
     await Promise.all([settings.readSettings(), tabText.loadTabTextState()]);
-    await expect(tabText.extractFromTab(tab.id!, { clicked: tab })).resolves.toEqual(ANSWER);
-    expect(page.executeScript).toHaveBeenCalledTimes(2);
+    await expect(tabText.extractFromTab(tab.id!, { clicked: { ...tab, title: READABLE_TITLE } })).resolves.toEqual(ANSWER);
+    expect(page.executeScript).toHaveBeenCalledTimes(1);
     const injection = tabText.pageScript(tab.id!);
     expect(injection).toBeDefined();
     expect(page.executeScript).toHaveBeenCalledTimes(2);
+    expect(scriptCall(page.executeScript.mock.calls)!.args![0]!.request).toMatchObject({ mode: 'normal' });
     page.arrive();
     await injection;
+    // Put in once.
     expect(tabText.pageScript(tab.id!)).toBeUndefined();
+    expect(page.executeScript).toHaveBeenCalledTimes(2);
   });
 
   it('from the menu: the script is put in only when the first sentence is to be marked, handed a request for the selection at that address', async () => {
@@ -434,9 +455,12 @@ describe("an article's title read first from what the small function read, while
     await expect(tabText.extractFromTab(tab.id!, { clicked: tab })).resolves.toEqual(EARLY);
     // The function read the page's facts up to the bound a title-first reading may have.
     expect(page.executeScript.mock.calls.map(([c]) => c as Injection).find((c) => named(c, 'pageFacts'))?.args).toEqual([6_666]);
+    // The script is put in only once the rest is asked for (not beside the first request).
+    expect(scriptCall(page.executeScript.mock.calls)).toBeUndefined();
     let more: unknown = null;
     const asked = tabText.moreFromTab(tab.id!, 1).then((batch) => (more = batch));
     await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(scriptCall(page.executeScript.mock.calls)).toMatchObject({ args: [{ request: { mode: 'normal', titleFirstMax: 6_666 } }] });
     expect(more).toBeNull();
     page.arrive();
     await asked;
@@ -448,8 +472,23 @@ describe("an article's title read first from what the small function read, while
     const page = slowPage(whole);
     await Promise.all([settings.readSettings(), tabText.loadTabTextState()]);
     await expect(tabText.extractFromTab(tab.id!, { clicked: tab })).resolves.toEqual(EARLY);
+    const more = tabText.moreFromTab(tab.id!, 1);
+    await new Promise((resolve) => setTimeout(resolve, 0));
     page.arrive();
-    await expect(tabText.moreFromTab(tab.id!, 1)).resolves.toEqual({ blocks: whole.blocks.slice(1), leftOutChars: 7, more: false });
+    await expect(more).resolves.toEqual({ blocks: whole.blocks.slice(1), leftOutChars: 7, more: false });
+  });
+
+  it('the title marked first puts the script in; the rest is then asked of that script, not of another', async () => {
+    const page = slowPage({ ...EARLY, site: undefined, url: undefined });
+    await Promise.all([settings.readSettings(), tabText.loadTabTextState()]);
+    await expect(tabText.extractFromTab(tab.id!, { clicked: tab })).resolves.toEqual(EARLY);
+    const injection = tabText.pageScript(tab.id!);
+    expect(injection).toBeDefined();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    page.arrive();
+    await injection;
+    await expect(tabText.moreFromTab(tab.id!, 1)).resolves.toEqual(REST);
+    expect(page.executeScript.mock.calls.filter(([c]) => named(c as Injection, 'extractScript'))).toHaveLength(1);
   });
 
   it('a script that never answers is not waited for past 20 s: the reading ends with its title', async () => {

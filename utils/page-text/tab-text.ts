@@ -7,6 +7,7 @@ import { HIGHLIGHT_CSS } from '../text/highlight';
 import { SAMPLE_PAGE, sampleFor, sampleText } from '../text/sample';
 import { readSettings, settingsNow, cleanupOf, type Settings } from '../storage/settings';
 import { titleFirstMax } from '../money/bound';
+import { mayBeReadTitleFirst } from '../text/title-first';
 import { ReadingError } from '../speech/errors';
 import { afterHold } from '../diagnostics/diagnostics';
 import { diagnostics } from '../diagnostics/wired';
@@ -51,7 +52,7 @@ function extractRequest(mode: ExtractMode, settings: Settings, whole = false): E
 }
 
 /** Asks the page's resident extract script; injects it first when the page has none yet (first reading of this page). */
-async function askPage(tabId: number, mode: ExtractMode, settings: Settings, url: string | undefined, whole: boolean): Promise<ExtractedText> {
+async function askPage(tabId: number, mode: ExtractMode, settings: Settings, url: string | undefined, title: string | undefined, whole: boolean): Promise<ExtractedText> {
   const request = extractRequest(mode, settings, whole);
   newStart(tabId);
   const under = injectionUnderWay(tabId);
@@ -74,29 +75,32 @@ async function askPage(tabId: number, mode: ExtractMode, settings: Settings, url
   diagnostics.mark('extract:inject');
   const id = crypto.randomUUID();
   const pending: PendingExtract = { id, request };
-  // A selection is read by a small function beside the script, and answered from that (as the script
-  // would): the script takes longer to come. "Read from here" reads the article whatever is selected.
-  // It also reads what an article's title first is found from: the background finds the title while the
-  // page loads and compiles the script (far larger), and the script answers the same request later.
+  // A selection is read by a small function first, and answered from that (as the script would): the
+  // script takes longer to come. "Read from here" reads the article whatever is selected. It also reads
+  // what an article's title first is found from: the background finds the title from it.
   const headMax = whole ? 0 : (request.titleFirstMax ?? 0);
   const read = mode === 'normal' ? browser.scripting.executeScript({ target: { tabId }, func: pageFacts, args: [headMax] }) : null;
   read?.then(() => diagnostics.mark('extract:selection-read'), () => undefined);
-  // From the menu the page surely has a selection: the script is put in only once the reading's first
-  // sentence is to be marked (put in at once, it loaded beside the first request and its answer, and in
-  // Firefox held the answer back). Else at once: the page may have none.
-  const injection = whole ? null : afterHold(diagnostics, 'extract:script', () => injectScript(tabId, url, pending));
+  let put: ReturnType<typeof injectScript> | undefined;
+  const inject = (what: PendingExtract = pending) => (put ??= afterHold(diagnostics, 'extract:script', () => injectScript(tabId, url, what)));
+  // The script (far larger) goes in once something needs it where the small function's answer will likely do
+  // for the reading's first part: put in at once, its loading and compiling ran beside the first request and
+  // its answer, on the same two cores (bench/HISTORY.md, 2026-12-05). A page whose tab title cannot be read
+  // first (too short, in other letters) is likely not read title first: its script goes in at once, beside the
+  // small function (after it, the script would lose the way there and back).
+  if (!whole && !(headMax > 0 && mayBeReadTitleFirst(title))) void inject().catch(() => undefined);
   const selection = read && (await read.then(([result]) => earlyAnswer(result?.result, headMax), () => null));
   if (selection) {
     diagnostics.mark(selection.more ? 'extract:title-from-head' : 'extract:selection-handed');
-    // The rest of an article read title first is the script's, once it has answered (`moreFromTab`).
-    if (selection.more && injection) keepRest(tabId, injection.then(([injected]) => answerOf(injected?.result, id), () => null));
-    // The script keeps where each line is: the highlight waits for it (`pageScript`).
-    if (injection) injection.catch(ignore('injecting the extract script'));
-    // Handed a request for the selection alone at this address: by then the page may be another.
-    else deferInjection(tabId, () => void injectScript(tabId, url, { id: crypto.randomUUID(), request: { mode: 'normal', selectionOnly: true, ...(url ? { at: url } : {}) } }).catch(ignore('injecting the extract script')));
+    // From the menu, a request for the selection alone at this address: by then the page may be another.
+    const later: PendingExtract = whole ? { id: crypto.randomUUID(), request: { mode: 'normal', selectionOnly: true, ...(url ? { at: url } : {}) } } : pending;
+    // The script keeps where each line is: put in once the first sentence is to be marked (`pageScript`), or
+    // the rest of an article read title first is asked for (`moreFromTab`), if not in already.
+    deferInjection(tabId, () => void inject(later).catch(ignore('injecting the extract script')));
+    if (selection.more) keepRest(tabId, () => inject(later).then(([injected]) => answerOf(injected?.result, id), () => null));
     return selection;
   }
-  const [injected] = await (injection ?? injectScript(tabId, url, pending));
+  const [injected] = await inject();
   const answer = answerOf(injected?.result, id);
   if (answer) {
     diagnostics.mark('extract:with-injection');
@@ -282,7 +286,7 @@ export async function extractFromTab(tabId: number, how: ExtractHow = {}): Promi
   try {
     // Unknown whether the page has the script (the state unread, or failing to read): it is asked first.
     if (!stateLoaded()) await stateRead.catch(() => undefined);
-    extracted = (early && (await early.answerAt(tab.url))) || (await askPage(tabId, mode, settingsNow() ?? (await settingsRead), tab.url, menuSelection !== undefined));
+    extracted = (early && (await early.answerAt(tab.url))) || (await askPage(tabId, mode, settingsNow() ?? (await settingsRead), tab.url, tab.title, menuSelection !== undefined));
     diagnostics.mark('extract:answered');
     if (extracted.bound !== undefined) diagnostics.mark('extract:title-first');
     // A user style sheet for the highlight (the page's own DOM is left alone); not waited for: the first

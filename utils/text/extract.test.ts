@@ -2,7 +2,7 @@ import { parseHTML } from 'linkedom';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Readability } from '@mozilla/readability';
 import { blocksOf, type CleanupChoices, extractFromPage, isBoilerplate, isJunkLine } from './extract';
-import { billedBound, titleFirst, titleFirstFromHead } from './title-first';
+import { billedBound, mayBeReadTitleFirst, titleFirst, titleFirstFromHead } from './title-first';
 import { pageFacts } from './page-facts';
 import { planParts } from '../reading/plan';
 import { quickReadability } from './quick-readability';
@@ -494,6 +494,23 @@ describe('an article read title first: its title before Readability runs, then t
     expect(titleFirst(page(head, body), most)).toBeNull();
     const read = pageFacts(most, page(head, body));
     expect(read?.head ? titleFirstFromHead(read.head, read.title, most) : null).toBeNull();
+  });
+});
+
+describe("whether a page may be read title first, from its tab's title alone (its script put in at once if not)", () => {
+  it.each<[string, string | undefined, boolean]>([
+    ['a headline and its site', 'Статья о реке и мосте — Газета', true],
+    ['a headline in English', 'How the bridge over the river was built', true],
+    ['20 characters: the shortest title read first', 'Мост через реку Оку.', true],
+    ['19 characters', 'Mozilla - Wikipedia', false],
+    ['a word', 'Document', false],
+    ['empty', '', false],
+    ['spaces around a short one', '   Мост через реку   ', false],
+    ['mostly in letters the service does not read', '宇航员在太空中喝酒会怎么样？后果很严重 _探索者 _光明网', false],
+    ['half in them', 'Новости 東京都の天気予報です', false],
+    ['not known (no title in the tab)', undefined, true],
+  ])('%s', (_, title, may) => {
+    expect(mayBeReadTitleFirst(title)).toBe(may);
   });
 });
 

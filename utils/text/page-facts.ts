@@ -1,19 +1,19 @@
 /**
- * What a small function injected beside the extract script reads of the page (self-contained: it is
+ * What a small function injected before the extract script reads of the page (self-contained: it is
  * injected as a function, with no imports), for the background to answer before the script is in.
  */
 
 /**
- * The page's selection, read by a small function injected beside the extract script (self-contained:
- * no imports): the background makes the answer the script would make of it (`selectionText`) while the
- * script is still being loaded (its first part is sent sooner for it, in Firefox by more than in Chrome). The
- * script still answers: the page keeps where each line is. Null without a selection, and on the
- * browser's PDF viewer (its page holds no text of the PDF).
+ * The page's selection, read by a small function injected before the extract script (self-contained:
+ * no imports): the background makes the answer the script would make of it (`selectionText`), and the
+ * script is put in only once the first sentence is to be marked (its first part is sent sooner for it, in
+ * Firefox by more than in Chrome). The script still answers then: the page keeps where each line is. Null
+ * without a selection, and on the browser's PDF viewer (its page holds no text of the PDF).
  *
  * Without a selection, and with `titleMax` over 0, it also reads what an article's title first is found
  * from (`head`: utils/text/title-first.ts), when the page's text is at most `titleMax` code units: the
- * background finds the title from it while the script (far larger) is still being loaded and compiled. The
- * page's script finds its own title from the same facts, read by this very function (`doc`).
+ * background finds the title from it, and the script (far larger) is put in once the title is marked or the
+ * rest asked for. The page's script finds its own title from the same facts, read by this very function (`doc`).
  */
 export function pageFacts(titleMax = 0, doc: Document = document): PageFacts | null {
   if (doc.contentType === 'application/pdf') return null;

@@ -104,9 +104,26 @@ export function billedBound(page: Pick<PageHead, 'textLength' | 'foldable' | 'el
 function readAlone(title: string): boolean {
   const text = title.trim();
   if (text.length < TITLE_FIRST_MIN_TITLE || text.length > TITLE_FIRST_MAX_TITLE || /[.!?…;]\s+\S/u.test(text)) return false;
+  return readMostly(text);
+}
+
+/** Mostly in letters the service reads (one in another script is left out with the rest of the article's own). */
+function readMostly(text: string): boolean {
   const letters = text.match(/\p{L}/gu)?.length ?? 0;
   const read = text.match(/[A-Za-zА-Яа-яЁё]/g)?.length ?? 0;
   return read * 2 > letters;
+}
+
+/**
+ * Whether a page may be read title first, as far as its tab's title tells before anything of the page is
+ * read: the headline is most often its `<title>` less the site's name, so a tab title too short for a title
+ * read first, or mostly in letters the service does not read, says it likely is not (a headline from the
+ * page's h1 is not known yet). No title known: it may be.
+ */
+export function mayBeReadTitleFirst(tabTitle: string | undefined): boolean {
+  if (tabTitle === undefined) return true;
+  const text = tabTitle.trim();
+  return text.length >= TITLE_FIRST_MIN_TITLE && readMostly(text);
 }
 
 /**
