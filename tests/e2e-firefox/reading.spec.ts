@@ -332,6 +332,39 @@ test("a selection on a page read for the first time is answered as the request i
   expect(seen[1]!.text).toBe('Вопрос звучит иначе, чем утверждение, а перечисление — иначе, чем восклицание.');
 });
 
+test('an article read title first: its script goes into the page once the title plays, not while the first part is asked for', async ({ ext, service, pages }) => {
+  // The title's audio comes 3 s after its request: the script, put in beside it, would be in long before.
+  service.configure({ firstByteMs: 3_000 });
+  await ext.configure({ threshold: '1000' });
+  pages.put('/title-then-script.html', makeArticleHtml(3_000, 'Статья о реке и мосте'));
+  const { tabId } = await ext.openTab('title-then-script.html');
+  const helper = await ext.extensionPage();
+  const trace = (start: boolean) =>
+    evaluate(
+      helper,
+      async ({ tabId, start }: { tabId: number; start: boolean }) => {
+        const bg = (await (globalThis as unknown as Ext).browser.runtime.getBackgroundPage()) as unknown as { readingTrace?: [string, number][]; commandHandler: (c: string, t: object) => Promise<void> };
+        if (start) {
+          bg.readingTrace = [];
+          void bg.commandHandler('read', await (globalThis as unknown as Ext).browser.tabs.get(tabId));
+        }
+        return (bg.readingTrace ?? []).map(([label]) => label);
+      },
+      { tabId, start },
+    );
+  await trace(true);
+  await expect.poll(async () => (await ext.readingView()).state, { timeout: 60_000 }).toBe('finished');
+  const labels = await trace(false);
+  // The title's answer came, then the script went in: after the title's part was answered, not beside its request.
+  expect(labels.indexOf('response')).toBeGreaterThan(-1);
+  expect(labels.indexOf('extract:injected')).toBeGreaterThan(labels.indexOf('response'));
+  // And the rest was read from it, to the end.
+  const read = paid(service).map((e) => e.text);
+  expect(read[0]).toBe('Статья о реке и мосте.');
+  expect(read.length).toBeGreaterThan(1);
+  expect(((await ext.readingView()) as unknown as { notice: { code: string } }).notice.code).toBe('');
+});
+
 test('an article that cannot cost more than the threshold is read title first (its part asked for while the page finds the rest), and the whole is read in the same parts as when counted first', async ({ ext, service, pages }) => {
   test.setTimeout(60_000);
   await ext.configure({ threshold: '1000' });

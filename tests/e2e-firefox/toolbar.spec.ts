@@ -66,7 +66,7 @@ test("a page's first reading sends its title from what the small function read, 
   };
   const first = await readFromShortcut();
   // An article read title first (the threshold): the background page found the title from the page's facts;
-  // the script injected beside it answered the same request, and the rest is its.
+  // the script, put in once the title plays, answered the same request, and the rest is its.
   expect(first.labels).toContain('extract:title-from-head');
   expect(first.labels).not.toContain('extract:with-injection');
   expect(first.labels).not.toContain('extract:ask');

@@ -276,7 +276,7 @@ test("a page's first reading sends its title from what the small function read, 
   };
   const first = await readFromShortcut();
   // An article read title first (the threshold): the worker found the title from the page's facts; the
-  // script injected beside it answered the same request, and the rest is its.
+  // script, put in once the title plays, answered the same request, and the rest is its.
   expect(first.labels).toContain('extract:title-from-head');
   expect(first.labels).not.toContain('extract:with-injection');
   expect(first.labels).not.toContain('extract:ask');
@@ -298,6 +298,26 @@ test("a page's first reading sends its title from what the small function read, 
   expect(second.view.id).not.toBe(first.view.id);
   expect([second.view.estimateChars, second.view.parts]).toEqual([first.view.estimateChars, first.view.parts]);
   expect(first.view.estimateChars).toBeGreaterThan(1000);
+});
+
+test('an article read title first: its script goes into the page once the title plays, not while the first part is asked for', async ({ ext, sw, service, pages }) => {
+  // The title's audio comes 3 s after its request: the script, put in beside it, would be in long before.
+  service.configure({ firstByteMs: 3_000 });
+  await ext.configure({ threshold: '1000' });
+  pages.put('/title-then-script.html', makeArticleHtml(3_000, 'Статья о реке и мосте'));
+  const { page, tabId } = await ext.openTab('title-then-script.html');
+  await page.bringToFront();
+  await shortcutTrace(sw, tabId);
+  await expect.poll(async () => (await ext.readingView()).state, { timeout: 60_000 }).toBe('finished');
+  const trace = await sw.evaluate(() => ((globalThis as unknown as { readingTrace: [string, number][] }).readingTrace).map(([label]) => label));
+  // The title's answer came, then the script went in: after the title's part was answered, not beside its request.
+  expect(trace.indexOf('response')).toBeGreaterThan(-1);
+  expect(trace.indexOf('extract:injected')).toBeGreaterThan(trace.indexOf('response'));
+  // And the rest was read from it, to the end.
+  const read = speech(service).map((e) => e.text);
+  expect(read[0]).toBe('Статья о реке и мосте.');
+  expect(read.length).toBeGreaterThan(1);
+  expect(((await ext.readingView()) as unknown as { notice: { code: string } }).notice.code).toBe('');
 });
 
 test("an article not read title first (its title too short to play alone) gets its whole text with the script's injection, no message after it", async ({ ext, sw, pages }) => {
