@@ -226,6 +226,8 @@ export interface ReadingViewSeen {
   source?: string;
   estimateChars?: number;
   parts?: number;
+  /** What the reading says beside its state (`incomplete`: the article's rest could not be had). */
+  notice?: { code: string };
 }
 
 /** What evaluated functions find on an extension page's global, and on the background page's (test build only). */

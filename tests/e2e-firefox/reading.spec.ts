@@ -332,6 +332,24 @@ test("a selection on a page read for the first time is answered as the request i
   expect(seen[1]!.text).toBe('Вопрос звучит иначе, чем утверждение, а перечисление — иначе, чем восклицание.');
 });
 
+/**
+ * The background page's marks of a reading (test builds): with `start`, emptied first and a reading of the tab
+ * started from the shortcut's handler (the marks until it returned); else those so far.
+ */
+const readTrace = (helper: Parameters<typeof evaluate>[0], tabId: number, start: boolean) =>
+  evaluate(
+    helper,
+    async ({ tabId, start }: { tabId: number; start: boolean }) => {
+      const bg = (await (globalThis as unknown as Ext).browser.runtime.getBackgroundPage()) as unknown as { readingTrace?: [string, number][]; commandHandler: (c: string, t: object) => Promise<void> };
+      if (start) {
+        bg.readingTrace = [];
+        await bg.commandHandler('read', await (globalThis as unknown as Ext).browser.tabs.get(tabId));
+      }
+      return (bg.readingTrace ?? []).map(([label]) => label);
+    },
+    { tabId, start },
+  );
+
 test('an article read title first: its script goes into the page once the title plays, not while the first part is asked for', async ({ ext, service, pages }) => {
   // The title's audio comes 3 s after its request: the script, put in beside it, would be in long before.
   service.configure({ firstByteMs: 3_000 });
@@ -339,19 +357,7 @@ test('an article read title first: its script goes into the page once the title 
   pages.put('/title-then-script.html', makeArticleHtml(3_000, 'Статья о реке и мосте'));
   const { tabId } = await ext.openTab('title-then-script.html');
   const helper = await ext.extensionPage();
-  const trace = (start: boolean) =>
-    evaluate(
-      helper,
-      async ({ tabId, start }: { tabId: number; start: boolean }) => {
-        const bg = (await (globalThis as unknown as Ext).browser.runtime.getBackgroundPage()) as unknown as { readingTrace?: [string, number][]; commandHandler: (c: string, t: object) => Promise<void> };
-        if (start) {
-          bg.readingTrace = [];
-          void bg.commandHandler('read', await (globalThis as unknown as Ext).browser.tabs.get(tabId));
-        }
-        return (bg.readingTrace ?? []).map(([label]) => label);
-      },
-      { tabId, start },
-    );
+  const trace = (start: boolean) => readTrace(helper, tabId, start);
   await trace(true);
   await expect.poll(async () => (await ext.readingView()).state, { timeout: 60_000 }).toBe('finished');
   const labels = await trace(false);
@@ -362,7 +368,7 @@ test('an article read title first: its script goes into the page once the title 
   const read = paid(service).map((e) => e.text);
   expect(read[0]).toBe('Статья о реке и мосте.');
   expect(read.length).toBeGreaterThan(1);
-  expect(((await ext.readingView()) as unknown as { notice: { code: string } }).notice.code).toBe('');
+  expect((await ext.readingView()).notice?.code).toBe('');
 });
 
 test('an article that cannot cost more than the threshold is read title first (its part asked for while the page finds the rest), and the whole is read in the same parts as when counted first', async ({ ext, service, pages }) => {
@@ -371,19 +377,7 @@ test('an article that cannot cost more than the threshold is read title first (i
   pages.put('/title-first.html', makeArticleHtml(6_000, 'Статья о реке и мосте'));
   const { tabId } = await ext.openTab('title-first.html');
   const helper = await ext.extensionPage();
-  const trace = (start: boolean) =>
-    evaluate(
-      helper,
-      async ({ tabId, start }: { tabId: number; start: boolean }) => {
-        const bg = (await (globalThis as unknown as Ext).browser.runtime.getBackgroundPage()) as unknown as { readingTrace?: [string, number][]; commandHandler: (c: string, t: object) => Promise<void> };
-        if (start) {
-          bg.readingTrace = [];
-          await bg.commandHandler('read', await (globalThis as unknown as Ext).browser.tabs.get(tabId));
-        }
-        return (bg.readingTrace ?? []).map(([label]) => label);
-      },
-      { tabId, start },
-    );
+  const trace = (start: boolean) => readTrace(helper, tabId, start);
   expect(await trace(true)).toContain('extract:title-first');
   await expect.poll(async () => (await ext.readingView()).state, { timeout: 30_000 }).toBe('finished');
   const read = paid(service);

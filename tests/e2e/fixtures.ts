@@ -56,6 +56,8 @@ export interface ReadingViewSeen {
   source?: string;
   estimateChars?: number;
   parts?: number;
+  /** What the reading says beside its state (`incomplete`: the article's rest could not be had). */
+  notice?: { code: string };
 }
 
 export const test = base.extend<ExtensionFixtures>({

@@ -249,7 +249,7 @@ describe('an article read title first', () => {
     sendToPage.mockImplementation(async () => TEXT);
   });
 
-  const account = { name: 'a', provider: 'p', balanceRub: '100.0000', pricePerMillionRub: '1500.0000', maxConcurrency: 2, checkedAt: 0 };
+  const account = ACCOUNT;
   /** The request the page was handed with the script's injection. */
   const handed = (executeScript: ReturnType<typeof scriptedPage>) => scriptCall(executeScript.mock.calls)!.args![0]!.request;
 
@@ -430,7 +430,7 @@ describe("an article's title read first from what the small function read, while
 
   beforeEach(async () => {
     vi.restoreAllMocks();
-    await settings.accountStorage.setValue({ name: 'a', provider: 'p', balanceRub: '100.0000', pricePerMillionRub: '1500.0000', maxConcurrency: 2, checkedAt: 0 });
+    await settings.accountStorage.setValue(ACCOUNT);
     tab = (await fakeBrowser.tabs.create({ url: URL_READ })) as Browser.tabs.Tab;
   });
   /** A page whose script answers `answer` (to the request it was handed) only when `arrive` is called; the rest is `REST`. */
